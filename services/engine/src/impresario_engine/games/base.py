@@ -1,0 +1,196 @@
+"""The ruleset contract: what every game in Impresario must provide.
+
+A ruleset is a set of pure functions over a game state. The state is plain JSON-compatible data
+(dicts, lists, str, int, bool, None) so it round-trips through JSON exactly and can be stored as is.
+Functions never mutate the state they are given: they return a new one that shares the parts that
+did not change (copy-on-write). Nothing here may read a clock, a global random generator, Redis or
+Flask: all randomness comes from the seeded generator whose state lives inside the game state
+(see ``rng.py``), and the service supplies everything else.
+
+Players are seats ``0..n-1``. A viewer is a seat, or ``None`` for a spectator.
+
+Events are dicts with a ``type``. An event may carry secrets for one seat under the key
+``"_private"``: ``{"<seat>": {extra fields}}``. :func:`redact_event` is the one place that decides
+what a viewer sees of an event; :meth:`Ruleset.view` is the one place that decides what a viewer sees
+of a state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Iterable
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+Viewer = int | None
+
+
+class RulesError(Exception):
+    """A move the rules refuse. ``code`` is stable (clients branch on it); ``message`` is for humans.
+
+    ``status`` is the HTTP status the service maps it to: 422 for moves the rules forbid, 409 for
+    moves that conflict with the state of play (not your turn, wrong phase, already committed,
+    game over).
+    """
+
+    status: ClassVar[int] = 422
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class IllegalMove(RulesError):
+    """The rules forbid this move (HTTP 422)."""
+
+    status = 422
+
+
+class OutOfTurn(RulesError):
+    """The move conflicts with the state of play: not your turn, wrong phase, game over (HTTP 409)."""
+
+    status = 409
+
+
+class InvalidOptions(RulesError):
+    """Options for a new game that the ruleset does not accept (HTTP 422)."""
+
+    status = 422
+
+
+PRIVATE = "_private"
+
+
+def redact_event(event: Event, viewer: Viewer, reveal_all: bool = False) -> Event:
+    """What ``viewer`` may see of ``event``: the public fields, plus their own private fields.
+
+    ``reveal_all`` merges every seat's private part (for replays of finished games).
+    """
+    private = event.get(PRIVATE)
+    if private is None:
+        return event
+    public = {k: v for k, v in event.items() if k != PRIVATE}
+    if reveal_all:
+        public["private"] = private
+        return public
+    if viewer is not None:
+        mine = private.get(str(viewer))
+        if mine:
+            public.update(mine)
+    return public
+
+
+class Ruleset:
+    """Base class of a ruleset. Subclasses are stateless singletons; every method is pure."""
+
+    #: registry key, e.g. ``"turandot"``
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: human description of the options the ruleset accepts: {name: {type, default, description}}
+    options_doc: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: the move types this ruleset accepts, in the order a client would meet them
+    move_types: ClassVar[tuple[str, ...]] = ()
+
+    # -- life cycle -------------------------------------------------------------------------
+    def new_game(
+        self, players: int, options: dict[str, Any] | None, seed: int
+    ) -> tuple[State, list[Event]]:
+        """A new game for ``players`` seats, and the events of its setup (the first round laid
+        out). Raises :class:`InvalidOptions` for bad options."""
+        raise NotImplementedError
+
+    def pending(self, state: State) -> dict[int, list[str]]:
+        """Who must act now and which kinds of move each may make (several seats at once when
+        moves are simultaneous; empty when the game is over)."""
+        raise NotImplementedError
+
+    def is_finished(self, state: State) -> bool:
+        raise NotImplementedError
+
+    # -- moves ------------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal move of ``seat`` now, enumerated (may be long: see :meth:`action_space`)."""
+        raise NotImplementedError
+
+    def action_space(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """A compact description of the legal moves of ``seat``, for UIs and the HTTP API."""
+        raise NotImplementedError
+
+    def sample_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """A legal move drawn uniformly at random (rulesets override this when the legal set is
+        large, to avoid enumerating it)."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    def validate(self, state: State, seat: int, action: Action) -> None:
+        """Raise a :class:`RulesError` if ``seat`` may not make ``action`` now."""
+        self.apply(state, seat, action)
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """Validate and apply ``action`` by ``seat``; return the new state and the events.
+
+        Never mutates ``state``. A move that changes nothing (an idempotent re-send) returns the
+        same state object and no events.
+        """
+        raise NotImplementedError
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """The move the engine makes for ``seat`` when a deadline passes."""
+        raise NotImplementedError
+
+    # -- what leaves the engine ------------------------------------------------------------
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """The state as ``viewer`` may see it. The only way state leaves the engine."""
+        raise NotImplementedError
+
+    def redact_event(self, event: Event, viewer: Viewer) -> Event:
+        return redact_event(event, viewer)
+
+    def score(self, state: State) -> dict[str, Any]:
+        """The final score: per player a line-by-line breakdown and total, and the winners."""
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": self.options_doc,
+            "move_types": list(self.move_types),
+        }
+
+
+def play_random_game(
+    ruleset: Ruleset, players: int, seed: int, options: dict[str, Any] | None = None,
+    bot_seed: int | None = None,
+) -> tuple[State, list[tuple[int, Action]], list[Event]]:
+    """Play one game with every seat choosing uniformly among its legal moves.
+
+    Returns the final state, the moves made (seat, action) and every event. The seats that must
+    act move in seat order; that is one valid schedule among many for simultaneous phases.
+    """
+    rng = random.Random(seed if bot_seed is None else bot_seed)
+    state, events = ruleset.new_game(players, options, seed)
+    moves: list[tuple[int, Action]] = []
+    while not ruleset.is_finished(state):
+        pending = ruleset.pending(state)
+        seat = min(pending)
+        action = ruleset.sample_action(state, seat, rng)
+        state, evs = ruleset.apply(state, seat, action)
+        moves.append((seat, action))
+        events.extend(evs)
+    return state, moves, events
+
+
+def iter_seats(start: int, n: int) -> Iterable[int]:
+    """Seats clockwise starting at ``start`` (inclusive)."""
+    for i in range(n):
+        yield (start + i) % n

@@ -1,0 +1,45 @@
+"""A small seeded generator whose whole state is one 64-bit integer (SplitMix64).
+
+Games keep that integer inside their state, so a game is reproducible from its seed and its moves,
+and the generator state round-trips through JSON. Python's ``random.Random`` is not used for game
+chance because its state is 625 words: too big to store with every game.
+"""
+
+from __future__ import annotations
+
+MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a seed (any int; negative and huge seeds are folded to 64 bits)."""
+    return seed & MASK64
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """One 64-bit output and the next state."""
+    state = (state + _GOLDEN) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31), state
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """An integer uniform in ``0..n-1`` (rejection sampling, no modulo bias) and the next state."""
+    if n <= 0:
+        raise ValueError("n must be positive")
+    limit = MASK64 - (MASK64 + 1) % n
+    while True:
+        value, state = next_u64(state)
+        if value <= limit:
+            return value % n, state
+
+
+def shuffled(state: int, items: list) -> tuple[list, int]:
+    """A shuffled copy of ``items`` (Fisher–Yates) and the next state."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j, state = below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out, state

@@ -1,0 +1,114 @@
+"""Turandot scoring: a cast's line-by-line breakdown, and the optimal-arrangement solver (R6).
+
+Score = stars + stage elements + singers in their favourite role − singers in a role of the other
+sex (undefined never counts as other) ± director (− 1 for the 2-player Puccini holder).
+
+Every term that depends on the arrangement is a sum over (singer, role) pairs — even the
+``favourite_roles`` director, which doubles the favourite bonus — so the best arrangement is a
+6×6 assignment problem, solved exactly by dynamic programming over subsets of singers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from ..base import IllegalMove
+from .cards import CATEGORIES, DEFAULT, DIRECTORS, ROLE_SEX, ROLES, Catalogue
+
+LINES = ("stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini")
+
+
+def director_bonus(director: str | None, categories: Sequence[str], sexes: Sequence[str],
+                   favourites_in_role: int, stage_elements: int) -> int:
+    if director is None or director == "neutral":
+        return 0
+    if director == "dark_over_comic":
+        return categories.count("dark") - categories.count("comic")
+    if director == "comic_over_dark":
+        return categories.count("comic") - categories.count("dark")
+    if director == "alternative_over_classic":
+        return categories.count("alternative") - categories.count("classic")
+    if director == "classic_over_alternative":
+        return categories.count("classic") - categories.count("alternative")
+    if director == "favourite_roles":
+        return favourites_in_role
+    if director == "stagecraft":
+        return stage_elements
+    if director == "full_spectrum":
+        return 3 if set(CATEGORIES) <= set(categories) else 0
+    if director == "undefined_sex":
+        return sexes.count("undefined")
+    raise ValueError(f"unknown director {director!r}")
+
+
+def score_cast(roles: Sequence[str], director: str | None, stage_elements: int = 0,
+               puccini: bool = False, catalogue: Catalogue = DEFAULT) -> dict[str, int]:
+    """The breakdown of a cast: ``roles`` are 6 singer ids in role order (Turandot, Calaf, Liù,
+    Ping, Pong, Pang). Returns the lines and ``total`` (the sum of the lines)."""
+    singers = [catalogue.singers[i] for i in roles]
+    favourites = sum(1 for s, role in zip(singers, ROLES) if s.favourite_role == role)
+    wrong = sum(1 for s, sex in zip(singers, ROLE_SEX) if s.sex != "undefined" and s.sex != sex)
+    lines = {
+        "stars": sum(s.stars for s in singers),
+        "stage_elements": stage_elements,
+        "favourite_roles": favourites,
+        "wrong_sex": -wrong,
+        "director": director_bonus(director, [s.category for s in singers],
+                                   [s.sex for s in singers], favourites, stage_elements),
+        "puccini": -1 if puccini else 0,
+    }
+    lines["total"] = sum(lines[k] for k in LINES)
+    return lines
+
+
+def best_arrangement(singers: Sequence[str], director: str | None,
+                     catalogue: Catalogue = DEFAULT) -> tuple[str, ...]:
+    """The optimal arrangement of 6 singers (R6): maximum score, and among equal arrangements the
+    first in order of card ids by role (the lexicographically smallest tuple of ids)."""
+    if len(singers) != 6 or len(set(singers)) != 6:
+        raise IllegalMove("not_six_singers", "an arrangement needs exactly 6 different singers")
+    return _solve(tuple(sorted(singers)), director, catalogue.key, catalogue)
+
+
+@lru_cache(maxsize=65536)
+def _solve(singers: tuple[str, ...], director: str | None, _key: str,
+           catalogue: Catalogue) -> tuple[str, ...]:
+    fav_weight = 2 if director == "favourite_roles" else 1
+    # weight[i][r]: the arrangement-dependent points of singer i in role r
+    weight = []
+    for sid in singers:
+        s = catalogue.singers[sid]
+        row = []
+        for r, role in enumerate(ROLES):
+            w = fav_weight if s.favourite_role == role else 0
+            if s.sex != "undefined" and s.sex != ROLE_SEX[r]:
+                w -= 1
+            row.append(w)
+        weight.append(row)
+    n = len(singers)
+    full = (1 << n) - 1
+    # best[mask]: the best total for roles popcount(mask).. using the singers not in mask
+    best = [0] * (1 << n)
+    for mask in range(full - 1, -1, -1):
+        r = bin(mask).count("1")
+        top = None
+        for i in range(n):
+            if not mask & (1 << i):
+                v = weight[i][r] + best[mask | (1 << i)]
+                if top is None or v > top:
+                    top = v
+        best[mask] = top if top is not None else 0
+    # walk the roles in order, taking the smallest id that keeps the optimum (ids are sorted)
+    out: list[str] = []
+    mask = 0
+    for r in range(n):
+        for i in range(n):
+            if not mask & (1 << i) and weight[i][r] + best[mask | (1 << i)] == best[mask]:
+                out.append(singers[i])
+                mask |= 1 << i
+                break
+    return tuple(out)
+
+
+assert len(DIRECTORS) == 9
