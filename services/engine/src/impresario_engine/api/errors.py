@@ -1,0 +1,77 @@
+"""Errors as RFC 9457 problem JSON: ``{type, title, status, code, detail}`` with a stable ``code``.
+
+Every error the service returns goes through :func:`problem`, so clients see one shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, g
+
+from ..games.base import RulesError
+
+PROBLEM_TYPE = "https://impresario.dev/problems/"
+
+TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    412: "Precondition Failed",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    428: "Precondition Required",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
+class ApiError(Exception):
+    """An error the API reports: HTTP status, stable code, human detail, optional extra fields."""
+
+    def __init__(self, status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+    @classmethod
+    def from_rules(cls, err: RulesError) -> "ApiError":
+        return cls(err.status, err.code, err.message, **err.details)
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    body = {
+        "type": PROBLEM_TYPE + code,
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "code": code,
+        "detail": detail,
+    }
+    request_id = getattr(g, "request_id", None)
+    if request_id:
+        body["request_id"] = request_id
+    body.update(extra)
+    return body
+
+
+def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+            **extra: Any) -> Response:
+    resp = Response(orjson.dumps(problem_body(status, code, detail, **extra)), status=status,
+                    mimetype="application/problem+json")
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def to_response(err: ApiError) -> Response:
+    return problem(err.status, err.code, err.detail, err.headers, **err.extra)

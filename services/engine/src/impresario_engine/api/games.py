@@ -1,0 +1,217 @@
+"""``/v1/games``: create a game, take seats, read the caller's view, move, follow events, score."""
+
+from __future__ import annotations
+
+import re
+
+from flask import request
+from flask_smorest import Blueprint
+
+from ..games.base import RulesError
+from . import schemas as s
+from .errors import ApiError
+from .http import (bearer_token, etag, fingerprint, idempotency_key, if_match_version,
+                   json_body, json_response, service)
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Games: seats, views, moves, events and scores")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+PROBLEM = "application/problem+json"
+AUTH = [{"bearer": []}, {}]
+
+
+def problems(*statuses: int):
+    """Document the problem-JSON responses an operation can return."""
+    def wrap(fn):
+        for status in statuses:
+            fn = blp.alt_response(status, schema=s.ProblemSchema, content_type=PROBLEM,
+                                  description=_DESCRIPTIONS[status])(fn)
+        return fn
+    return wrap
+
+
+_DESCRIPTIONS = {
+    400: "Malformed request (bad JSON, bad header)",
+    401: "Missing or invalid bearer token",
+    403: "The token's role may not do this",
+    404: "No such game or ruleset",
+    409: "Conflicts with the state of play (not your turn, wrong phase, already committed, game over)",
+    412: "If-Match does not match the game's version",
+    413: "Body larger than the configured cap",
+    415: "Body is not JSON",
+    422: "Body invalid, or a move the rules forbid (the code names the rule)",
+    503: "Storage unavailable or too much contention; retry after Retry-After",
+}
+
+
+def _game_id(game_id: str) -> str:
+    if not GAME_ID.match(game_id):
+        raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+    return game_id
+
+
+def _replay_headers(result: dict) -> dict[str, str]:
+    return {"Idempotent-Replayed": "true"} if result.pop("_replayed", False) else {}
+
+
+@blp.route("", methods=["POST"])
+@blp.doc(operationId="createGame", requestBody={
+    "required": True, "content": {"application/json": {"schema": "CreateGame",
+                                                       "example": {"ruleset": "turandot", "players": 4, "seed": 7,
+                                                                   "options": {"first_maestro": 0}}}}})
+@blp.response(201, s.CreatedGameSchema, description="The game, and the host token (shown once)",
+              headers={"Location": {"description": "the game's URL", "schema": {"type": "string"}}})
+@problems(400, 413, 415, 404, 422, 503)
+def create_game():
+    """Create a game
+
+    The game opens with every seat free and starts when the last seat is taken. The response
+    carries the host token, shown only once.
+    """
+    body = s.load_body(_CREATE, json_body())
+    svc = service()
+    key = idempotency_key()
+    replay = svc.begin_create_idempotency(key, fingerprint()) if key else None
+    if replay is not None:
+        return json_response(replay, 201, {"Location": f"/v1/games/{replay['game']['id']}",
+                                           "Idempotent-Replayed": "true"})
+    try:
+        view, host_token = svc.create_game(body["ruleset"], body["players"], body.get("seed"),
+                                           body.get("options"))
+    except BaseException:
+        if key:
+            svc.abort_create_idempotency(key)
+        raise
+    result = {"game": view, "host_token": host_token}
+    if key:
+        svc.finish_create_idempotency(key, fingerprint(), result)
+    return json_response(result, 201, {"Location": f"/v1/games/{view['id']}",
+                                       "ETag": etag(view["version"])})
+
+
+@blp.route("/<game_id>", methods=["GET"])
+@blp.doc(operationId="getGame", security=AUTH)
+@blp.response(200, s.GameSchema, description="The game as the caller may see it",
+              headers={"ETag": {"description": "the game's version", "schema": {"type": "string"}}})
+@blp.alt_response(304, description="Not modified since the If-None-Match version")
+@problems(401, 404, 503)
+def get_game(game_id: str):
+    """Get the caller's view of a game
+
+    A seat token shows that seat's hand and bid; the host token or no token shows the
+    spectator's view.
+    """
+    svc = service()
+    loaded = svc.load(_game_id(game_id))
+    caller = svc.authenticate(loaded.doc, bearer_token())
+    tag = etag(loaded.version)
+    if request.headers.get("If-None-Match") == tag:
+        return json_response(None, 304, {"ETag": tag})
+    return json_response(svc.view(loaded, caller), 200, {"ETag": tag})
+
+
+@blp.route("/<game_id>/seats", methods=["POST"])
+@blp.doc(operationId="joinGame", requestBody={
+    "required": True, "content": {"application/json": {"schema": "Join", "example": {"name": "Anna"}}}})
+@blp.response(201, s.JoinedSchema, description="The seat taken and its token (shown once)")
+@problems(400, 404, 409, 413, 415, 422, 503)
+def join_game(game_id: str):
+    """Take the next free seat
+
+    Seats are given in join order, clockwise. The game starts when the last seat is taken.
+    """
+    body = s.load_body(_JOIN, json_body())
+    result = service().join(_game_id(game_id), body["name"], idempotency_key(), fingerprint())
+    headers = _replay_headers(result)
+    headers["Location"] = f"/v1/games/{game_id}"
+    return json_response(result, 201, headers)
+
+
+@blp.route("/<game_id>/actions", methods=["GET"])
+@blp.doc(operationId="getActions", security=AUTH)
+@blp.response(200, s.ActionsSchema, description="The caller's legal moves now")
+@problems(401, 404, 503)
+def get_actions(game_id: str):
+    """List the caller's legal moves
+
+    Empty for spectators and for seats with nothing to do now.
+    """
+    svc = service()
+    loaded = svc.load(_game_id(game_id))
+    caller = svc.authenticate(loaded.doc, bearer_token())
+    return json_response(svc.actions(loaded, caller))
+
+
+@blp.route("/<game_id>/moves", methods=["POST"])
+@blp.doc(operationId="makeMove", security=[{"bearer": []}], requestBody={
+    "required": True, "content": {"application/json": {
+        "schema": "Move",
+        "examples": {
+            "bid": {"value": {"type": "bid", "slot": 3, "money": 1, "bluff": False}},
+            "helper": {"value": {"type": "bid", "slot": None, "money": 1, "bluff": True}},
+            "assign_office": {"value": {"type": "assign_office", "assignments": [{"seat": 2, "slot": 5}]}},
+            "nominate": {"value": {"type": "nominate", "seat": 1}},
+            "fire_director": {"value": {"type": "fire_director", "director": "neutral"}},
+            "cast": {"value": {"type": "cast", "roles": ["S04", "S01", "S10", "S02", "S03", "S07"]}},
+        }}}},
+    parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+                 "description": "the ETag the move is based on (412 if the game moved on)"},
+                {"in": "header", "name": "Idempotency-Key", "required": False,
+                 "schema": {"type": "string", "maxLength": 200},
+                 "description": "same key and body: the same response again"}])
+@blp.response(200, s.MoveResultSchema, description="The move's events and the new view")
+@problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
+def make_move(game_id: str):
+    """Make a move
+
+    A sealed bid, or a decision the rules hand to the caller. Bids are revealed, and the round
+    resolved, the moment the last bid arrives.
+    """
+    token = bearer_token()
+    move = s.load_move(json_body())
+    result = service().act(_game_id(game_id), token, move, if_match_version(),
+                           idempotency_key(), fingerprint())
+    headers = _replay_headers(result)
+    headers["ETag"] = etag(result["version"])
+    return json_response(result, 200, headers)
+
+
+@blp.route("/<game_id>/events", methods=["GET"])
+@blp.doc(operationId="getEvents", security=AUTH)
+@blp.arguments(s.EventsQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, s.EventsSchema, description="Events after the given sequence number")
+@problems(401, 404, 422, 503)
+def get_events(game_id: str, after: int = 0):
+    """List the game's events
+
+    The events the caller may see, after ``after`` (a sequence number), redacted per viewer
+    like the view.
+    """
+    svc = service()
+    loaded = svc.load(_game_id(game_id))
+    caller = svc.authenticate(loaded.doc, bearer_token())
+    events = svc.events(loaded, caller, after)
+    return json_response({"events": events, "last_seq": loaded.doc["seq"]})
+
+
+@blp.route("/<game_id>/score", methods=["GET"])
+@blp.doc(operationId="getScore", security=AUTH)
+@blp.response(200, s.ScoreSchema, description="The final score, line by line")
+@problems(401, 404, 409, 503)
+def get_score(game_id: str):
+    """Get the final score
+
+    409 ``game_not_finished`` until the game is over.
+    """
+    svc = service()
+    loaded = svc.load(_game_id(game_id))
+    svc.authenticate(loaded.doc, bearer_token())
+    try:
+        return json_response(loaded.ruleset.score(loaded.doc["state"]))
+    except RulesError as err:
+        raise ApiError.from_rules(err) from err
+
+
+_CREATE = s.CreateGameSchema()
+_JOIN = s.JoinSchema()

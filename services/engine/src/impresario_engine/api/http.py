@@ -1,0 +1,87 @@
+"""Small HTTP helpers shared by the blueprints: JSON in and out, bearer tokens, ETags."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+
+from .errors import ApiError
+
+IDEMPOTENCY_KEY_MAX = 200
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    resp = Response(orjson.dumps(body), status=status, mimetype="application/json")
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def json_body() -> Any:
+    """The request's JSON body: 415 unless it is JSON, 400 when it does not parse."""
+    mimetype = request.mimetype
+    if mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise ApiError(415, "unsupported_media_type",
+                       f"send the body as application/json, not {mimetype or 'nothing'}")
+    raw = request.get_data(cache=True)  # 413 from MAX_CONTENT_LENGTH is raised here
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from exc
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise ApiError(401, "invalid_token", "use 'Authorization: Bearer <token>'",
+                       headers={"WWW-Authenticate": 'Bearer error="invalid_request"'})
+    return token
+
+
+def if_match_version() -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip()
+    if value.startswith("W/"):
+        value = value[2:]
+    value = value.strip('"')
+    if not value.isdigit():
+        raise ApiError(400, "invalid_if_match", "If-Match must be the game's ETag, e.g. \"12\"")
+    return int(value)
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not key or len(key) > IDEMPOTENCY_KEY_MAX or not key.isprintable():
+        raise ApiError(400, "invalid_idempotency_key",
+                       f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} printable characters")
+    return key
+
+
+def fingerprint() -> str:
+    """What makes two requests 'the same' for idempotency: method, path and body."""
+    h = hashlib.sha256()
+    h.update(request.method.encode())
+    h.update(b" ")
+    h.update(request.path.encode())
+    h.update(b"\n")
+    h.update(request.get_data(cache=True))
+    return h.hexdigest()
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def service():
+    return current_app.extensions["impresario"]

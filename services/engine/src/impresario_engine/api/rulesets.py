@@ -1,0 +1,87 @@
+"""``/v1/rulesets``: what can be played, and Turandot's score calculator for physical tables."""
+
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+
+from ..games import RULESETS, RulesError
+from ..games.turandot.cards import DEFAULT, DIRECTORS
+from ..games.turandot.scoring import best_arrangement, score_cast
+from . import schemas as s
+from .errors import ApiError
+from .http import json_body, json_response
+
+blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets",
+                description="Rulesets: games, player counts, options; calculators")
+PROBLEM = "application/problem+json"
+
+
+@blp.route("", methods=["GET"])
+@blp.doc(operationId="listRulesets")
+@blp.response(200, s.RulesetsSchema, description="Every ruleset the engine plays")
+def list_rulesets():
+    """List the rulesets"""
+    return json_response({"rulesets": [r.describe() for r in RULESETS.values()]})
+
+
+@blp.route("/<ruleset>", methods=["GET"])
+@blp.doc(operationId="getRuleset")
+@blp.response(200, s.RulesetSchema, description="A ruleset: player counts, options, move types")
+@blp.alt_response(404, schema=s.ProblemSchema, content_type=PROBLEM, description="No such ruleset")
+def get_ruleset(ruleset: str):
+    """Describe a ruleset"""
+    found = RULESETS.get(ruleset)
+    if found is None:
+        raise ApiError(404, "ruleset_not_found", f"there is no ruleset {ruleset!r}")
+    return json_response(found.describe())
+
+
+@blp.route("/turandot/score", methods=["POST"])
+@blp.doc(operationId="scoreTurandotCast", requestBody={
+    "required": True, "content": {"application/json": {"schema": "Calculator", "example": {
+        "singers": ["S04", "S01", "S10", "S02", "S03", "S07"], "director": "favourite_roles",
+        "stage_elements": 1}}}})
+@blp.response(200, s.CalculatorResultSchema, description="The breakdown, the total and the best arrangement")
+@blp.alt_response(400, schema=s.ProblemSchema, content_type=PROBLEM, description="Malformed JSON")
+@blp.alt_response(413, schema=s.ProblemSchema, content_type=PROBLEM, description="Body too large")
+@blp.alt_response(415, schema=s.ProblemSchema, content_type=PROBLEM, description="Body is not JSON")
+@blp.alt_response(422, schema=s.ProblemSchema, content_type=PROBLEM, description="Unknown singer or director, or not 6 different singers")
+def score_calculator():
+    """Score a Turandot cast
+
+    For tables playing the physical game with the default catalogue: 6 singers, a director and
+    stage elements give the breakdown of the given arrangement (or of the best one) and the best
+    arrangement.
+    """
+    body = s.load_body(_CALC, json_body())
+    singers = body["singers"]
+    director = body["director"]
+    unknown = [i for i in singers if i not in DEFAULT.singers]
+    if unknown:
+        raise ApiError(422, "unknown_singer", f"unknown singer ids: {', '.join(unknown)}",
+                       singers=unknown)
+    if len(set(singers)) != 6:
+        raise ApiError(422, "not_six_singers", "a cast needs 6 different singers")
+    if director is not None and director not in DIRECTORS:
+        raise ApiError(422, "unknown_director",
+                       f"unknown director {director!r}; directors: {', '.join(DIRECTORS)}")
+    try:
+        best = list(best_arrangement(singers, director, DEFAULT))
+    except RulesError as err:
+        raise ApiError.from_rules(err) from err
+    roles = body["roles"]
+    if roles is None:
+        roles = best
+    elif sorted(roles) != sorted(singers):
+        raise ApiError(422, "not_a_permutation", "roles must arrange exactly the 6 singers given")
+    lines = score_cast(roles, director, body["stage_elements"], body["puccini"], DEFAULT)
+    total = lines.pop("total")
+    best_lines = score_cast(best, director, body["stage_elements"], body["puccini"], DEFAULT)
+    best_total = best_lines.pop("total")
+    return json_response({
+        "lines": lines, "total": total, "roles": roles,
+        "best": {"roles": best, "lines": best_lines, "total": best_total},
+    })
+
+
+_CALC = s.CalculatorSchema()

@@ -1,0 +1,422 @@
+"""Marshmallow schemas of the HTTP API: request bodies are loaded with them, responses are
+documented by them (and checked against the generated spec by the contract tests).
+
+Moves are a discriminated union on ``type``: one schema per move, chosen by :func:`load_move`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
+
+from .errors import ApiError
+
+NAME_MAX = 40
+SEED_MAX = 2**63 - 1
+
+
+class StrictBool(fields.Boolean):
+    """Only JSON true/false: no "yes", 1 or "true" strings."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean (true or false).")
+        return value
+
+
+def Int(**kw: Any) -> fields.Integer:  # noqa: N802 - reads like a field class
+    return fields.Integer(strict=True, **kw)
+
+
+class Base(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+
+# ---------------------------------------------------------------------------- problem
+class ProblemSchema(Base):
+    type = fields.String(required=True, metadata={"example": "https://impresario.dev/problems/not_your_turn"})
+    title = fields.String(required=True, metadata={"example": "Conflict"})
+    status = Int(required=True, metadata={"example": 409})
+    code = fields.String(required=True, metadata={
+        "description": "stable machine-readable error code", "example": "not_your_turn"})
+    detail = fields.String(required=True, metadata={"example": "only the maestro assigns the office hires"})
+    request_id = fields.String(metadata={"description": "the request's id (also in X-Request-ID)"})
+    errors = fields.Dict(metadata={"description": "per-field messages of a body that failed validation"})
+
+    class Meta:
+        unknown = INCLUDE
+
+
+# ---------------------------------------------------------------------------- cards
+class SingerSchema(Base):
+    id = fields.String(required=True, metadata={"example": "S04"})
+    kind = fields.String(required=True, validate=validate.OneOf(["singer"]))
+    category = fields.String(required=True, validate=validate.OneOf(
+        ["professional", "amateur", "alternative", "classic", "comic", "dark"]))
+    sex = fields.String(required=True, validate=validate.OneOf(["male", "female", "undefined"]))
+    stars = Int(required=True, validate=validate.Range(1, 3))
+    favourite_role = fields.String(required=True, allow_none=True,
+                                   validate=validate.OneOf(["turandot", "calaf", "liu"]))
+
+
+class DirectorSchema(Base):
+    id = fields.String(required=True, metadata={"example": "neutral"})
+    kind = fields.String(required=True, validate=validate.OneOf(["director"]))
+    effect = fields.String(required=True)
+
+
+class CardSchema(Base):
+    """A singer or a director, told apart by ``kind``."""
+
+    id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["singer", "director"]))
+    category = fields.String()
+    sex = fields.String()
+    stars = Int()
+    favourite_role = fields.String(allow_none=True)
+    effect = fields.String()
+
+
+class CatalogueEntrySchema(Base):
+    id = fields.String(required=True, validate=validate.Length(1, 32))
+    category = fields.String(required=True)
+    sex = fields.String(required=True)
+    stars = Int(required=True)
+    favourite_role = fields.String(allow_none=True, load_default=None)
+    kind = fields.String()
+
+
+# ---------------------------------------------------------------------------- games
+class TurandotOptionsSchema(Base):
+    first_maestro = fields.Raw(metadata={
+        "description": "seat of the first maestro, or 'random'",
+        "oneOf": [{"type": "integer", "minimum": 0, "maximum": 4}, {"type": "string", "enum": ["random"]}],
+    })
+    catalogue = fields.List(fields.Nested(CatalogueEntrySchema), allow_none=True, metadata={
+        "description": "another singer catalogue: 36 singers, 6 per category"})
+
+
+class CreateGameSchema(Base):
+    ruleset = fields.String(required=True, validate=validate.Length(1, 40),
+                            metadata={"example": "turandot"})
+    players = Int(required=True, validate=validate.Range(1, 64), metadata={"example": 4})
+    seed = Int(validate=validate.Range(-SEED_MAX, SEED_MAX), metadata={
+        "description": "seed of the game's randomness (random if omitted)", "example": 7})
+    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+        "description": "ruleset options (see GET /v1/rulesets/{ruleset})",
+        "example": {"first_maestro": 0}})
+
+
+class JoinSchema(Base):
+    name = fields.String(required=True, validate=[
+        validate.Length(1, NAME_MAX),
+        validate.Regexp(r"^[^\x00-\x1f\x7f]+$", error="names may not contain control characters"),
+    ], metadata={"example": "Anna"})
+
+
+class TablePlaceSchema(Base):
+    slot = Int(required=True)
+    card = fields.Nested(CardSchema, required=True, allow_none=True)
+
+
+class FiredSchema(Base):
+    seat = Int(required=True)
+    director = fields.Nested(DirectorSchema, required=True)
+
+
+class TurandotPlayerSchema(Base):
+    seat = Int(required=True)
+    name = fields.String(required=True, allow_none=True)
+    singers = fields.List(fields.Nested(SingerSchema), required=True)
+    director = fields.Nested(DirectorSchema, required=True, allow_none=True)
+    stage_elements = Int(required=True)
+    money = Int(required=True)
+    face_down = Int(required=True, metadata={
+        "description": "cards this seat has committed face down this round (R3)"})
+    has_bid = StrictBool(required=True, allow_none=True)
+    cast = fields.List(fields.String(), required=True, allow_none=True)
+
+
+class PendingSchema(Base):
+    seat = Int(required=True)
+    kinds = fields.List(fields.String(), required=True)
+
+
+class RevealedBidSchema(Base):
+    seat = Int(required=True)
+    slot = Int(required=True, allow_none=True)
+    money = Int(required=True)
+    bluff = StrictBool(required=True)
+
+
+class BidSchema(Base):
+    slot = Int(required=True, allow_none=True)
+    money = Int(required=True)
+    bluff = StrictBool(required=True)
+
+
+class HandSchema(Base):
+    numbers = fields.List(Int(), required=True)
+    money = Int(required=True)
+    bluff = StrictBool(required=True)
+
+
+class YouSchema(Base):
+    seat = Int(required=True)
+    hand = fields.Nested(HandSchema, required=True)
+    bid = fields.Nested(BidSchema, required=True, allow_none=True)
+
+
+class DummySchema(Base):
+    singers = fields.List(fields.Nested(SingerSchema), required=True)
+    director = fields.Nested(DirectorSchema, required=True, allow_none=True)
+
+
+class ScoreLinesSchema(Base):
+    stars = Int(required=True)
+    stage_elements = Int(required=True)
+    favourite_roles = Int(required=True)
+    wrong_sex = Int(required=True)
+    director = Int(required=True)
+    puccini = Int(required=True)
+
+
+class PlayerScoreSchema(Base):
+    seat = Int(required=True)
+    lines = fields.Nested(ScoreLinesSchema, required=True)
+    total = Int(required=True)
+    cast = fields.List(fields.String(), required=True)
+
+
+class DummyScoreSchema(Base):
+    lines = fields.Nested(ScoreLinesSchema, required=True)
+    total = Int(required=True)
+    cast = fields.List(fields.String(), required=True)
+
+
+class ScoreSchema(Base):
+    players = fields.List(fields.Nested(PlayerScoreSchema), required=True)
+    dummy = fields.Nested(DummyScoreSchema, required=True, allow_none=True)
+    winners = fields.List(Int(), required=True)
+    dummy_wins = StrictBool(required=True)
+
+
+class GameSchema(Base):
+    """A game as the caller may see it (Turandot)."""
+
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True, metadata={"example": "turandot"})
+    version = Int(required=True, metadata={"description": "increments with every accepted change; also the ETag"})
+    status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
+    seats_taken = Int(required=True)
+    seats_total = Int(required=True)
+    round = Int(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(
+        ["bidding", "office", "nominate", "fire", "casting", "finished"]))
+    maestro = Int(required=True)
+    table = fields.List(fields.Nested(TablePlaceSchema), required=True)
+    directors = fields.List(fields.Nested(DirectorSchema), required=True,
+                            metadata={"description": "the public director pile"})
+    fired = fields.List(fields.Nested(FiredSchema), required=True)
+    removed_directors = fields.List(fields.Nested(DirectorSchema), required=True)
+    helpers = fields.List(fields.String(), required=True)
+    players = fields.List(fields.Nested(TurandotPlayerSchema), required=True)
+    dummy = fields.Nested(DummySchema, required=True, allow_none=True)
+    pending = fields.List(fields.Nested(PendingSchema), required=True)
+    reveal = fields.List(fields.Nested(RevealedBidSchema), required=True, allow_none=True,
+                         metadata={"description": "the bids of the last reveal"})
+    waiting = fields.List(Int(), required=True)
+    nominee = Int(required=True, allow_none=True)
+    deck_left = Int(required=True)
+    you = fields.Nested(YouSchema, metadata={"description": "present for a seated caller"})
+    score = fields.Nested(ScoreSchema, metadata={"description": "present once finished"})
+
+
+class EventSchema(Base):
+    seq = Int(required=True)
+    type = fields.String(required=True)
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class CreatedGameSchema(Base):
+    game = fields.Nested(GameSchema, required=True)
+    host_token = fields.String(required=True, metadata={"description": "shown once; keep it"})
+
+
+class JoinedSchema(Base):
+    seat = Int(required=True)
+    token = fields.String(required=True, metadata={"description": "the seat's bearer token, shown once"})
+    game = fields.Nested(GameSchema, required=True)
+
+
+class MoveResultSchema(Base):
+    version = Int(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    game = fields.Nested(GameSchema, required=True)
+
+
+class EventsSchema(Base):
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    last_seq = Int(required=True)
+
+
+class EventsQuerySchema(Base):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, 2**53))
+
+
+class ActionSpaceSchema(Base):
+    type = fields.String(required=True)
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class ActionsSchema(Base):
+    seat = Int(required=True, allow_none=True)
+    pending = fields.List(fields.String(), required=True)
+    moves = fields.List(fields.Nested(ActionSpaceSchema), required=True, metadata={
+        "description": "the legal moves, described compactly per move type"})
+    default = fields.Dict(allow_none=True, metadata={
+        "description": "the move the engine makes for this seat if a deadline passes"})
+
+
+# ---------------------------------------------------------------------------- moves
+class MoveBase(Base):
+    type = fields.String(required=True)
+
+
+class BidMoveSchema(MoveBase):
+    """A sealed bid: a number card (slot) with 0+ money, or one money card alone (slot null) for
+    a helper; the bluff card may be added to either."""
+
+    type = fields.String(required=True, validate=validate.Equal("bid"))
+    slot = Int(required=True, allow_none=True, validate=validate.Range(1, 6),
+               metadata={"example": 3})
+    money = Int(load_default=0, validate=validate.Range(0, 3), metadata={"example": 1})
+    bluff = StrictBool(load_default=False, metadata={"example": False})
+
+
+class OfficeAssignmentSchema(Base):
+    seat = Int(required=True, validate=validate.Range(0, 4))
+    slot = Int(required=True, validate=validate.Range(1, 6))
+
+
+class AssignOfficeMoveSchema(MoveBase):
+    type = fields.String(required=True, validate=validate.Equal("assign_office"))
+    assignments = fields.List(fields.Nested(OfficeAssignmentSchema), required=True,
+                              validate=validate.Length(1, 5))
+
+
+class NominateMoveSchema(MoveBase):
+    type = fields.String(required=True, validate=validate.Equal("nominate"))
+    seat = Int(required=True, validate=validate.Range(0, 4))
+
+
+class FireDirectorMoveSchema(MoveBase):
+    type = fields.String(required=True, validate=validate.Equal("fire_director"))
+    director = fields.String(required=True, validate=validate.Length(1, 40),
+                             metadata={"example": "neutral"})
+
+
+class CastMoveSchema(MoveBase):
+    """Your 6 singers in role order: Turandot, Calaf, Liù, Ping, Pong, Pang; null or omitted: the
+    engine's optimal arrangement (R6)."""
+
+    type = fields.String(required=True, validate=validate.Equal("cast"))
+    roles = fields.List(fields.String(validate=validate.Length(1, 32)), allow_none=True,
+                        load_default=None, validate=validate.Length(6, 6))
+
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {
+    "bid": BidMoveSchema,
+    "assign_office": AssignOfficeMoveSchema,
+    "nominate": NominateMoveSchema,
+    "fire_director": FireDirectorMoveSchema,
+    "cast": CastMoveSchema,
+}
+_MOVE_LOADERS = {k: v() for k, v in MOVE_SCHEMAS.items()}
+
+
+def load_move(body: Any) -> dict[str, Any]:
+    """Validate a move body against its type's schema; 422 naming the offending field."""
+    if not isinstance(body, dict):
+        raise ApiError(422, "invalid_body", "a move must be a JSON object with a 'type'",
+                       errors={"_schema": ["must be an object"]})
+    kind = body.get("type")
+    loader = _MOVE_LOADERS.get(kind) if isinstance(kind, str) else None
+    if loader is None:
+        raise ApiError(422, "invalid_body",
+                       f"unknown move type {kind!r}; known types: {', '.join(MOVE_SCHEMAS)}",
+                       errors={"type": [f"must be one of {', '.join(MOVE_SCHEMAS)}"]})
+    try:
+        return loader.load(body)
+    except ValidationError as err:
+        raise ApiError(422, "invalid_body", _first_message(err.messages),
+                       errors=err.messages) from err
+
+
+def load_body(schema: Schema, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise ApiError(422, "invalid_body", "the body must be a JSON object",
+                       errors={"_schema": ["must be an object"]})
+    try:
+        return schema.load(body)
+    except ValidationError as err:
+        raise ApiError(422, "invalid_body", _first_message(err.messages),
+                       errors=err.messages) from err
+
+
+def _first_message(messages: Any, path: str = "") -> str:
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            return _first_message(value, f"{path}.{key}" if path else str(key))
+    if isinstance(messages, list) and messages:
+        if all(isinstance(m, str) for m in messages):
+            return f"{path}: {messages[0]}" if path else messages[0]
+        return _first_message(messages[0], path)
+    return f"{path}: invalid" if path else "invalid body"
+
+
+# ---------------------------------------------------------------------------- rulesets
+class RulesetSchema(Base):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    min_players = Int(required=True)
+    max_players = Int(required=True)
+    options = fields.Dict(required=True)
+    move_types = fields.List(fields.String(), required=True)
+
+
+class RulesetsSchema(Base):
+    rulesets = fields.List(fields.Nested(RulesetSchema), required=True)
+
+
+class CalculatorSchema(Base):
+    singers = fields.List(fields.String(validate=validate.Length(1, 32)), required=True,
+                          validate=validate.Length(6, 6), metadata={"example": ["S04", "S01", "S10", "S02", "S03", "S07"]})
+    director = fields.String(required=True, allow_none=True, metadata={"example": "neutral"})
+    stage_elements = Int(load_default=0, validate=validate.Range(0, 21))
+    roles = fields.List(fields.String(validate=validate.Length(1, 32)), allow_none=True,
+                        load_default=None, validate=validate.Length(6, 6),
+                        metadata={"description": "an arrangement to score (default: the best)"})
+    puccini = StrictBool(load_default=False, metadata={"description": "2 players: hold Puccini at the end"})
+
+
+class CalculatorResultSchema(Base):
+    lines = fields.Nested(ScoreLinesSchema, required=True)
+    total = Int(required=True)
+    roles = fields.List(fields.String(), required=True)
+    best = fields.Dict(required=True, metadata={"description": "{roles, lines, total} of the best arrangement"})
+
+
+class HealthSchema(Base):
+    status = fields.String(required=True)
+
+    class Meta:
+        unknown = INCLUDE
+

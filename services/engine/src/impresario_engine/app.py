@@ -1,0 +1,142 @@
+"""``create_app(config)``: wiring only — settings, Redis, blueprints, errors, probes and metrics."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from typing import Any
+
+from flask import Flask, Response, g, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from . import __version__
+from .api import games as games_api
+from .api import ops as ops_api
+from .api import rulesets as rulesets_api
+from .api import schemas as s
+from .api.errors import ApiError, problem, to_response
+from .config import Config
+from .service import GameService
+from .store import GameStore, StoreUnavailable, connect
+
+log = logging.getLogger("impresario_engine")
+
+HTTP_CODES = {
+    400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+    415: "unsupported_media_type", 422: "invalid_body",
+}
+
+
+def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
+    if isinstance(config, Config):
+        cfg = config
+    else:
+        cfg = Config.from_env().with_overrides(config)
+    if not cfg.redis_url:
+        raise RuntimeError("REDIS_URL is not set: run the service with `make run` (embedded "
+                           "Redis) or point REDIS_URL at a Redis server")
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE="Impresario engine",
+        API_VERSION=__version__,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        MAX_CONTENT_LENGTH=cfg.max_body_bytes,
+        API_SPEC_OPTIONS={
+            "info": {"description": "Card games played with secret bids: create a game, take "
+                                    "seats, submit sealed bids, make decisions, follow events "
+                                    "and score. Errors are application/problem+json with a "
+                                    "stable `code`."},
+            "servers": [{"url": "/"}],
+        },
+    )
+    app.config["IMPRESARIO"] = cfg
+    api = Api(app)
+    _document(api)
+    api.register_blueprint(rulesets_api.blp)
+    api.register_blueprint(games_api.blp)
+    api.register_blueprint(ops_api.blp)
+
+    store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
+    app.extensions["impresario"] = GameService(store, cfg)
+    app.extensions["impresario_store"] = store
+    _errors(app)
+    _request_ids(app)
+    return app
+
+
+def _document(api: Api) -> None:
+    spec = api.spec
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
+                                               "description": "a seat token or the host token"})
+    spec.components.schema("CreateGame", schema=s.CreateGameSchema)
+    spec.components.schema("Join", schema=s.JoinSchema)
+    spec.components.schema("Calculator", schema=s.CalculatorSchema)
+    refs = {}
+    for kind, schema in s.MOVE_SCHEMAS.items():
+        name = schema.__name__.removesuffix("Schema")
+        spec.components.schema(name, schema=schema)
+        refs[kind] = f"#/components/schemas/{name}"
+    spec.components.schema("Move", {
+        "oneOf": [{"$ref": r} for r in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs},
+    })
+
+
+def _errors(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(err: ApiError) -> Response:
+        return to_response(err)
+
+    @app.errorhandler(StoreUnavailable)
+    def _store_down(err: StoreUnavailable) -> Response:
+        log.warning("redis unavailable: %s", err)
+        return problem(503, "storage_unavailable", "the game store is unavailable; try again",
+                       headers={"Retry-After": "2"})
+
+    @app.errorhandler(HTTPException)
+    def _http(err: HTTPException) -> Response:
+        status = err.code or 500
+        code = HTTP_CODES.get(status, "http_error")
+        detail = err.description or ""
+        if status == 413:
+            detail = f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"
+        extra = {}
+        data = getattr(err, "data", None)
+        if status == 422 and data and "messages" in data:  # webargs (query strings)
+            extra["errors"] = data["messages"]
+            detail = "invalid query parameters"
+        headers = {}
+        if status == 405 and hasattr(err, "valid_methods") and err.valid_methods:
+            headers["Allow"] = ", ".join(err.valid_methods)
+        return problem(status, code, detail, headers, **extra)
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception) -> Response:
+        log.exception("unhandled error")
+        return problem(500, "internal_error", "an unexpected error occurred")
+
+
+def _request_ids(app: Flask) -> None:
+    @app.before_request
+    def _start() -> None:
+        rid = request.headers.get("X-Request-ID", "")
+        if not (0 < len(rid) <= 128 and rid.isprintable()):
+            rid = uuid.uuid4().hex
+        g.request_id = rid
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _finish(resp: Response) -> Response:
+        rid = getattr(g, "request_id", None)
+        if rid:
+            resp.headers["X-Request-ID"] = rid
+        resp.headers.setdefault("Cache-Control", "no-store")
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        ops_api.observe(request, resp, time.perf_counter() - g.get("started", time.perf_counter()))
+        return resp

@@ -1,0 +1,58 @@
+"""Service settings, read from the environment (12-factor); tests pass overrides to create_app."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+DAY = 86400
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name} must be an integer, not {raw!r}") from exc
+
+
+@dataclass(frozen=True)
+class Config:
+    #: Redis to keep the games in; empty = the embedded server started by ``serve`` (set by it)
+    redis_url: str = ""
+    #: largest request body accepted, in bytes (413 beyond)
+    max_body_bytes: int = 64 * 1024
+    #: seconds a finished game is kept
+    finished_ttl: int = 7 * DAY
+    #: seconds an unfinished game is kept after its last move (then it counts as abandoned)
+    idle_ttl: int = 30 * DAY
+    #: seconds an Idempotency-Key is remembered
+    idempotency_ttl: int = DAY
+    #: compare-and-set attempts before a move gives up with 503 (each re-reads the game)
+    cas_attempts: int = 16
+    #: seconds a Redis command may take before the request fails with 503
+    redis_timeout: float = 5.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> "Config":
+        return cls(
+            redis_url=os.environ.get("REDIS_URL", ""),
+            max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
+            finished_ttl=_int("FINISHED_TTL_SECONDS", cls.finished_ttl),
+            idle_ttl=_int("IDLE_TTL_SECONDS", cls.idle_ttl),
+            idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
+            cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
+        )
+
+    def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":
+        if not overrides:
+            return self
+        known = {f.name for f in fields(self)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise ValueError(f"unknown settings: {sorted(unknown)}")
+        return replace(self, **overrides)

@@ -1,0 +1,145 @@
+"""The game repository on Redis.
+
+A game is a hash ``game:{id}`` with its version ``v`` and its document ``doc`` (JSON: settings,
+seats with hashed tokens, and the rules state), a stream ``game:{id}:events`` whose entry ids are
+the event sequence numbers (``<seq>-0``), and idempotency records ``game:{id}:idem:<key>``. The
+braces are a hash tag: all of a game's keys live in one Redis Cluster slot, so the Lua scripts
+that touch several of them stay atomic there too.
+
+A request costs one read (``read.lua``: version, document and idempotency record together) and
+one atomic write (``write.lua``: compare-and-set on the version, events appended, idempotency
+record stored). Nothing is cached in the process between requests.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, Iterable
+
+import orjson
+import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+
+class StoreUnavailable(Exception):
+    """Redis could not be reached or did not answer in time."""
+
+
+def _lua(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def connect(url: str, timeout: float = 5.0) -> "redis.Redis | redis.RedisCluster":
+    """A client for ``url``. ``redis+cluster://host:port`` (or ``?cluster=1``) selects the
+    cluster-aware client; ``redis://``, ``rediss://`` and ``unix://`` a single server."""
+    cluster = url.startswith("redis+cluster://") or "cluster=1" in url
+    if cluster:
+        clean = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "")
+        clean = clean.replace("&cluster=1", "")
+        return redis.RedisCluster.from_url(
+            clean, socket_timeout=timeout, socket_connect_timeout=timeout)
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                                health_check_interval=30)
+
+
+def game_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}"
+
+
+def events_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def idem_key(game_id: str, key: str) -> str:
+    return f"game:{{{game_id}}}:idem:{key}"
+
+
+class GameStore:
+    READ = _lua("read.lua")
+    WRITE = _lua("write.lua")
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self._read = client.register_script(self.READ)
+        self._write = client.register_script(self.WRITE)
+
+    # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
+    def _call(self, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except RedisError as exc:
+            if "LOADING" in str(exc) or "CLUSTERDOWN" in str(exc) or "TRYAGAIN" in str(exc):
+                raise StoreUnavailable(str(exc)) from exc
+            raise
+
+    def ping(self) -> bool:
+        return bool(self._call(self.client.ping))
+
+    def read(self, game_id: str, idempotency_key: str | None = None
+             ) -> tuple[int | None, dict | None, bytes | None]:
+        keys = [game_key(game_id)]
+        if idempotency_key is not None:
+            keys.append(idem_key(game_id, idempotency_key))
+        version, doc, idem = self._call(self._read, keys=keys)
+        if version is None:
+            return None, None, None
+        return int(version), orjson.loads(doc), (idem or None)
+
+    def write(self, game_id: str, expected: int | None, doc: dict, events: Iterable[dict],
+              first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
+              idempotency_record: bytes | None = None, idempotency_ttl: int = 0
+              ) -> tuple[bool, int | None]:
+        """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
+        the game must not exist). Returns (written, the version now stored)."""
+        keys = [game_key(game_id), events_key(game_id),
+                idem_key(game_id, idempotency_key or "-")]
+        args: list[Any] = [
+            "" if expected is None else str(expected),
+            orjson.dumps(doc),
+            int(ttl_seconds * 1000),
+            idempotency_record or b"",
+            int(idempotency_ttl * 1000),
+            first_seq,
+        ]
+        args.extend(orjson.dumps(e) for e in events)
+        ok, version = self._call(self._write, keys=keys, args=args)
+        return bool(ok), (int(version) if version not in (None, b"", "") else None)
+
+    def events(self, game_id: str, after: int = 0, count: int | None = None
+               ) -> list[tuple[int, dict]]:
+        """Events with a sequence number greater than ``after``, in order."""
+        entries = self._call(self.client.xrange, events_key(game_id), f"({after}-0", "+",
+                             count=count)
+        return [(int(eid.split(b"-")[0]), orjson.loads(fields[b"e"])) for eid, fields in entries]
+
+    def wait_events(self, game_id: str, after: int, block_ms: int) -> list[tuple[int, dict]]:
+        """Like :meth:`events`, blocking up to ``block_ms`` for the first new one."""
+        found = self._call(self.client.xread, {events_key(game_id): f"{after}-0"},
+                           block=block_ms)
+        out = []
+        for _stream, entries in found or ():
+            for eid, fields in entries:
+                out.append((int(eid.split(b"-")[0]), orjson.loads(fields[b"e"])))
+        return out
+
+    def set_if_absent(self, key: str, value: bytes, ttl_seconds: int) -> bool:
+        return bool(self._call(self.client.set, key, value, nx=True, ex=ttl_seconds))
+
+    def get(self, key: str) -> bytes | None:
+        return self._call(self.client.get, key)
+
+    def set(self, key: str, value: bytes, ttl_seconds: int) -> None:
+        self._call(self.client.set, key, value, ex=ttl_seconds)
+
+    def delete(self, key: str) -> None:
+        self._call(self.client.delete, key)
+
+    def scan_games(self, batch: int = 500) -> Iterable[str]:
+        """Every game id in the store (for the reaper)."""
+        for key in self._call(self.client.scan_iter, match="game:{*}", count=batch, _type="hash"):
+            k = key.decode() if isinstance(key, bytes) else key
+            yield k[len("game:{"):-1]
