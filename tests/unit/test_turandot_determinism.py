@@ -1,0 +1,123 @@
+"""The contract of a ruleset: deterministic from the seed and the moves, plain JSON states, and
+``apply`` never mutates the state it is given."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from impresario_engine.games.base import play_random_game
+from impresario_engine.games.turandot import TURANDOT as T
+
+from turandot_helpers import bid, new
+
+
+def trace(n, seed, bot_seed, options=None):
+    rng = random.Random(bot_seed)
+    state, events = T.new_game(n, options, seed)
+    states, moves = [state], []
+    while not T.is_finished(state):
+        seat = rng.choice(sorted(T.pending(state)))  # any schedule of simultaneous moves
+        action = T.sample_action(state, seat, rng)
+        state, evs = T.apply(state, seat, action)
+        events.extend(evs)
+        states.append(state)
+        moves.append((seat, action))
+    return states, moves, events
+
+
+def replay(n, seed, moves, options=None):
+    state, events = T.new_game(n, options, seed)
+    states = [state]
+    for seat, action in moves:
+        state, evs = T.apply(state, seat, copy.deepcopy(action))
+        events.extend(evs)
+        states.append(state)
+    return states, events
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_same_seed_and_same_moves_give_identical_states(n):
+    for seed in range(5):
+        options = {"first_maestro": "random"}
+        states, moves, events = trace(n, seed, seed + 100, options)
+        states2, events2 = replay(n, seed, moves, options)
+        assert states2 == states
+        assert events2 == events
+        assert json.dumps(states2[-1], sort_keys=True) == json.dumps(states[-1], sort_keys=True)
+
+
+def test_different_seeds_give_different_games():
+    finals = {json.dumps(play_random_game(T, 3, seed)[0], sort_keys=True) for seed in range(10)}
+    assert len(finals) == 10
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_every_state_and_event_round_trips_through_json_exactly(n):
+    for seed in range(4):
+        states, _, events = trace(n, seed, seed)
+        for state in states:
+            assert json.loads(json.dumps(state)) == state
+            for viewer in [None, *range(n)]:
+                view = T.view(state, viewer)
+                assert json.loads(json.dumps(view)) == view
+        for event in events:
+            assert json.loads(json.dumps(event)) == event
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_apply_never_mutates_its_input(n):
+    rng = random.Random(n)
+    for seed in range(4):
+        state, _ = T.new_game(n, None, seed)
+        while not T.is_finished(state):
+            seat = rng.choice(sorted(T.pending(state)))
+            action = T.sample_action(state, seat, rng)
+            before, action_before = copy.deepcopy(state), copy.deepcopy(action)
+            # a refused move does not mutate either
+            for bad in (bid(99), {"type": "nominate", "seat": seat}, {"type": "cast"}):
+                try:
+                    T.apply(state, seat, bad)
+                except Exception:
+                    pass
+            T.view(state, seat)
+            T.view(state, None)
+            T.legal_actions(state, seat) if state["phase"] != "casting" else None
+            T.action_space(state, seat)
+            T.default_action(state, seat)
+            new_state, _ = T.apply(state, seat, action)
+            assert state == before
+            assert action == action_before
+            assert new_state is not state
+            state = new_state
+        T.score(state)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_sampled_moves_are_legal_moves_and_every_legal_move_is_accepted(n):
+    rng = random.Random(n * 7)
+    state, _ = T.new_game(n, None, n)
+    while not T.is_finished(state):
+        seat = min(T.pending(state))
+        if state["phase"] != "casting":
+            legal = T.legal_actions(state, seat)
+            for action in legal if len(legal) < 200 else rng.sample(legal, 200):
+                T.apply(state, seat, action)
+            sampled = T.sample_action(state, seat, rng)
+            assert sampled in legal
+            space = T.action_space(state, seat)
+            assert space and space[0]["type"] == sampled["type"]
+        else:
+            sampled = T.sample_action(state, seat, rng)
+        state, _ = T.apply(state, seat, sampled)
+
+
+def test_the_random_generator_lives_in_the_state():
+    a = new(4, seed=5)
+    # the shuffle of round 4 comes from the state's generator: same state, same future
+    assert isinstance(a["rng"], int) and 0 <= a["rng"] < 2 ** 64
+    assert T.new_game(4, None, 5)[0]["rng"] == T.new_game(4, None, 5)[0]["rng"]
+    assert T.new_game(4, None, -1)[0] == T.new_game(4, None, 2 ** 64 - 1)[0]
