@@ -36,3 +36,6 @@ sim: install
 
 clean:
 	rm -rf $(VENV) var
+
+run: install
+	$(BIN)/python -m impresario_engine.serve --port $(PORT)

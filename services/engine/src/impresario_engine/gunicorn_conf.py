@@ -1,0 +1,38 @@
+"""gunicorn settings for the engine (``gunicorn -c python:impresario_engine.gunicorn_conf``).
+
+Everything comes from the environment so the same image serves every deployment:
+- ``BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000)
+- ``WEB_CONCURRENCY`` worker processes (default: 2 per core, at least 2)
+- ``GUNICORN_THREADS`` threads per worker (default 8): the gthread worker serves a request per
+  thread, so slow clients and open event streams hold a thread, never a whole worker
+- ``GUNICORN_TIMEOUT`` (default 30 s) and ``GUNICORN_GRACEFUL_TIMEOUT`` (default 20 s): on
+  SIGTERM workers finish in-flight requests within the graceful timeout, which must stay below
+  the pod's terminationGracePeriodSeconds
+"""
+
+import multiprocessing
+import os
+
+port = os.environ.get("PORT", "8000")
+bind = os.environ.get("BIND", f"127.0.0.1:{port}")
+workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count() * 2)))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
+max_requests_jitter = max_requests // 10
+accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+# access logs carry the path only: tokens travel in headers, never in URLs, so none is logged
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
+proc_name = "impresario-engine"
+
+
+def child_exit(server, worker):  # noqa: D103 - gunicorn hook
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
