@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean
+.PHONY: help install test test-fast sim run clean openapi sdk
 
 help:
 	@echo "make run    - the engine service on 127.0.0.1:$(PORT) (embedded Redis unless REDIS_URL)"
@@ -39,3 +39,7 @@ clean:
 
 run: install
 	$(BIN)/python -m impresario_engine.serve --port $(PORT)
+
+openapi: install
+	$(BIN)/python -m impresario_engine.openapi openapi.yaml
+	@echo "wrote openapi.yaml"

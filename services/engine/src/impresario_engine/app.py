@@ -29,6 +29,11 @@ HTTP_CODES = {
 }
 
 
+class _Api(Api):
+    # every error is documented per operation as problem JSON; no generic "default" entry
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+
 def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     if isinstance(config, Config):
         cfg = config
@@ -56,15 +61,18 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         },
     )
     app.config["IMPRESARIO"] = cfg
-    api = Api(app)
+    api = _Api(app)
     _document(api)
     api.register_blueprint(rulesets_api.blp)
     api.register_blueprint(games_api.blp)
     api.register_blueprint(ops_api.blp)
+    for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
+        api.spec.components.schemas.pop(unused, None)
 
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
     app.extensions["impresario"] = GameService(store, cfg)
     app.extensions["impresario_store"] = store
+    app.extensions["impresario_api"] = api
     _errors(app)
     _request_ids(app)
     return app
