@@ -7,8 +7,7 @@ import pytest
 from impresario_engine.games.turandot import TURANDOT as T
 from impresario_engine.games.turandot.cards import DIRECTORS
 
-from turandot_helpers import (advance_to_round, bid, bids, events_of, finish_round, new, refused,
-                              scenario)
+from turandot_helpers import advance_to_round, bid, bids, events_of, finish_round, new, refused
 
 
 def to_nominate(n, maestro=0, seed=1):

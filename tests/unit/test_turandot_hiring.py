@@ -7,7 +7,7 @@ import pytest
 
 from impresario_engine.games.turandot import TURANDOT as T
 
-from turandot_helpers import bids, events_of, finish_round, new, refused, scenario
+from turandot_helpers import bids, events_of, finish_round, new, refused
 
 A, B, C, D = 0, 1, 2, 3
 

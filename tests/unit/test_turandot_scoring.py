@@ -9,7 +9,7 @@ import random
 import pytest
 
 from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import CATEGORIES, DEFAULT, DIRECTORS, ROLES
+from impresario_engine.games.turandot.cards import CATEGORIES, DIRECTORS, ROLES
 from impresario_engine.games.turandot.scoring import LINES, best_arrangement, score_cast
 
 from turandot_helpers import CAT, new, refused, scenario
