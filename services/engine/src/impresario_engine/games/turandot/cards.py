@@ -107,6 +107,8 @@ def parse_catalogue(rows: Any) -> Catalogue:
         extra = set(row) - {"id", "category", "sex", "stars", "favourite_role", "kind"}
         if extra:
             raise _fail(f"{where}: unknown fields {sorted(extra)}", index=i)
+        if row.get("kind", "singer") != "singer":
+            raise _fail(f"{where}: kind must be 'singer'", index=i)
         sid = row.get("id")
         if not isinstance(sid, str) or not sid or len(sid) > 32 or not sid.isprintable():
             raise _fail(f"{where}: id must be a non-empty printable string of at most 32 characters",
@@ -125,8 +127,11 @@ def parse_catalogue(rows: Any) -> Catalogue:
         stars = row.get("stars")
         if type(stars) is not int or not 1 <= stars <= 3:
             raise _fail(f"{where} ({sid}): stars must be an integer from 1 to 3", index=i)
-        favourite = row.get("favourite_role") or None
-        if favourite is not None and favourite not in FAVOURITE_ROLES:
+        favourite = row.get("favourite_role")
+        if favourite == "":
+            favourite = None
+        if favourite is not None and (type(favourite) is not str
+                                      or favourite not in FAVOURITE_ROLES):
             raise _fail(
                 f"{where} ({sid}): favourite_role must be empty or one of {list(FAVOURITE_ROLES)}",
                 index=i,
