@@ -164,6 +164,10 @@ def test_R1_two_singers_may_share_every_attribute_they_are_keyed_by_id():
     assert len(set(state["table"])) == 3
 
 
+def test_R1_an_exported_catalogue_with_kind_singer_is_accepted():
+    T.new_game(2, {"catalogue": default_rows()}, 5)
+
+
 def test_R1_favourite_role_may_be_empty_string_or_null():
     rows = plain_rows()
     rows[0]["favourite_role"] = ""
@@ -210,6 +214,12 @@ BAD_CATALOGUES = {
     "favourite_unknown": lambda r: r[0].update(favourite_role="tosca"),
     "favourite_number": lambda r: r[0].update(favourite_role=1),
     "favourite_capitalised": lambda r: r[0].update(favourite_role="Turandot"),
+    "favourite_false": lambda r: r[0].update(favourite_role=False),
+    "favourite_zero": lambda r: r[0].update(favourite_role=0),
+    "favourite_empty_list": lambda r: r[0].update(favourite_role=[]),
+    "favourite_list": lambda r: r[0].update(favourite_role=["turandot"]),
+    "kind_director": lambda r: r[0].update(kind="director"),
+    "kind_number": lambda r: r[0].update(kind=1),
 }
 
 
