@@ -147,7 +147,7 @@ class Turandot(Ruleset):
         if not isinstance(action, dict):
             raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
         kind = action.get("type")
-        handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalMove("unknown_move_type",
                               f"unknown move type {kind!r}; Turandot moves are "
