@@ -72,6 +72,8 @@ class Turandot(Ruleset):
                  ) -> tuple[State, list[Event]]:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOptions("invalid_players", "Turandot is for 2 to 5 players")
+        if options is not None and not isinstance(options, dict):
+            raise InvalidOptions("invalid_options", "the options must be an object")
         options = dict(options or {})
         unknown = set(options) - set(self.options_doc)
         if unknown:
