@@ -110,6 +110,13 @@ def test_unknown_options_and_bad_seeds_are_refused():
     assert info.value.code == "invalid_seed"
 
 
+@pytest.mark.parametrize("options", [["x"], "abc", 3, [("first_maestro", 1)], True])
+def test_options_that_are_not_an_object_are_refused(options):
+    with pytest.raises(InvalidOptions) as info:
+        T.new_game(3, options, 1)
+    assert info.value.code == "invalid_options"
+
+
 def test_the_seed_decides_the_deck():
     decks = {tuple(new(5, seed=s)["deck"]) for s in range(20)}
     assert len(decks) == 20
