@@ -66,7 +66,9 @@ def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str,
 
 def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
             **extra: Any) -> Response:
-    resp = Response(orjson.dumps(problem_body(status, code, detail, **extra)), status=status,
+    # marshmallow keys the errors of list items by index (ints): allow non-string keys
+    resp = Response(orjson.dumps(problem_body(status, code, detail, **extra),
+                                 option=orjson.OPT_NON_STR_KEYS), status=status,
                     mimetype="application/problem+json")
     for k, v in (headers or {}).items():
         resp.headers[k] = v
