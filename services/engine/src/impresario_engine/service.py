@@ -36,6 +36,38 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+# Idempotency records replay a response that may carry a token (join: the seat's, create: the
+# host's). Tokens are never stored in clear: in a record they are XORed with a pad derived from
+# the Idempotency-Key and its scope, which Redis never holds (the record's name uses another
+# hash of the key), so only a client presenting the key again can get the token back.
+SECRET_FIELDS = ("token", "host_token")
+
+
+def _pad(scope: str, key: str, size: int) -> bytes:
+    seed = b"impresario:idempotency-seal\0" + scope.encode() + b"\0" + key.encode()
+    return hashlib.shake_256(seed).digest(size)
+
+
+def seal_secrets(body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
+    out = dict(body)
+    for name in SECRET_FIELDS:
+        value = out.get(name)
+        if isinstance(value, str):
+            raw = value.encode()
+            out[name] = {"sealed": bytes(a ^ b for a, b in zip(raw, _pad(scope, key, len(raw)))
+                                         ).hex()}
+    return out
+
+
+def unseal_secrets(body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
+    for name in SECRET_FIELDS:
+        value = body.get(name)
+        if isinstance(value, dict) and "sealed" in value:
+            raw = bytes.fromhex(value["sealed"])
+            body[name] = bytes(a ^ b for a, b in zip(raw, _pad(scope, key, len(raw)))).decode()
+    return body
+
+
 @dataclass(frozen=True)
 class Caller:
     """Who is calling: a seat, the host, or a spectator (no token)."""
@@ -176,7 +208,7 @@ class GameService:
         token = new_token()
         for _ in range(self.config.cas_attempts):
             loaded = self.load(game_id, self._idem_key("anon", idempotency_key))
-            replay = self._replayed(loaded, fingerprint)
+            replay = self._replayed(loaded, fingerprint, idempotency_key)
             if replay is not None:
                 return replay
             doc = loaded.doc
@@ -215,7 +247,7 @@ class GameService:
         for _ in range(self.config.cas_attempts):
             loaded = self.load(game_id, self._idem_key(token_id, idempotency_key))
             caller = self.authenticate(loaded.doc, token)
-            replay = self._replayed(loaded, fingerprint)
+            replay = self._replayed(loaded, fingerprint, idempotency_key)
             if replay is not None:
                 return replay
             if caller.seat is None:
@@ -295,18 +327,19 @@ class GameService:
                      status: int, body: dict[str, Any]) -> tuple[str, bytes] | None:
         if key is None:
             return None
-        record = orjson.dumps({"fp": fingerprint, "status": status, "body": body})
+        record = orjson.dumps({"fp": fingerprint, "status": status,
+                               "body": seal_secrets(body, loaded.doc["id"], key)})
         return self._idem_key(token_id, key), record  # type: ignore[return-value]
 
     @staticmethod
-    def _replayed(loaded: Loaded, fingerprint: str) -> dict[str, Any] | None:
-        if loaded.idem is None:
+    def _replayed(loaded: Loaded, fingerprint: str, key: str | None) -> dict[str, Any] | None:
+        if loaded.idem is None or key is None:
             return None
         record = orjson.loads(loaded.idem)
         if record["fp"] != fingerprint:
             raise ApiError(422, "idempotency_key_reused",
                            "this Idempotency-Key was used with a different request")
-        body = record["body"]
+        body = unseal_secrets(record["body"], loaded.doc["id"], key)
         body["_replayed"] = True
         return body
 
@@ -332,12 +365,12 @@ class GameService:
             if record["fp"] != fingerprint:
                 raise ApiError(422, "idempotency_key_reused",
                                "this Idempotency-Key was used with a different request")
-            return record["body"]
+            return unseal_secrets(record["body"], "create", key)
         raise self._contention()
 
     def finish_create_idempotency(self, key: str, fingerprint: str, body: dict[str, Any]) -> None:
-        self.store.set(self._create_key(key), orjson.dumps({"fp": fingerprint, "body": body}),
-                       self.config.idempotency_ttl)
+        record = {"fp": fingerprint, "body": seal_secrets(body, "create", key)}
+        self.store.set(self._create_key(key), orjson.dumps(record), self.config.idempotency_ttl)
 
     def abort_create_idempotency(self, key: str) -> None:
         try:
