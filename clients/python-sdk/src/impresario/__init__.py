@@ -1,0 +1,23 @@
+"""Python SDK for the Impresario engine.
+
+The low-level layer (``impresario._generated``) is generated from ``openapi.yaml``; this package
+adds the :class:`Client` (retries, idempotency keys, errors), game and seat handles, bots and a
+CLI.
+"""
+
+from .bots import GreedyBot, RandomBot, make_bot, play_seat, take_turn
+from .client import Client, Game, Seat
+from .errors import (APIConnectionError, APIError, BadRequest, Conflict, Forbidden, IllegalMove,
+                     ImpresarioError, NotFound, PayloadTooLarge, PreconditionFailed, RateLimited,
+                     ServerError, ServiceUnavailable, Unauthorized, UnsupportedMediaType)
+from .tournament import play_game, run_tournament
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Client", "Game", "Seat", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
+    "play_game", "run_tournament", "ImpresarioError", "APIError", "APIConnectionError",
+    "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PreconditionFailed",
+    "PayloadTooLarge", "UnsupportedMediaType", "IllegalMove", "RateLimited", "ServiceUnavailable",
+    "ServerError",
+]

@@ -1,0 +1,225 @@
+"""``impresario``: play Turandot against bots in the terminal, or run a bot tournament.
+
+    impresario play turandot --bots 3
+    impresario tournament --games 500 --bots greedy,random,random,random
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from .bots import make_bot, take_turn
+from .client import DEFAULT_URL, Client, Seat
+from .errors import ImpresarioError
+from .tournament import LINES, progress_bar, run_tournament
+
+ROLE_NAMES = ("Turandot", "Calaf", "Liù", "Ping", "Pong", "Pang")
+
+
+def card_text(card: dict[str, Any] | None) -> str:
+    if card is None:
+        return "—"
+    if card["kind"] == "director":
+        return f"{card['id']} ({card['effect']})"
+    fav = f", loves {card['favourite_role']}" if card["favourite_role"] else ""
+    return f"{card['id']} {card['category']} {card['sex']} {'★' * card['stars']}{fav}"
+
+
+def show_table(view: dict[str, Any], out: Callable[[str], None] = print) -> None:
+    out(f"\n=== Round {view['round']} · {view['phase']} · maestro: seat {view['maestro']} ===")
+    for place in view["table"]:
+        out(f"  slot {place['slot']}: {card_text(place['card'])}")
+    for p in view["players"]:
+        director = p["director"]["id"] if p["director"] else "—"
+        out(f"  seat {p['seat']} {p['name'] or '?':<12} money {p['money']} stage "
+            f"{p['stage_elements']} director {director} face-down {p['face_down']}  singers: "
+            + ", ".join(c["id"] for c in p["singers"]))
+    if view.get("dummy"):
+        out("  dummy: " + ", ".join(c["id"] for c in view["dummy"]["singers"]))
+    if view.get("you"):
+        hand = view["you"]["hand"]
+        out(f"  your hand: numbers {hand['numbers']}, money {hand['money']}, bluff "
+            f"{'yes' if hand['bluff'] else 'no'}")
+
+
+def show_events(events: list[dict[str, Any]], names: dict[int, str],
+                out: Callable[[str], None] = print) -> None:
+    for e in events:
+        t = e["type"]
+        who = names.get(e.get("seat"), f"seat {e.get('seat')}")
+        if t == "bids_revealed":
+            parts = []
+            for b in e["bids"]:
+                what = f"slot {b['slot']}" if b["slot"] is not None else "helper"
+                parts.append(f"{names.get(b['seat'], b['seat'])}: {what} +{b['money']}"
+                             f"{' (bluff)' if b['bluff'] else ''}")
+            out("  reveal → " + "; ".join(parts))
+        elif t == "hired":
+            out(f"  {who} hires {e['card']} from slot {e['slot']} ({e['by']}, paid {e['money_spent']})")
+        elif t == "helper_hired":
+            out(f"  {who} hires the {e['helper'].replace('_', ' ')}: a stage element")
+        elif t == "director_fired":
+            out(f"  {who} fires {e['director']}")
+        elif t == "nominated":
+            out(f"  {who} is named to fire a director")
+        elif t in ("card_discarded", "dummy_received"):
+            out(f"  {e['card']} {'goes to the dummy' if t == 'dummy_received' else 'is discarded'}")
+        elif t == "game_finished":
+            out(f"  game over: winners {[names.get(w, w) for w in e['winners']]}"
+                + (" — the dummy wins" if e.get("dummy_wins") else ""))
+
+
+def show_score(score: dict[str, Any], names: dict[int, str], out: Callable[[str], None] = print) -> None:
+    out("\nFinal score:")
+    header = f"  {'player':<14}" + "".join(f"{k:>16}" for k in LINES) + f"{'total':>8}"
+    out(header)
+    for p in score["players"]:
+        out(f"  {names.get(p['seat'], p['seat']):<14}" +
+            "".join(f"{p['lines'][k]:>16}" for k in LINES) + f"{p['total']:>8}")
+        out("    cast: " + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
+    if score.get("dummy"):
+        d = score["dummy"]
+        out(f"  {'dummy':<14}" + "".join(f"{d['lines'][k]:>16}" for k in LINES) + f"{d['total']:>8}")
+    out(f"Winners: {', '.join(str(names.get(w, w)) for w in score['winners']) or 'the dummy'}")
+
+
+def ask_move(view: dict[str, Any], actions: dict[str, Any], ask: Callable[[str], str],
+             out: Callable[[str], None] = print) -> dict[str, Any]:
+    space = actions["moves"][0]
+    kind = space["type"]
+    while True:
+        try:
+            if kind == "bid":
+                helper = " or 'h' for a helper (one money)" if space["helper"] else ""
+                raw = ask(f"Your bid: slot [money] [b for bluff]{helper} (money up to "
+                          f"{space['max_money']}): ").split()
+                bluff = "b" in raw
+                raw = [r for r in raw if r != "b"]
+                if raw and raw[0] == "h":
+                    return {"type": "bid", "slot": None, "money": 1, "bluff": bluff}
+                slot = int(raw[0])
+                money = int(raw[1]) if len(raw) > 1 else 0
+                return {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
+            if kind == "assign_office":
+                out(f"You assign office hires: free slots {space['slots']}")
+                return {"type": "assign_office", "assignments": [
+                    {"seat": s, "slot": int(ask(f"  slot for seat {s}: "))} for s in space["seats"]]}
+            if kind == "nominate":
+                return {"type": "nominate", "seat": int(ask(f"Name a seat to fire a director {space['seats']}: "))}
+            if kind == "fire_director":
+                out("Directors: " + ", ".join(space["directors"]))
+                return {"type": "fire_director", "director": ask("Fire which director? ").strip()}
+            if kind == "cast":
+                out(f"Your singers: {', '.join(space['singers'])}; the best cast "
+                    f"({space['optimal_total']} points): {', '.join(space['optimal'])}")
+                raw = ask("Cast 6 ids in role order (Enter for the best): ").replace(",", " ").split()
+                return {"type": "cast", "roles": raw or None}
+        except (ValueError, IndexError):
+            out("  I did not understand that; try again.")
+            continue
+        return dict(actions["default"])
+
+
+def cmd_play(args: argparse.Namespace, ask: Callable[[str], str] = input,
+             out: Callable[[str], None] = print) -> int:
+    client = Client(args.url)
+    game = client.create_game(args.ruleset, players=args.bots + 1, seed=args.seed)
+    me = game.join(args.name)
+    bots = [make_bot(args.bot, seed=(args.seed or 0) + i) for i in range(args.bots)]
+    bot_seats: list[Seat] = [game.join(f"{args.bot}-bot-{i + 1}") for i in range(args.bots)]
+    names = {0: args.name, **{s.seat: f"{args.bot}-bot-{s.seat}" for s in bot_seats}}
+    out(f"Game {game.id}: you are seat 0 against {args.bots} {args.bot} bots.")
+    seq = 0
+    last_round = None
+    while True:
+        view = me.view()
+        events = me.events(after=seq)
+        if events:
+            seq = events[-1]["seq"]
+            show_events(events, names, out)
+        if view["status"] == "finished":
+            show_score(me.score(), names, out)
+            return 0
+        moved = False
+        for p in view["pending"]:
+            if p["seat"] != 0:
+                s = bot_seats[p["seat"] - 1]
+                moved |= take_turn(s, bots[p["seat"] - 1], s.view())
+        if moved:
+            continue
+        if me.is_my_turn(view):
+            if view["round"] != last_round or view["phase"] != "bidding":
+                show_table(view, out)
+                last_round = view["round"]
+            actions = me.actions()
+            move = ask_move(view, actions, ask, out)
+            try:
+                me.move(move)
+            except ImpresarioError as err:
+                out(f"  refused: {err.detail} ({err.code})")
+
+
+def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    for n in names:
+        make_bot(n)  # fails early on an unknown name
+    client = Client(args.url)
+    result = run_tournament(client, names, args.games, seed=args.seed,
+                            progress=None if args.quiet else progress_bar)
+    if args.json:
+        out(json.dumps(result, indent=2))
+        return 0
+    out(f"{result['games']} games in {result['seconds']:.1f}s "
+        f"({result['games_per_second']:.2f} games/s)")
+    out(f"{'seat':<5}{'bot':<8}{'win rate':>10}{'95% CI':>18}{'avg total':>11}  "
+        + "  ".join(f"{k}" for k in LINES))
+    for row in result["standings"]:
+        lo, hi = row["ci95"]
+        out(f"{row['seat']:<5}{row['bot']:<8}{row['win_rate']:>10.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}"
+            f"{row['avg_total']:>11.2f}  " + "  ".join(f"{row['avg_lines'][k]:.2f}" for k in LINES))
+    if len(names) == 2:
+        out(f"dummy wins: {result['dummy_wins']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="impresario", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", default=DEFAULT_URL, help=f"engine URL (default {DEFAULT_URL})")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("ruleset", nargs="?", default="turandot")
+    play.add_argument("--bots", type=int, default=3, help="how many bots (default 3)")
+    play.add_argument("--bot", default="greedy", help="bot kind: greedy or random")
+    play.add_argument("--name", default="You")
+    play.add_argument("--seed", type=int, default=None)
+    tour = sub.add_parser("tournament", help="run seeded bot games and print win rates")
+    tour.add_argument("--games", type=int, default=100)
+    tour.add_argument("--bots", default="greedy,random,random,random",
+                      help="comma-separated bots, one per seat")
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--json", action="store_true", help="print the result as JSON")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return cmd_play(args)
+        if args.command == "tournament":
+            return cmd_tournament(args)
+    except ImpresarioError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

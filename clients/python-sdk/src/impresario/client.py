@@ -1,0 +1,251 @@
+"""The hand-written layer over the generated operations: a :class:`Client` with retries and
+idempotency, and ergonomic handles for a :class:`Game` and a :class:`Seat`.
+
+    client = Client("http://127.0.0.1:8000")
+    game = client.create_game("turandot", players=3, seed=7)
+    anna = game.join("Anna")
+    anna.bid(slot=3, money=1, bluff=True)
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import time
+import uuid
+from typing import Any, Iterator
+
+import requests
+
+from ._generated import models
+from ._generated import operations as ops
+from .errors import APIConnectionError, Conflict, error_for
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+RETRY_STATUSES = (429, 503)
+
+
+class Client:
+    """A connection to an Impresario engine. Settings live on the instance, never in globals.
+
+    - ``token``: default bearer token for calls that take one (a seat's or the host's).
+    - ``timeout``: seconds per HTTP attempt.
+    - ``max_retries``: extra attempts after a connection error, a 429 or a 503, with jittered
+      exponential backoff that honours ``Retry-After``. Every POST carries an
+      ``Idempotency-Key`` (the same on each retry), so a retried move is never applied twice.
+    """
+
+    def __init__(self, base_url: str = DEFAULT_URL, token: str | None = None, *,
+                 timeout: float = 10.0, max_retries: int = 3, backoff: float = 0.2,
+                 max_backoff: float = 5.0, session: requests.Session | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.session = session or requests.Session()
+        self.session.headers.setdefault("User-Agent", "impresario-python/0.1")
+        self._rng = rng or random.Random()
+
+    # -- transport (the generated operations call this) --------------------------------------
+    def request(self, method: str, path: str, *, json: Any = None,
+                params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                token: str | None = None, raw: bool = False) -> Any:
+        hdrs = {"Accept": "application/json, application/problem+json"}
+        hdrs.update(headers or {})
+        bearer = token or self.token
+        if bearer:
+            hdrs["Authorization"] = f"Bearer {bearer}"
+        if method == "POST":
+            hdrs.setdefault("Idempotency-Key", uuid.uuid4().hex)
+        url = self.base_url + path
+        attempt = 0
+        while True:
+            try:
+                resp = self.session.request(method, url, json=json, params=params, headers=hdrs,
+                                            timeout=self.timeout)
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                if attempt >= self.max_retries:
+                    raise APIConnectionError(f"cannot reach {url}: {exc}") from exc
+                self._sleep(attempt, None)
+                attempt += 1
+                continue
+            if resp.status_code in RETRY_STATUSES and attempt < self.max_retries:
+                self._sleep(attempt, resp.headers.get("Retry-After"))
+                attempt += 1
+                continue
+            if resp.status_code >= 400:
+                try:
+                    body = resp.json()
+                except ValueError:
+                    body = resp.text
+                raise error_for(resp.status_code, body, dict(resp.headers))
+            if raw:
+                return resp.text
+            if resp.status_code == 204 or not resp.content:
+                return None
+            return resp.json()
+
+    def _sleep(self, attempt: int, retry_after: str | None) -> None:
+        delay = min(self.max_backoff, self.backoff * (2 ** attempt))
+        delay = self._rng.uniform(delay / 2, delay)  # jitter: retries of many clients spread out
+        if retry_after:
+            wait = _parse_retry_after(retry_after)
+            if wait is not None:
+                delay = max(delay, min(wait, 60.0))
+        time.sleep(delay)
+
+    # -- rulesets ----------------------------------------------------------------------------
+    def rulesets(self) -> list[models.Ruleset]:
+        return ops.list_rulesets(self)["rulesets"]
+
+    def score_cast(self, singers: list[str], director: str | None, stage_elements: int = 0,
+                   roles: list[str] | None = None) -> models.CalculatorResult:
+        body: dict[str, Any] = {"singers": singers, "director": director,
+                                "stage_elements": stage_elements}
+        if roles is not None:
+            body["roles"] = roles
+        return ops.score_turandot_cast(self, body)  # type: ignore[arg-type]
+
+    # -- games -------------------------------------------------------------------------------
+    def create_game(self, ruleset: str = "turandot", players: int = 4, seed: int | None = None,
+                    options: dict[str, Any] | None = None) -> "Game":
+        body: dict[str, Any] = {"ruleset": ruleset, "players": players,
+                                "options": options or {}}
+        if seed is not None:
+            body["seed"] = seed
+        created = ops.create_game(self, body)  # type: ignore[arg-type]
+        return Game(self, created["game"]["id"], host_token=created["host_token"],
+                    view=created["game"])
+
+    def game(self, game_id: str, host_token: str | None = None) -> "Game":
+        return Game(self, game_id, host_token=host_token)
+
+    def seat(self, game_id: str, seat: int, token: str) -> "Seat":
+        return Seat(self, game_id, seat, token)
+
+
+class Game:
+    """A game seen by its host or a spectator."""
+
+    def __init__(self, client: Client, game_id: str, host_token: str | None = None,
+                 view: dict[str, Any] | None = None) -> None:
+        self.client = client
+        self.id = game_id
+        self.host_token = host_token
+        self.last_view = view
+
+    def view(self) -> models.Game:
+        self.last_view = ops.get_game(self.client, self.id, token=self.host_token)
+        return self.last_view
+
+    def join(self, name: str) -> "Seat":
+        joined = ops.join_game(self.client, self.id, {"name": name})
+        return Seat(self.client, self.id, joined["seat"], joined["token"], view=joined["game"])
+
+    def events(self, after: int = 0) -> list[dict[str, Any]]:
+        return ops.get_events(self.client, self.id, after=after, token=self.host_token)["events"]
+
+    def score(self) -> models.Score:
+        return ops.get_score(self.client, self.id, token=self.host_token)
+
+
+class Seat:
+    """One seat of a game, acting with its own token."""
+
+    def __init__(self, client: Client, game_id: str, seat: int, token: str,
+                 view: dict[str, Any] | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.seat = seat
+        self.token = token
+        self.last_view = view
+
+    def __repr__(self) -> str:
+        return f"Seat(game={self.game_id!r}, seat={self.seat})"
+
+    # -- reading
+    def view(self) -> models.Game:
+        self.last_view = ops.get_game(self.client, self.game_id, token=self.token)
+        return self.last_view
+
+    def actions(self) -> models.Actions:
+        return ops.get_actions(self.client, self.game_id, token=self.token)
+
+    def events(self, after: int = 0) -> list[dict[str, Any]]:
+        return ops.get_events(self.client, self.game_id, after=after, token=self.token)["events"]
+
+    def score(self) -> models.Score:
+        return ops.get_score(self.client, self.game_id, token=self.token)
+
+    def is_my_turn(self, view: dict[str, Any] | None = None) -> bool:
+        view = view or self.view()
+        return any(p["seat"] == self.seat for p in view.get("pending", []))
+
+    def wait_for_turn(self, poll: float = 0.2, timeout: float | None = None) -> models.Game:
+        """Block until this seat must act or the game is over; returns the view then."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            view = self.view()
+            if view["status"] == "finished" or (view["status"] == "playing"
+                                                 and self.is_my_turn(view)):
+                return view
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"seat {self.seat} was not asked to act within {timeout}s")
+            time.sleep(poll)
+
+    # -- moves
+    def move(self, move: dict[str, Any], if_match: int | None = None) -> models.MoveResult:
+        result = ops.make_move(self.client, self.game_id, move,  # type: ignore[arg-type]
+                               if_match=None if if_match is None else f'"{if_match}"',
+                               token=self.token)
+        self.last_view = result["game"]
+        return result
+
+    def bid(self, slot: int | None, money: int = 0, bluff: bool = False) -> models.MoveResult:
+        """A sealed bid: a slot with money, or ``slot=None`` with one money for a helper."""
+        return self.move({"type": "bid", "slot": slot, "money": money, "bluff": bluff})
+
+    def assign_office(self, assignments: dict[int, int]) -> models.MoveResult:
+        """As maestro: ``{seat: slot}`` for every seat waiting for an office hire."""
+        return self.move({"type": "assign_office",
+                          "assignments": [{"seat": s, "slot": p} for s, p in assignments.items()]})
+
+    def nominate(self, seat: int) -> models.MoveResult:
+        return self.move({"type": "nominate", "seat": seat})
+
+    def fire_director(self, director: str) -> models.MoveResult:
+        return self.move({"type": "fire_director", "director": director})
+
+    def cast(self, roles: list[str] | None = None) -> models.MoveResult:
+        """Cast your singers (Turandot, Calaf, Liù, Ping, Pong, Pang); ``None``: the optimum."""
+        return self.move({"type": "cast", "roles": roles})
+
+    def safe_move(self, move: dict[str, Any]) -> models.MoveResult | None:
+        """A move that tolerates having raced someone: on 409, re-read and return None."""
+        try:
+            return self.move(move)
+        except Conflict:
+            self.view()
+            return None
+
+    def iter_turns(self, poll: float = 0.2) -> Iterator[models.Game]:
+        """Yield the view each time this seat must act, until the game is over."""
+        while True:
+            view = self.wait_for_turn(poll)
+            if view["status"] == "finished":
+                return
+            yield view
+
+
+def _parse_retry_after(value: str) -> float | None:
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())

@@ -1,0 +1,98 @@
+"""Bots playing whole games through the service: one game (:func:`play_game`) and a seeded
+tournament with win rates and their 95% confidence intervals (:func:`run_tournament`)."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .bots import Bot, make_bot, take_turn
+from .client import Client, Seat
+
+LINES = ("stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini")
+
+
+def play_game(client: Client, bots: list[Bot], seed: int | None = None,
+              options: dict[str, Any] | None = None, ruleset: str = "turandot"
+              ) -> tuple[str, dict[str, Any], list[Seat]]:
+    """Create a game for ``len(bots)`` seats, seat the bots and play it to the end in this
+    thread. Returns the game id, the score and the seats."""
+    game = client.create_game(ruleset, players=len(bots), seed=seed, options=options)
+    seats = [game.join(f"{bot.name}-{i}") for i, bot in enumerate(bots)]
+    view = seats[0].view()
+    while view["status"] != "finished":
+        moved = False
+        for p in view["pending"]:
+            seat = seats[p["seat"]]
+            moved |= take_turn(seat, bots[p["seat"]], seat.view())
+        view = seats[0].view()
+        if not moved and view["status"] != "finished" and not view["pending"]:
+            raise RuntimeError(f"game {game.id} is stuck: nobody has to act")
+    return game.id, seats[0].score(), seats
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Standing:
+    bot: str
+    seat: int
+    games: int = 0
+    wins: float = 0.0
+    lines: dict[str, float] = field(default_factory=lambda: {k: 0.0 for k in LINES})
+    total: float = 0.0
+
+    def row(self) -> dict[str, Any]:
+        lo, hi = wilson(self.wins, self.games)
+        n = max(1, self.games)
+        return {"seat": self.seat, "bot": self.bot, "games": self.games,
+                "win_rate": self.wins / n, "ci95": [lo, hi],
+                "avg_total": self.total / n,
+                "avg_lines": {k: v / n for k, v in self.lines.items()}}
+
+
+def run_tournament(client: Client, bot_names: list[str], games: int, seed: int = 0,
+                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play ``games`` seeded games with the bots in fixed seats; a shared victory counts as a
+    fraction of a win for each winner."""
+    standings = [Standing(name, i) for i, name in enumerate(bot_names)]
+    started = time.perf_counter()
+    dummy_wins = 0
+    for g in range(games):
+        bots = [make_bot(name, seed=seed * 1_000_003 + g * 7 + i) for i, name in enumerate(bot_names)]
+        _, score, _ = play_game(client, bots, seed=seed * 1_000_003 + g)
+        winners = score["winners"]
+        dummy_wins += bool(score.get("dummy_wins"))
+        for p in score["players"]:
+            st = standings[p["seat"]]
+            st.games += 1
+            st.total += p["total"]
+            for k in LINES:
+                st.lines[k] += p["lines"][k]
+            if p["seat"] in winners:
+                st.wins += 1 / len(winners)
+        if progress:
+            progress(g + 1, games)
+    elapsed = time.perf_counter() - started
+    return {"games": games, "seconds": elapsed, "games_per_second": games / elapsed if elapsed else 0,
+            "dummy_wins": dummy_wins, "standings": [s.row() for s in standings]}
+
+
+def progress_bar(done: int, total: int, width: int = 30, stream=sys.stderr) -> None:
+    filled = int(width * done / max(1, total))
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
