@@ -50,6 +50,15 @@ def test_the_reveal_happens_when_the_last_bid_arrives_for_everyone_at_once():
     ]
     for viewer in (None, 0, 1, 2):
         assert T.view(state, viewer)["reveal"] == reveal["bids"]
+        assert T.view(state, viewer)["reveal_round"] == 1
+
+
+def test_the_last_reveal_is_labelled_with_its_round_while_the_next_round_is_bid():
+    state = new(4, first_maestro=0)
+    state = advance_to_round(state, 2)
+    view = T.view(state, None)
+    assert view["round"] == 2 and view["phase"] == "bidding"
+    assert view["reveal"] is not None and view["reveal_round"] == 1
 
 
 # ---------------------------------------------------------------- R3: the public count

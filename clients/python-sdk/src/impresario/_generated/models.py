@@ -219,6 +219,7 @@ class Game(TypedDict):
     dummy: "Dummy" | None
     pending: list["Pending"]
     reveal: list["RevealedBid"] | None
+    reveal_round: int | None
     waiting: list[int]
     nominee: int | None
     deck_left: int

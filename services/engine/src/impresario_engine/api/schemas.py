@@ -228,6 +228,8 @@ class GameSchema(Base):
     pending = fields.List(fields.Nested(PendingSchema), required=True)
     reveal = fields.List(fields.Nested(RevealedBidSchema), required=True, allow_none=True,
                          metadata={"description": "the bids of the last reveal"})
+    reveal_round = Int(required=True, allow_none=True, metadata={
+        "description": "the round whose bids `reveal` shows (the previous one while bidding)"})
     waiting = fields.List(Int(), required=True)
     nominee = Int(required=True, allow_none=True)
     deck_left = Int(required=True)

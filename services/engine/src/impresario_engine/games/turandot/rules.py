@@ -665,6 +665,8 @@ class Turandot(Ruleset):
             "pending": [{"seat": s, "kinds": k} for s, k in sorted(pending.items())],
             "reveal": None if state["reveal"] is None else [
                 {"seat": s, **_bid_dict(b)} for s, b in enumerate(state["reveal"])],  # type: ignore
+            "reveal_round": None if state["reveal"] is None else (
+                state["round"] - 1 if phase == BIDDING else min(state["round"], ROUNDS)),
             "waiting": list(state["waiting"]),
             "nominee": state["nominee"],
             "deck_left": len(state["deck"]),
