@@ -55,8 +55,19 @@ def _replay_headers(result: dict) -> dict[str, str]:
     return {"Idempotent-Replayed": "true"} if result.pop("_replayed", False) else {}
 
 
+_GAME_FROM_CREATE = {"game_id": "$response.body#/game/id"}
+_GAME_FROM_PATH = {"game_id": "$request.path.game_id"}
+CREATE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_CREATE}
+                for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents",
+                             "getScore")}
+JOIN_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
+              for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents")}
+MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
+              for name in ("getGame", "getActions", "makeMove", "getEvents", "getScore")}
+
+
 @blp.route("", methods=["POST"])
-@blp.doc(operationId="createGame", requestBody={
+@blp.doc(operationId="createGame", responses={201: {"links": CREATE_LINKS}}, requestBody={
     "required": True, "content": {"application/json": {"schema": "CreateGame",
                                                        "example": {"ruleset": "turandot", "players": 4, "seed": 7,
                                                                    "options": {"first_maestro": 0}}}}})
@@ -112,7 +123,7 @@ def get_game(game_id: str):
 
 
 @blp.route("/<game_id>/seats", methods=["POST"])
-@blp.doc(operationId="joinGame", requestBody={
+@blp.doc(operationId="joinGame", responses={201: {"links": JOIN_LINKS}}, requestBody={
     "required": True, "content": {"application/json": {"schema": "Join", "example": {"name": "Anna"}}}})
 @blp.response(201, s.JoinedSchema, description="The seat taken and its token (shown once)")
 @problems(400, 404, 409, 413, 415, 422, 503)
@@ -144,7 +155,8 @@ def get_actions(game_id: str):
 
 
 @blp.route("/<game_id>/moves", methods=["POST"])
-@blp.doc(operationId="makeMove", security=[{"bearer": []}], requestBody={
+@blp.doc(operationId="makeMove", security=[{"bearer": []}],
+         responses={200: {"links": MOVE_LINKS}}, requestBody={
     "required": True, "content": {"application/json": {
         "schema": "Move",
         "examples": {
