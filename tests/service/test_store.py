@@ -1,0 +1,129 @@
+"""What the service leaves in Redis: hash-tagged keys, no token in clear, TTLs."""
+
+from __future__ import annotations
+
+import random
+
+from redis.crc import key_slot
+
+from service_helpers import auth, play_random, stored
+
+
+def _values(redis_client, key: bytes) -> list[bytes]:
+    """Every byte string stored under ``key``, whatever its type."""
+    kind = redis_client.type(key)
+    if kind == b"string":
+        return [redis_client.get(key)]
+    if kind == b"hash":
+        return [x for kv in redis_client.hgetall(key).items() for x in kv]
+    if kind == b"stream":
+        out = []
+        for eid, fields in redis_client.xrange(key):
+            out.append(eid)
+            out.extend(x for kv in fields.items() for x in kv)
+        return out
+    if kind == b"list":
+        return redis_client.lrange(key, 0, -1)
+    if kind == b"set":
+        return list(redis_client.smembers(key))
+    if kind == b"zset":
+        return [m for m, _ in redis_client.zrange(key, 0, -1, withscores=True)]
+    raise AssertionError(f"unexpected type {kind} of {key}")
+
+
+def _play_with_keys(client, players: int, seed: int):
+    """A game created and joined with Idempotency-Keys (their records are stored too), with a
+    few keyed moves, played to the end."""
+    created = client.post("/v1/games", json={"ruleset": "turandot", "players": players,
+                                             "seed": seed},
+                          headers={"Idempotency-Key": f"create-{seed}"})
+    assert created.status_code == 201
+    body = created.get_json()
+    game_id, host = body["game"]["id"], body["host_token"]
+    tokens = []
+    for i in range(players):
+        joined = client.post(f"/v1/games/{game_id}/seats", json={"name": f"P{i}"},
+                             headers={"Idempotency-Key": f"join-{seed}-{i}"})
+        assert joined.status_code == 201
+        tokens.append(joined.get_json()["token"])
+    for seat, token in enumerate(tokens):
+        resp = client.post(f"/v1/games/{game_id}/moves",
+                           json={"type": "bid", "slot": seat + 1, "money": 0, "bluff": False},
+                           headers={**auth(token), "Idempotency-Key": f"bid-{seat}"})
+        assert resp.status_code == 200
+    return game_id, host, tokens
+
+
+class _Game:
+    def __init__(self, game_id, host, tokens):
+        self.id, self.host_token, self.tokens = game_id, host, tokens
+        self.url = f"/v1/games/{game_id}"
+
+
+def test_keys_share_the_game_hash_tag(client, make_game, redis_client):
+    game_id, host, tokens = _play_with_keys(client, 3, 1)
+    play_random(client, _Game(game_id, host, tokens), random.Random(1))
+    other = make_game(players=2, seed=2)
+    keys = [k.decode() for k in redis_client.scan_iter("*")]
+    for gid in (game_id, other.id):
+        mine = [k for k in keys if f"{{{gid}}}" in k]
+        assert f"game:{{{gid}}}" in mine and f"game:{{{gid}}}:events" in mine
+        assert any(":idem:" in k for k in mine) or gid == other.id
+        for key in mine:
+            assert key.startswith(f"game:{{{gid}}}"), key
+        assert len({key_slot(k.encode()) for k in mine}) == 1, mine
+    for key in keys:  # nothing else than games and the create-idempotency records
+        assert key.startswith("game:{") or key.startswith("idem:create:{"), key
+    assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"
+
+
+def test_tokens_are_not_stored_in_clear(client, make_game, redis_client):
+    """Scan every value of every key for every raw token (host and seats), including the
+    idempotency records of keyed creates, joins and moves."""
+    game_id, host, tokens = _play_with_keys(client, 4, 3)
+    plain = make_game(players=2, seed=4)
+    secrets = [host, *tokens, plain.host_token, *plain.tokens]
+    assert len(set(secrets)) == len(secrets)
+    found = []
+    for key in redis_client.scan_iter("*"):
+        for value in [key, *_values(redis_client, key)]:
+            for secret in secrets:
+                if secret.encode() in value:
+                    found.append((key, secret))
+    assert not found, f"tokens stored in clear under {sorted({k for k, _ in found})}"
+    # and the replays still hand the original tokens back
+    again = client.post(f"/v1/games/{game_id}/seats", json={"name": "P1"},
+                        headers={"Idempotency-Key": "join-3-1"})
+    assert again.status_code == 201 and again.get_json()["token"] == tokens[1]
+    recreated = client.post("/v1/games", json={"ruleset": "turandot", "players": 4, "seed": 3},
+                            headers={"Idempotency-Key": "create-3"})
+    assert recreated.get_json()["host_token"] == host
+
+
+def test_tokens_are_long_and_random(make_game):
+    game = make_game(players=5, seed=1)
+    tokens = [game.host_token, *game.tokens]
+    assert len(set(tokens)) == len(tokens)
+    for token in tokens:
+        assert len(token) >= 22  # >= 128 bits in URL-safe base64
+
+
+def test_finished_game_expires(app_factory, redis_client):
+    finished_ttl = 120
+    app = app_factory(finished_ttl=finished_ttl)
+    client = app.test_client()
+
+    game_id, host, tokens = _play_with_keys(client, 2, 5)
+    game = _Game(game_id, host, tokens)
+    # while playing, the game lives for the idle TTL (30 days by default)
+    assert redis_client.pttl(f"game:{{{game_id}}}") > finished_ttl * 1000
+    play_random(client, game, random.Random(5))
+    version, doc = stored(redis_client, game_id)
+    assert doc["status"] == "finished"
+    for key in (f"game:{{{game_id}}}", f"game:{{{game_id}}}:events"):
+        ttl = redis_client.pttl(key)
+        assert 0 < ttl <= finished_ttl * 1000, (key, ttl)
+    idem = list(redis_client.scan_iter(f"game:{{{game_id}}}:idem:*"))
+    assert idem
+    for key in idem:
+        assert 0 < redis_client.pttl(key) <= app.config["IMPRESARIO"].idempotency_ttl * 1000
