@@ -141,6 +141,16 @@ class Ruleset:
         """
         raise NotImplementedError
 
+    #: names of the server-side bots this ruleset offers for bot seats
+    bot_names: ClassVar[tuple[str, ...]] = ("random",)
+
+    def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
+        """The move the bot ``bot`` makes for ``seat`` now (it may look only at what the seat
+        may see). The base offers ``random``: uniform over the legal moves."""
+        if bot == "random":
+            return self.sample_action(state, seat, rng)
+        raise ValueError(f"unknown bot {bot!r}")
+
     def default_action(self, state: State, seat: int) -> Action:
         """The move the engine makes for ``seat`` when a deadline passes."""
         raise NotImplementedError

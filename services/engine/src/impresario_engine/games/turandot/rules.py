@@ -568,6 +568,16 @@ class Turandot(Ruleset):
                      "optimal_total": self._line(state, seat, best)["total"]}]
         raise AssertionError(kind)
 
+    bot_names = ("random", "greedy")
+
+    def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
+        from .bots import BOTS  # the bots use the rules: imported late
+
+        try:
+            return BOTS[bot](state, seat, rng)
+        except KeyError:
+            raise ValueError(f"unknown bot {bot!r}") from None
+
     def default_action(self, state: State, seat: int) -> Action:
         """R7: lowest number card, no money, no bluff; office hires clockwise from the maestro's
         left in slot order; the next player clockwise is named; ``neutral`` is fired if it is in

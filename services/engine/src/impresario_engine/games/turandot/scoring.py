@@ -111,4 +111,39 @@ def _solve(singers: tuple[str, ...], director: str | None, _key: str,
     return tuple(out)
 
 
+def best_points(singers: Sequence[str], director: str | None, stage_elements: int = 0,
+                catalogue: Catalogue = DEFAULT) -> int:
+    """The best score that up to 6 singers can make in distinct roles (the other roles empty),
+    with the director and stage elements: how a player values a hand still being built."""
+    return _best_points(tuple(sorted(singers)), director, stage_elements, catalogue.key, catalogue)
+
+
+@lru_cache(maxsize=65536)
+def _best_points(singers: tuple[str, ...], director: str | None, stage: int, _key: str,
+                 catalogue: Catalogue) -> int:
+    cards = [catalogue.singers[i] for i in singers]
+    fav_weight = 2 if director == "favourite_roles" else 1
+    # best[mask]: the best arrangement points of the first popcount-free singers... computed
+    # singer by singer over the set of roles already taken
+    best = {0: 0}
+    for s in cards:
+        nxt: dict[int, int] = {}
+        for mask, value in best.items():
+            for r, role in enumerate(ROLES):
+                if mask & (1 << r):
+                    continue
+                w = fav_weight if s.favourite_role == role else 0
+                if s.sex != "undefined" and s.sex != ROLE_SEX[r]:
+                    w -= 1
+                m = mask | (1 << r)
+                if nxt.get(m, -99) < value + w:
+                    nxt[m] = value + w
+        best = nxt
+    arrangement = max(best.values())
+    # the director's arrangement-free part (its favourite bonus is inside the weights above)
+    fixed = director_bonus(None if director == "favourite_roles" else director,
+                           [s.category for s in cards], [s.sex for s in cards], 0, stage)
+    return sum(s.stars for s in cards) + stage + fixed + arrangement
+
+
 assert len(DIRECTORS) == 9
