@@ -1,0 +1,184 @@
+"""Secrets test: random games over HTTP; everything a seat or a spectator receives (views, legal
+actions, move responses, event feeds) is checked against the stored truth in Redis:
+
+- no other seat's sealed bid appears before the reveal (``you.bid`` is one's own; a
+  ``bid_committed`` event carries ``bid`` only for its own seat; revealed bids only after the
+  reveal), and no other seat's hand (``you`` only for oneself);
+- the deck order never appears: no singer still in the deck (``state.deck`` in the stored
+  document) appears in any response before its round's table is laid, and neither the deck nor
+  the random generator's state does;
+- while bidding, every seat's ``face_down`` count (and whether it has bid) is shown to everyone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+import pytest
+
+from impresario_engine.games.turandot.rules import face_down
+from service_helpers import auth, random_move, stored
+
+BID_KEYS = {"slot", "money", "bluff"}
+FORBIDDEN_KEYS = {"deck", "rng", "_private", "private", "bids_secret", "token", "host"}
+
+
+def _walk(node: Any, path: tuple = ()):
+    yield path, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _walk(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _walk(v, path + (i,))
+
+
+def _at(root: Any, path: tuple) -> Any:
+    for p in path:
+        root = root[p]
+    return root
+
+
+class Observer:
+    """Checks every body a viewer receives against the stored state of the game."""
+
+    def __init__(self, redis_client, game_id: str, players: int) -> None:
+        self.redis = redis_client
+        self.game_id = game_id
+        self.players = players
+        self.checked = 0
+        self.face_down_seen = 0
+
+    def check(self, viewer: int | None, body: Any, what: str) -> None:
+        _, doc = stored(self.redis, self.game_id)
+        state = doc["state"]
+        text = orjson.dumps(body).decode()
+        # the deck: none of its singers, before their round's table is laid
+        for singer in state["deck"]:
+            assert f'"{singer}"' not in text, (what, viewer, singer, "deck card leaked")
+        for path, node in _walk(body):
+            if isinstance(node, dict):
+                leaked = FORBIDDEN_KEYS & set(node)
+                assert not leaked, (what, viewer, path, leaked)
+                if BID_KEYS <= set(node) and node.get("type") not in ("bid",):
+                    self._check_bid(viewer, body, path, node, state, what)
+                if "you" in node and isinstance(node["you"], dict):
+                    assert viewer is not None, (what, "a spectator got a 'you'")
+                    assert node["you"]["seat"] == viewer, (what, viewer, node["you"])
+        if state["phase"] == "bidding":
+            self._check_face_down(viewer, body, state, what)
+        self.checked += 1
+
+    def _check_bid(self, viewer, body, path, node, state, what) -> None:
+        """A bid's content may appear: as the viewer's own ``you.bid`` or own
+        ``bid_committed``; as part of a reveal (``reveal`` / ``bids_revealed``)."""
+        parent_key = path[-1] if path else None
+        if parent_key == "bid" and len(path) >= 2 and path[-2] == "you":
+            if state["phase"] == "bidding":
+                own = state["bids"][viewer]
+                assert own is not None and [node["slot"], node["money"], node["bluff"]] == own
+            return
+        if parent_key == "bid":
+            event = _at(body, path[:-1])
+            assert event.get("type") == "bid_committed", (what, path)
+            assert event["seat"] == viewer, (what, viewer, event, "another seat's sealed bid")
+            return
+        if len(path) >= 2 and path[-2] == "reveal":
+            return  # the view's last reveal (a finished round)
+        if len(path) >= 3 and path[-2] == "bids":
+            event = _at(body, path[:-2])
+            assert event.get("type") == "bids_revealed", (what, path)
+            return
+        raise AssertionError(f"{what}: a bid at {path} for viewer {viewer}: {node}")
+
+    def _check_face_down(self, viewer, body, state, what) -> None:
+        """Every view in the body shows every seat's face-down count and has_bid."""
+        for path, node in _walk(body):
+            if isinstance(node, dict) and "players" in node and "phase" in node \
+                    and node["phase"] == "bidding" and node.get("version") is not None:
+                if node["version"] != stored(self.redis, self.game_id)[0]:
+                    continue  # an older view (a replay); its counts are those of its time
+                for p in node["players"]:
+                    bid = state["bids"][p["seat"]]
+                    assert p["face_down"] == face_down(bid), (what, viewer, p, bid)
+                    assert p["has_bid"] == (bid is not None)
+                    self.face_down_seen += p["face_down"] > 0
+
+
+def _observe_all(client, game, tokens, obs: Observer) -> None:
+    viewers: list[tuple[int | None, str | None]] = [(None, None), (None, game.host_token)]
+    viewers += [(seat, t) for seat, t in enumerate(tokens)]
+    for viewer, token in viewers:
+        for what in ("", "/actions", "/events?after=0"):
+            resp = client.get(game.url + what, headers=auth(token))
+            assert resp.status_code == 200
+            obs.check(viewer, resp.get_json(), what or "view")
+        # an incremental feed too (what a polling client sees)
+        feed = client.get(f"{game.url}/events?after=3", headers=auth(token))
+        obs.check(viewer, feed.get_json(), "events?after=3")
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6),
+                                          (5, 7), (5, 8)])
+def test_no_secret_reaches_anyone(client, make_game, redis_client, players, seed):
+    game = make_game(players=players, seed=seed, first_maestro="random")
+    obs = Observer(redis_client, game.id, players)
+    rng = random.Random(seed)
+    # the deck is secret from the first response on (the create and join answers too)
+    obs.check(None, game.created, "create")
+    moves = 0
+    bidding_views = 0
+    while True:
+        _observe_all(client, game, game.tokens, obs)
+        view = client.get(game.url).get_json()
+        if view["status"] == "finished":
+            break
+        bidding_views += view["phase"] == "bidding"
+        seat = rng.choice([p["seat"] for p in view["pending"]])
+        actions = client.get(f"{game.url}/actions", headers=auth(game.tokens[seat])).get_json()
+        move = random_move(actions, rng)
+        key = f"k{moves}" if rng.random() < 0.3 else None
+        headers = auth(game.tokens[seat])
+        if key:
+            headers["Idempotency-Key"] = key
+        resp = client.post(f"{game.url}/moves", json=move, headers=headers)
+        assert resp.status_code == 200, resp.get_json()
+        obs.check(seat, resp.get_json(), "move")
+        if key:  # the replay too
+            again = client.post(f"{game.url}/moves", json=move, headers=headers)
+            assert again.headers.get("Idempotent-Replayed") == "true"
+            obs.check(seat, again.get_json(), "replay")
+        moves += 1
+    # the checks ran, and saw face-down counts while bidding
+    assert obs.checked > moves * (players + 2) * 4
+    assert bidding_views >= 7 and obs.face_down_seen > 0
+
+
+def test_face_down_count_while_bidding(client, make_game):
+    """The count of each seat's face-down cards, shown to everyone, spectators included,
+    while the bid itself is shown only to its seat."""
+    game = make_game(players=3, seed=1, first_maestro=0)
+    bids = {1: {"type": "bid", "slot": 2, "money": 2, "bluff": True},
+            2: {"type": "bid", "slot": None, "money": 1, "bluff": False}}
+    for seat, bid in bids.items():
+        assert client.post(f"{game.url}/moves", json=bid,
+                           headers=auth(game.tokens[seat])).status_code == 200
+    for token in [None, game.host_token, *game.tokens]:
+        view = client.get(game.url, headers=auth(token)).get_json()
+        assert [p["face_down"] for p in view["players"]] == [0, 4, 1]
+        assert [p["has_bid"] for p in view["players"]] == [False, True, True]
+        assert [p["seat"] for p in view["pending"]] == [0]
+        events = client.get(f"{game.url}/events?after=0", headers=auth(token)).get_json()
+        commits = [e for e in events["events"] if e["type"] == "bid_committed"]
+        assert [(e["seat"], e["face_down"]) for e in commits] == [(1, 4), (2, 1)]
+        for e in commits:
+            if token is not None and token == game.tokens[e["seat"]]:
+                assert e["bid"] == {k: bids[e["seat"]][k] for k in ("slot", "money", "bluff")}
+            else:
+                assert "bid" not in e
+    you = client.get(game.url, headers=auth(game.tokens[1])).get_json()["you"]
+    assert you["bid"] == {"slot": 2, "money": 2, "bluff": True}
+    assert you["hand"] == {"numbers": [1, 3, 4], "money": 1, "bluff": False}
+    assert client.get(game.url, headers=auth(game.tokens[0])).get_json()["you"]["bid"] is None
