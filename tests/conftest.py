@@ -58,19 +58,69 @@ def redis_client(redis_url):
 
 
 # ------------------------------------------------------------------------------------ flask
+@pytest.fixture(scope="session")
+def openapi_spec():
+    """The committed openapi.yaml, loaded for openapi-core (problem JSON decoded as JSON)."""
+    import json
+    from pathlib import Path
+
+    from openapi_core import OpenAPI, Config
+
+    path = Path(__file__).resolve().parents[1] / "openapi.yaml"
+    return OpenAPI.from_file_path(str(path), config=Config(
+        extra_media_type_deserializers={"application/problem+json": json.loads}))
+
+
 @pytest.fixture
-def app_factory(redis_url, redis_client) -> Callable[..., Any]:
-    """``app_factory(**overrides)``: an app on the session's Redis with Config overrides."""
+def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
+    """``app_factory(**overrides)``: an app on the session's Redis with Config overrides.
+
+    Every response the app sends during the test is validated against openapi.yaml (and so is
+    the request of every successful response): a test that gets an undocumented status, header
+    or body fails at teardown, whatever it asserted itself.
+    """
+    from flask import request
+    from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+    from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+
     from impresario_engine.app import create_app
 
+    class _BodilessRequest(WerkzeugOpenAPIRequest):
+        """For a 413 the body was refused unread: validate the response without it."""
+
+        @property
+        def body(self):
+            return b""
+
     redis_client.flushdb()
+    violations: list[str] = []
 
     def build(**overrides: Any):
         application = create_app({"redis_url": redis_url, **overrides})
         application.testing = True
+
+        @application.after_request
+        def _contract(response):
+            if request.path in ("/openapi.json", "/docs") or request.path.startswith("/docs/"):
+                return response
+            response.direct_passthrough = False
+            req = (_BodilessRequest if response.status_code == 413 else WerkzeugOpenAPIRequest)(request)
+            try:
+                openapi_spec.validate_response(req, WerkzeugOpenAPIResponse(response))
+                if 200 <= response.status_code < 300 and response.status_code != 304:
+                    openapi_spec.validate_request(req)
+            except (PathNotFound, OperationNotFound):
+                pass  # a route the API does not have: nothing to hold it to
+            except Exception as exc:  # noqa: BLE001 - every kind of violation is reported
+                cause = exc.__cause__ or exc
+                violations.append(f"{request.method} {request.full_path} -> "
+                                  f"{response.status_code}: {cause!r}"[:2000])
+            return response
+
         return application
 
-    return build
+    yield build
+    assert not violations, "responses that break openapi.yaml:\n" + "\n".join(violations)
 
 
 @pytest.fixture
