@@ -51,6 +51,14 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
+def _none_match(header: str | None, tag: str) -> bool:
+    """RFC 9110 If-None-Match: ``*`` or a list of tags, compared weakly (``W/"3"`` matches)."""
+    if header is None:
+        return False
+    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
+    return "*" in tags or tag in tags
+
+
 def _replay_headers(result: dict) -> dict[str, str]:
     return {"Idempotent-Replayed": "true"} if result.pop("_replayed", False) else {}
 
@@ -117,7 +125,7 @@ def get_game(game_id: str):
     loaded = svc.load(_game_id(game_id))
     caller = svc.authenticate(loaded.doc, bearer_token())
     tag = etag(loaded.version)
-    if request.headers.get("If-None-Match") == tag:
+    if _none_match(request.headers.get("If-None-Match"), tag):
         return json_response(None, 304, {"ETag": tag})
     return json_response(svc.view(loaded, caller), 200, {"ETag": tag})
 
