@@ -34,6 +34,9 @@ def test_etag_and_if_none_match(client, make_game):
     assert not_modified.status_code == 304
     assert not_modified.headers["ETag"] == etag
     assert not_modified.get_data() == b""
+    for header in (f"W/{etag}", f'"999", {etag}', "*"):  # weak comparison, lists, any
+        assert client.get(game.url, headers={"If-None-Match": header}).status_code == 304, header
+    assert client.get(game.url, headers={"If-None-Match": '"999"'}).status_code == 200
     move = client.post(f"{game.url}/moves", json={"type": "bid", "slot": 1},
                        headers=auth(game.tokens[0]))
     assert move.status_code == 200
@@ -81,7 +84,18 @@ def test_probes_metrics_and_spec(client):
     assert client.get("/docs").status_code == 200
 
 
-def test_unknown_route_and_method_are_problems(client):
+def test_bad_query_parameter(client, make_game):
+    game = make_game(players=2, seed=1)
+    problem = assert_problem(client.get(f"{game.url}/events?after=-1"), 422, "invalid_body")
+    assert "after" in str(problem["errors"])
+    assert_problem(client.get(f"{game.url}/events?after=x"), 422, "invalid_body")
+
+
+def test_unknown_route_and_method_are_problems(redis_url):
+    """Outside the spec's paths, so on an app of its own (not the contract-checked fixture)."""
+    from impresario_engine.app import create_app
+
+    client = create_app({"redis_url": redis_url}).test_client()
     assert_problem(client.get("/v1/nothing"), 404, "not_found")
     resp = client.delete("/v1/rulesets")
     assert_problem(resp, 405, "method_not_allowed")
