@@ -240,3 +240,20 @@ def test_R5_a_different_bid_is_a_conflict(other):
     state = new(4, first_maestro=0)
     state, _ = T.apply(state, 1, bid(3, 0, False))
     refused(state, 1, bid(*other), "bid_already_committed", 409)
+
+
+def test_a_bid_naming_its_round_is_refused_in_another_round():
+    """A late retry of a round-1 bid must not become a round-2 bid."""
+    state = new(3, first_maestro=0)
+    state = advance_to_round(state, 2)
+    before = copy.deepcopy(state)
+    with pytest.raises(Exception) as err:
+        T.apply(state, 1, {"type": "bid", "slot": 1, "money": 0, "bluff": False, "round": 1})
+    assert err.value.code == "stale_round" and err.value.status == 409
+    assert state == before
+    state, events = T.apply(state, 1, {"type": "bid", "slot": 1, "money": 0, "bluff": False,
+                                       "round": 2})
+    assert [e["type"] for e in events] == ["bid_committed"]
+    with pytest.raises(Exception) as err:
+        T.apply(state, 2, {"type": "bid", "slot": 1, "money": 0, "bluff": False, "round": "2"})
+    assert err.value.code == "invalid_move"

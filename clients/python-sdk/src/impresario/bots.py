@@ -223,6 +223,8 @@ def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
     if not actions["moves"]:
         return False
     move = bot.choose(view, actions)
+    if move.get("type") == "bid" and "round" not in move and view.get("round"):
+        move = {**move, "round": view["round"]}  # never lands in a later round
     try:
         seat.move(move)
     except Conflict:

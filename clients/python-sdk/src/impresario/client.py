@@ -204,9 +204,19 @@ class Seat:
         self.last_view = result["game"]
         return result
 
-    def bid(self, slot: int | None, money: int = 0, bluff: bool = False) -> models.MoveResult:
-        """A sealed bid: a slot with money, or ``slot=None`` with one money for a helper."""
-        return self.move({"type": "bid", "slot": slot, "money": money, "bluff": bluff})
+    def bid(self, slot: int | None, money: int = 0, bluff: bool = False,
+            round: int | None = None) -> models.MoveResult:
+        """A sealed bid: a slot with money, or ``slot=None`` with one money for a helper.
+
+        The bid names the round of the last view this seat read (or ``round``), so a retry that
+        arrives after the round is over is refused (409 ``stale_round``) instead of becoming a
+        bid for the next round."""
+        move: dict[str, Any] = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
+        if round is None and self.last_view is not None and self.last_view.get("round"):
+            round = self.last_view["round"]
+        if round is not None:
+            move["round"] = round
+        return self.move(move)
 
     def assign_office(self, assignments: dict[int, int]) -> models.MoveResult:
         """As maestro: ``{seat: slot}`` for every seat waiting for an office hire."""

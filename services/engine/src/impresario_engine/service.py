@@ -157,7 +157,7 @@ class GameService:
             game_id, loaded.version if loaded else None, doc, events, first_seq, ttl,
             idempotency_key=idem[0] if idem else None,
             idempotency_record=idem[1] if idem else None,
-            idempotency_ttl=self.config.idempotency_ttl)
+            idempotency_ttl=min(self.config.idempotency_ttl, ttl))
         return version if ok else None
 
     def create_game(self, ruleset_name: str, players: int, seed: int | None,

@@ -29,6 +29,7 @@ class BidMove(TypedDict):
     slot: int | None
     money: NotRequired[int]
     bluff: NotRequired[bool]
+    round: NotRequired[int | None]
 
 
 class OfficeAssignment(TypedDict):

@@ -301,6 +301,9 @@ class BidMoveSchema(MoveBase):
                metadata={"example": 3})
     money = Int(load_default=0, validate=validate.Range(0, 3), metadata={"example": 1})
     bluff = StrictBool(load_default=False, metadata={"example": False})
+    round = Int(allow_none=True, validate=validate.Range(1, 7), metadata={
+        "description": "the round this bid is for: a late retry that would land in another "
+                       "round is refused with 409 stale_round instead"})
 
 
 class OfficeAssignmentSchema(Base):

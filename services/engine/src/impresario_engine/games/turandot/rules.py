@@ -165,7 +165,14 @@ class Turandot(Ruleset):
 
     # -- bidding
     def _bid(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "bid", ("slot", "money", "bluff"))
+        _fields(action, "bid", ("slot", "money", "bluff", "round"))
+        expected = action.get("round")
+        if expected is not None and type(expected) is not int:
+            raise IllegalMove("invalid_move", "round must be an integer or null")
+        if expected is not None and expected != state["round"]:
+            raise OutOfTurn("stale_round",
+                            f"this bid is for round {expected!r}, but the game is in round "
+                            f"{state['round']}")
         slot = action.get("slot")
         money = action.get("money", 0)
         bluff = action.get("bluff", False)
