@@ -14,7 +14,7 @@ def _replay_score(redis_client, game_id: str) -> dict:
     """The rules core's score of the game rebuilt from its seed and the moves stored in Redis."""
     doc = orjson.loads(redis_client.hget(f"game:{{{game_id}}}", "doc"))
     state, _ = TURANDOT.new_game(doc["players"], doc["options"], doc["seed"])
-    for seat, move in doc["moves"]:
+    for seat, move, _by in doc["moves"]:
         state, _ = TURANDOT.apply(state, seat, move)
     return TURANDOT.score(state)
 

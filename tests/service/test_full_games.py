@@ -43,7 +43,10 @@ def test_full_game_matches_rules_core(client, make_game, redis_client, players, 
         if key == "players":
             for served, expected in zip(view["players"], value):
                 assert served["name"] == f"P{served['seat']}"
-                assert {k: v for k, v in served.items() if k != "name"} == expected
+                assert served["bot"] is None
+                assert {k: v for k, v in served.items() if k not in ("name", "bot")} == expected
+        elif key == "pending":  # the service adds each pending seat's deadline
+            assert [{k: v for k, v in p.items() if k != "deadline"} for p in view[key]] == value
         else:
             assert view[key] == value, key
     assert view["score"] == TURANDOT.score(state)
@@ -51,7 +54,8 @@ def test_full_game_matches_rules_core(client, make_game, redis_client, players, 
     # the store holds exactly the moves made, and the replayed state
     version, doc = stored(redis_client, game.id)
     assert version == view["version"] == 1 + players + len(moves)
-    assert [(s, m) for s, m in doc["moves"]] == [(s, m) for s, m in moves]
+    assert [(s, m) for s, m, by in doc["moves"]] == [(s, m) for s, m in moves]
+    assert {by for _s, _m, by in doc["moves"]} == {"seat"}
     assert doc["state"] == state
     assert doc["status"] == "finished"
 

@@ -240,7 +240,7 @@ def _check_game(g: Game, racer: Racer, redis_client) -> None:
     assert not set(versions) & set(g.join_versions)
     assert sorted(versions) == list(range(g.players + 2, version + 1))
     ordered = sorted(g.accepted, key=lambda a: a[0])
-    assert [[seat, move] for _, seat, move, _ in ordered] == doc["moves"]
+    assert [[seat, move, "seat"] for _, seat, move, _ in ordered] == doc["moves"]
 
     # the stored game is the rules core's replay of the accepted moves
     state = replay(g.players, {"first_maestro": "random"}, g.seed,

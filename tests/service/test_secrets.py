@@ -60,7 +60,8 @@ class Observer:
             assert f'"{singer}"' not in text, (what, viewer, singer, "deck card leaked")
         for path, node in _walk(body):
             if isinstance(node, dict):
-                leaked = FORBIDDEN_KEYS & set(node)
+                leaked = {k for k in FORBIDDEN_KEYS & set(node)
+                          if not (k == "private" and isinstance(node[k], bool))}  # the game's flag
                 assert not leaked, (what, viewer, path, leaked)
                 if BID_KEYS <= set(node) and node.get("type") not in ("bid",):
                     self._check_bid(viewer, body, path, node, state, what)

@@ -64,8 +64,35 @@ def run_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_reap(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "reap", help="apply every passed move deadline (for a Kubernetes CronJob)",
+        description="Finds every game whose move deadline has passed (REDIS_URL selects the "
+                    "Redis) and plays the seats' default moves, as the next request to the game "
+                    "would. Safe to run from several places at once: every write is a "
+                    "compare-and-set.")
+    parser.add_argument("--limit", type=_positive, default=1000,
+                        help="at most this many games per pass (default 1000)")
+    parser.add_argument("--loop", type=float, default=0, metavar="SECONDS",
+                        help="repeat every SECONDS instead of one pass")
+    parser.set_defaults(handler=run_reap)
+
+
+def run_reap(args: argparse.Namespace) -> int:
+    import time
+
+    from .reaper import reap_once
+
+    while True:
+        report = reap_once(limit=args.limit)
+        print(json.dumps(report), flush=True)
+        if not args.loop:
+            return 0 if not report["errors"] else 1
+        time.sleep(args.loop)
+
+
 #: every command, in the order ``--help`` lists them
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap]
 
 
 def build_parser() -> argparse.ArgumentParser:

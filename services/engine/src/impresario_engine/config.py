@@ -35,6 +35,16 @@ class Config:
     cas_attempts: int = 16
     #: seconds a Redis command may take before the request fails with 503
     redis_timeout: float = 5.0
+    #: event streams (SSE) one worker process admits; keep it below GUNICORN_THREADS
+    max_streams_per_worker: int = 48
+    #: seconds between heartbeat comments on an idle stream
+    stream_heartbeat_seconds: float = 15.0
+    #: seconds a stream stays open before the client is asked to reconnect
+    stream_max_seconds: float = 300.0
+    #: milliseconds a stream blocks on Redis per wait (below redis_timeout)
+    stream_poll_ms: int = 1000
+    #: the reconnection delay (ms) suggested to SSE clients
+    stream_retry_ms: int = 2000
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -46,6 +56,8 @@ class Config:
             idle_ttl=_int("IDLE_TTL_SECONDS", cls.idle_ttl),
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
+            max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
+            stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
         )
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":

@@ -3,8 +3,11 @@
 Everything comes from the environment so the same image serves every deployment:
 - ``BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000)
 - ``WEB_CONCURRENCY`` worker processes (default: 2 per core, at least 2)
-- ``GUNICORN_THREADS`` threads per worker (default 8): the gthread worker serves a request per
-  thread, so slow clients and open event streams hold a thread, never a whole worker
+- ``GUNICORN_THREADS`` threads per worker (default 64): the gthread worker serves a request per
+  thread, so slow clients and open event streams hold a thread, never a whole worker. Each
+  worker admits at most ``MAX_STREAMS_PER_WORKER`` event streams (default 48), so at least
+  ``GUNICORN_THREADS - MAX_STREAMS_PER_WORKER`` threads per worker always serve ordinary
+  requests: keep the first above the second
 - ``GUNICORN_TIMEOUT`` (default 30 s) and ``GUNICORN_GRACEFUL_TIMEOUT`` (default 20 s): on
   SIGTERM workers finish in-flight requests within the graceful timeout, which must stay below
   the pod's terminationGracePeriodSeconds
@@ -17,7 +20,7 @@ port = os.environ.get("PORT", "8000")
 bind = os.environ.get("BIND", f"127.0.0.1:{port}")
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count() * 2)))
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+threads = int(os.environ.get("GUNICORN_THREADS", "64"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
@@ -26,8 +29,9 @@ max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-# access logs carry the path only: tokens travel in headers, never in URLs, so none is logged
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
+# access logs carry the method and path only, never the query string: a private game's
+# spectator link carries a token there, and tokens are never logged
+access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
 proc_name = "impresario-engine"
 
 

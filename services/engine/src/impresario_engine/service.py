@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
 import time
 from dataclasses import dataclass
@@ -85,6 +86,32 @@ SPECTATOR = Caller()
 
 
 @dataclass
+class _Done:
+    """A transaction step that finished without writing (a replay, a no-op)."""
+
+    result: Any
+
+
+#: options the service itself handles; every other option goes to the ruleset
+SERVICE_OPTIONS = ("move_seconds",)
+MAX_MOVE_SECONDS = 7 * 86400
+
+
+def split_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the ruleset's options, the service's settings) from a game's options."""
+    core = dict(options or {})
+    settings: dict[str, Any] = {}
+    seconds = core.pop("move_seconds", None)
+    if seconds is not None:
+        if type(seconds) is not int or not 1 <= seconds <= MAX_MOVE_SECONDS:
+            raise ApiError(422, "invalid_move_seconds",
+                           f"move_seconds must be an integer from 1 to {MAX_MOVE_SECONDS}",
+                           errors={"options": {"move_seconds": ["out of range"]}})
+        settings["move_seconds"] = seconds
+    return core, settings
+
+
+@dataclass
 class Loaded:
     version: int
     doc: dict[str, Any]
@@ -110,20 +137,38 @@ class GameService:
         return Loaded(version, doc, idem)  # type: ignore[arg-type]
 
     def authenticate(self, doc: dict[str, Any], token: str | None) -> Caller:
-        """The caller a bearer token stands for in this game (constant-time comparisons)."""
+        """The caller a bearer token stands for in this game (constant-time comparisons).
+
+        No token is a spectator, except in a private game, which shows spectators nothing
+        without the spectator token the host was given."""
         if token is None:
+            if doc.get("settings", {}).get("private"):
+                raise ApiError(403, "private_game", "this game is private: spectators need the "
+                               "host's spectator link")
             return SPECTATOR
         digest = token_hash(token)
         found: Caller | None = None
         if hmac.compare_digest(digest, doc["host"]):
             found = Caller(host=True, token_id=digest[:16])
+        spectator = doc.get("spectator")
+        if spectator and hmac.compare_digest(digest, spectator):
+            found = Caller(token_id=digest[:16])
         for seat, info in enumerate(doc["seats"]):
-            if hmac.compare_digest(digest, info["token"]):
+            if info.get("token") and hmac.compare_digest(digest, info["token"]):
                 found = Caller(seat=seat, token_id=digest[:16])
         if found is None:
             raise ApiError(401, "invalid_token", "the bearer token is not valid for this game",
                            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
         return found
+
+    def read(self, game_id: str, token: str | None) -> tuple[Loaded, Caller]:
+        """Load a game for a caller, first applying any deadline that has passed (deadlines are
+        enforced lazily by whichever request touches the game next)."""
+        loaded = self.load(game_id)
+        caller = self.authenticate(loaded.doc, token)
+        if self._due(loaded.doc):
+            loaded = self.settle(game_id)[0]
+        return loaded, caller
 
     def view(self, loaded: Loaded, caller: Caller) -> dict[str, Any]:
         doc = loaded.doc
@@ -133,9 +178,16 @@ class GameService:
         for player in core.get("players", ()):
             s = player["seat"]
             player["name"] = seats[s]["name"] if s < len(seats) else None
+            player["bot"] = seats[s].get("bot") if s < len(seats) else None
         if doc["status"] == OPEN:
             core["pending"] = []
-            core.pop("you", None) if caller.seat is None else None
+        else:
+            limit = doc["settings"].get("move_seconds")
+            since = doc.get("since", {})
+            for entry in core.get("pending", ()):
+                start = since.get(str(entry["seat"]))
+                entry["deadline"] = (start + limit) if (limit and start is not None
+                                                         and doc["status"] == PLAYING) else None
         out = {
             "id": doc["id"],
             "ruleset": doc["ruleset"],
@@ -143,154 +195,11 @@ class GameService:
             "status": doc["status"],
             "seats_taken": len(seats),
             "seats_total": doc["players"],
+            "private": bool(doc["settings"].get("private")),
+            "move_seconds": doc["settings"].get("move_seconds"),
         }
         out.update(core)
         return out
-
-    # ------------------------------------------------------------------ writing
-    def _save(self, game_id: str, loaded: Loaded | None, doc: dict[str, Any],
-              events: list[dict[str, Any]], idem: tuple[str, bytes] | None = None) -> int | None:
-        """Compare-and-set; returns the new version, or None when another writer won."""
-        first_seq = (loaded.doc["seq"] if loaded else 0) + 1
-        ttl = self.config.finished_ttl if doc["status"] == FINISHED else self.config.idle_ttl
-        ok, version = self.store.write(
-            game_id, loaded.version if loaded else None, doc, events, first_seq, ttl,
-            idempotency_key=idem[0] if idem else None,
-            idempotency_record=idem[1] if idem else None,
-            idempotency_ttl=min(self.config.idempotency_ttl, ttl))
-        return version if ok else None
-
-    def create_game(self, ruleset_name: str, players: int, seed: int | None,
-                    options: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
-        ruleset = RULESETS.get(ruleset_name)
-        if ruleset is None:
-            raise ApiError(404, "ruleset_not_found",
-                           f"there is no ruleset {ruleset_name!r}; available: "
-                           f"{', '.join(sorted(RULESETS))}")
-        if not ruleset.min_players <= players <= ruleset.max_players:
-            raise ApiError(422, "invalid_players",
-                           f"{ruleset.title} is for {ruleset.min_players} to "
-                           f"{ruleset.max_players} players, not {players}")
-        if seed is None:
-            seed = secrets.randbits(63)
-        try:
-            state, events = ruleset.new_game(players, options, seed)
-        except RulesError as err:
-            raise ApiError.from_rules(err) from err
-        host_token = new_token()
-        now = self.clock()
-        for _ in range(5):
-            game_id = secrets.token_urlsafe(9)
-            doc = {
-                "id": game_id,
-                "ruleset": ruleset.name,
-                "players": players,
-                "seed": seed,
-                "options": options or {},
-                "created": now,
-                "updated": now,
-                "status": OPEN,
-                "host": token_hash(host_token),
-                "seats": [],
-                "state": state,
-                "seq": len(events),
-                "moves": [],
-            }
-            version = self._save(game_id, None, doc, events)
-            if version is not None:
-                loaded = Loaded(version, doc, None)
-                return self.view(loaded, Caller(host=True)), host_token
-        raise ApiError(503, "id_collision", "could not allocate a game id; try again")
-
-    def join(self, game_id: str, name: str, idempotency_key: str | None = None,
-             fingerprint: str = "") -> dict[str, Any]:
-        """Take the next free seat. Returns ``{"seat", "token", "game"}``."""
-        token = new_token()
-        for _ in range(self.config.cas_attempts):
-            loaded = self.load(game_id, self._idem_key("anon", idempotency_key))
-            replay = self._replayed(loaded, fingerprint, idempotency_key)
-            if replay is not None:
-                return replay
-            doc = loaded.doc
-            if doc["status"] != OPEN:
-                raise ApiError(409, "game_full", "every seat of this game is taken")
-            if any(s["name"] == name for s in doc["seats"]):
-                raise ApiError(409, "name_taken", f"a player called {name!r} is already seated")
-            seat = len(doc["seats"])
-            new_doc = dict(doc)
-            new_doc["seats"] = doc["seats"] + [{"name": name, "token": token_hash(token)}]
-            events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name}]
-            if seat + 1 == doc["players"]:
-                new_doc["status"] = PLAYING
-                events.append({"type": "game_started"})
-            new_doc["seq"] = doc["seq"] + len(events)
-            new_doc["updated"] = self.clock()
-            result_loaded = Loaded(loaded.version + 1, new_doc, None)
-            result = {
-                "seat": seat,
-                "token": token,
-                "game": self.view(result_loaded, Caller(seat=seat)),
-            }
-            idem = self._idem_record(loaded, "anon", idempotency_key, fingerprint, 201, result)
-            if self._save(game_id, loaded, new_doc, events, idem) is not None:
-                return result
-        raise self._contention()
-
-    def act(self, game_id: str, token: str | None, action: dict[str, Any],
-            if_match: int | None = None, idempotency_key: str | None = None,
-            fingerprint: str = "") -> dict[str, Any]:
-        """One move by the caller's seat. Returns ``{"version", "events", "game"}``."""
-        if token is None:
-            raise ApiError(401, "missing_token", "a move needs the seat's bearer token",
-                           headers={"WWW-Authenticate": "Bearer"})
-        token_id = token_hash(token)[:16]
-        for _ in range(self.config.cas_attempts):
-            loaded = self.load(game_id, self._idem_key(token_id, idempotency_key))
-            caller = self.authenticate(loaded.doc, token)
-            replay = self._replayed(loaded, fingerprint, idempotency_key)
-            if replay is not None:
-                return replay
-            if caller.seat is None:
-                raise ApiError(403, "not_a_seat", "only a seated player can make moves; the host "
-                               "token is for managing the game")
-            if if_match is not None and if_match != loaded.version:
-                raise ApiError(412, "stale_version",
-                               f"the game is at version {loaded.version}, not {if_match}",
-                               version=loaded.version)
-            doc = loaded.doc
-            if doc["status"] == OPEN:
-                raise ApiError(409, "game_not_started", "the game starts when every seat is taken")
-            if doc["status"] == FINISHED:
-                raise ApiError(409, "game_finished", "the game is over")
-            ruleset = loaded.ruleset
-            try:
-                state, events = ruleset.apply(doc["state"], caller.seat, action)
-            except RulesError as err:
-                raise ApiError.from_rules(err) from err
-            if state is doc["state"]:  # an idempotent re-send: nothing to write
-                return {"version": loaded.version, "events": [],
-                        "game": self.view(loaded, caller)}
-            new_doc = dict(doc)
-            new_doc["state"] = state
-            new_doc["moves"] = doc["moves"] + [[caller.seat, action]]
-            new_doc["seq"] = doc["seq"] + len(events)
-            new_doc["updated"] = self.clock()
-            if ruleset.is_finished(state):
-                new_doc["status"] = FINISHED
-            result_loaded = Loaded(loaded.version + 1, new_doc, None)
-            result = {
-                "version": loaded.version + 1,
-                "events": [self._numbered(doc["seq"] + 1 + i, e, ruleset, caller.viewer)
-                           for i, e in enumerate(events)],
-                "game": self.view(result_loaded, caller),
-            }
-            idem = self._idem_record(loaded, caller.token_id, idempotency_key, fingerprint, 200,
-                                     result)
-            if self._save(game_id, loaded, new_doc, events, idem) is not None:
-                return result
-            if if_match is not None:
-                raise ApiError(412, "stale_version", "the game changed while this move was made")
-        raise self._contention()
 
     def actions(self, loaded: Loaded, caller: Caller) -> dict[str, Any]:
         """The caller's legal moves, compactly, and the default the engine would play."""
@@ -305,15 +214,348 @@ class GameService:
         return {"seat": seat, "pending": kinds, "moves": ruleset.action_space(state, seat),
                 "default": ruleset.default_action(state, seat)}
 
+    def replay(self, loaded: Loaded) -> dict[str, Any]:
+        """Seed, options and every move of a finished game: all its secrets, revealed now."""
+        doc = loaded.doc
+        if doc["status"] != FINISHED:
+            raise ApiError(409, "game_not_finished", "a replay is available once the game is over")
+        options = dict(doc["options"])
+        return {
+            "id": doc["id"],
+            "ruleset": doc["ruleset"],
+            "players": doc["players"],
+            "seed": doc["seed"],
+            "options": options,
+            "move_seconds": doc["settings"].get("move_seconds"),
+            "names": [s["name"] for s in doc["seats"]],
+            "bots": [s.get("bot") for s in doc["seats"]],
+            "moves": [{"seat": m[0], "move": m[1], "by": m[2]} for m in doc["moves"]],
+            "score": loaded.ruleset.score(doc["state"]),
+        }
+
+    # ------------------------------------------------------------------ the flow of play
+    def _apply(self, doc: dict[str, Any], ruleset: Ruleset, seat: int, action: dict[str, Any],
+               by: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """``doc`` with one move applied (raises RulesError; returns ``doc`` itself for a no-op).
+
+        Keeps, for each seat that must act, the time its turn began (for deadlines): a seat that
+        was already waiting with the same kinds of move, and did not just act, keeps its time."""
+        state = doc["state"]
+        before = ruleset.pending(state)
+        new_state, new_events = ruleset.apply(state, seat, action)
+        if new_state is state:
+            return doc
+        events.extend(new_events)
+        after = ruleset.pending(new_state)
+        now = self.clock()
+        old_since = doc.get("since", {})
+        since = {}
+        for s, kinds in after.items():
+            key = str(s)
+            if s != seat and before.get(s) == kinds and key in old_since:
+                since[key] = old_since[key]
+            else:
+                since[key] = now
+        new = dict(doc)
+        new["state"] = new_state
+        new["since"] = since
+        new["moves"] = doc["moves"] + [[seat, action, by]]
+        if ruleset.is_finished(new_state):
+            new["status"] = FINISHED
+        return new
+
+    def _due_seats(self, doc: dict[str, Any], pending: dict[int, list[str]]) -> list[int]:
+        limit = doc["settings"].get("move_seconds")
+        if not limit or doc["status"] != PLAYING:
+            return []
+        now = self.clock()
+        since = doc.get("since", {})
+        return [s for s in sorted(pending) if since.get(str(s), now) + limit <= now]
+
+    def _due(self, doc: dict[str, Any]) -> bool:
+        if not doc["settings"].get("move_seconds") or doc["status"] != PLAYING:
+            return False
+        return bool(self._due_seats(doc, RULESETS[doc["ruleset"]].pending(doc["state"])))
+
+    def _advance(self, doc: dict[str, Any], ruleset: Ruleset, events: list[dict[str, Any]],
+                 deadlines: bool = True) -> dict[str, Any]:
+        """Play every move that is the engine's to make now: bot seats whose turn it is, and the
+        default move of every seat whose deadline has passed, until a human must act."""
+        seats = doc["seats"]
+        for _ in range(10_000):  # a game is far shorter; this only guards against a loop
+            if doc["status"] != PLAYING:
+                break
+            state = doc["state"]
+            pending = ruleset.pending(state)
+            bots = [s for s in sorted(pending) if seats[s].get("bot")]
+            if bots:
+                seat = bots[0]
+                rng = random.Random(f"{doc['id']}:{len(doc['moves'])}")
+                action = ruleset.bot_action(state, seat, seats[seat]["bot"], rng)
+                doc = self._apply(doc, ruleset, seat, action, "bot", events)
+                continue
+            due = self._due_seats(doc, pending) if deadlines else []
+            if not due:
+                break
+            seat = due[0]
+            events.append({"type": "deadline_passed", "seat": seat, "kinds": pending[seat]})
+            doc = self._apply(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
+                              events)
+        return doc
+
+    # ------------------------------------------------------------------ writing
+    def _save(self, game_id: str, loaded: Loaded | None, doc: dict[str, Any],
+              events: list[dict[str, Any]], idem: tuple[str, bytes] | None = None) -> int | None:
+        """Compare-and-set; returns the new version, or None when another writer won."""
+        first_seq = (loaded.doc["seq"] if loaded else 0) + 1
+        doc["seq"] = first_seq - 1 + len(events)
+        doc["updated"] = self.clock()
+        ttl = self.config.finished_ttl if doc["status"] == FINISHED else self.config.idle_ttl
+        ok, version = self.store.write(
+            game_id, loaded.version if loaded else None, doc, events, first_seq, ttl,
+            idempotency_key=idem[0] if idem else None,
+            idempotency_record=idem[1] if idem else None,
+            idempotency_ttl=min(self.config.idempotency_ttl, ttl))
+        if not ok:
+            return None
+        self._schedule(doc)
+        return version
+
+    def _schedule(self, doc: dict[str, Any]) -> None:
+        """Keep the deadline index the reaper reads up to date (advisory: the reaper re-checks)."""
+        limit = doc["settings"].get("move_seconds")
+        if not limit:
+            return
+        if doc["status"] != PLAYING:
+            self.store.unschedule(doc["id"])
+            return
+        bots = {i for i, s in enumerate(doc["seats"]) if s.get("bot")}
+        times = [t + limit for s, t in doc.get("since", {}).items() if int(s) not in bots]
+        if times:
+            self.store.schedule(doc["id"], min(times))
+        else:
+            self.store.unschedule(doc["id"])
+
+    def _transact(self, game_id: str, step: Callable[[Loaded], tuple[dict, list, Any] | None],
+                  idempotency_key: str | None = None) -> Any:
+        """Run ``step`` on the freshly loaded game and save its result with a compare-and-set,
+        again on a fresh copy whenever another writer got there first. ``step`` returns
+        ``(doc, events, result)`` or raises; ``result`` may be a function of the new version."""
+        for _ in range(self.config.cas_attempts):
+            loaded = self.load(game_id, idempotency_key)
+            outcome = step(loaded)
+            if isinstance(outcome, _Done):
+                return outcome.result
+            doc, events, result, idem = outcome
+            if self._save(game_id, loaded, doc, events, idem) is not None:
+                return result
+        raise self._contention()
+
+    def settle(self, game_id: str) -> tuple[Loaded, list[dict]]:
+        """Apply every due deadline (and the bot moves that follow) now. Returns the game as
+        saved and the events that produced (none when nothing was due)."""
+
+        def step(loaded: Loaded):
+            if not self._due(loaded.doc):
+                return _Done((loaded, []))
+            events: list[dict[str, Any]] = []
+            doc = self._advance(dict(loaded.doc), loaded.ruleset, events)
+            return doc, events, (Loaded(loaded.version + 1, doc, None), events), None
+
+        return self._transact(game_id, step)
+
+    def create_game(self, ruleset_name: str, players: int, seed: int | None,
+                    options: dict[str, Any] | None, private: bool = False
+                    ) -> tuple[dict[str, Any], str, str | None]:
+        ruleset = RULESETS.get(ruleset_name)
+        if ruleset is None:
+            raise ApiError(404, "ruleset_not_found",
+                           f"there is no ruleset {ruleset_name!r}; available: "
+                           f"{', '.join(sorted(RULESETS))}")
+        if not ruleset.min_players <= players <= ruleset.max_players:
+            raise ApiError(422, "invalid_players",
+                           f"{ruleset.title} is for {ruleset.min_players} to "
+                           f"{ruleset.max_players} players, not {players}")
+        core_options, settings = split_options(options)
+        settings["private"] = bool(private)
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state, events = ruleset.new_game(players, core_options, seed)
+        except RulesError as err:
+            raise ApiError.from_rules(err) from err
+        host_token = new_token()
+        spectator_token = new_token() if private else None
+        now = self.clock()
+        for _ in range(5):
+            game_id = secrets.token_urlsafe(9)
+            doc = {
+                "id": game_id,
+                "ruleset": ruleset.name,
+                "players": players,
+                "seed": seed,
+                "options": core_options,
+                "settings": settings,
+                "created": now,
+                "updated": now,
+                "status": OPEN,
+                "host": token_hash(host_token),
+                "spectator": token_hash(spectator_token) if spectator_token else None,
+                "seats": [],
+                "state": state,
+                "seq": 0,
+                "since": {},
+                "moves": [],
+            }
+            version = self._save(game_id, None, doc, events)
+            if version is not None:
+                loaded = Loaded(version, doc, None)
+                return self.view(loaded, Caller(host=True)), host_token, spectator_token
+        raise ApiError(503, "id_collision", "could not allocate a game id; try again")
+
+    def join(self, game_id: str, name: str, idempotency_key: str | None = None,
+             fingerprint: str = "", token: str | None = None, bot: str | None = None
+             ) -> dict[str, Any]:
+        """Take the next free seat: ``{"seat", "token", "bot", "game"}``. A bot seat is added by
+        the host and gets no token: the engine plays it."""
+        seat_token = None if bot else new_token()
+        scope = "anon" if token is None else token_hash(token)[:16]
+
+        def step(loaded: Loaded):
+            replay = self._replayed(loaded, fingerprint, idempotency_key)
+            if replay is not None:
+                return _Done(replay)
+            doc = loaded.doc
+            caller = self.authenticate(doc, token) if token is not None else None
+            ruleset = loaded.ruleset
+            if bot is not None:
+                if caller is None or not caller.host:
+                    raise ApiError(403 if caller else 401, "host_only",
+                                   "only the host's token can add a bot seat")
+                if bot not in ruleset.bot_names:
+                    raise ApiError(422, "unknown_bot", f"unknown bot {bot!r}; {ruleset.title} "
+                                   f"bots: {', '.join(ruleset.bot_names)}")
+            if doc["status"] != OPEN:
+                raise ApiError(409, "game_full", "every seat of this game is taken")
+            if any(s["name"] == name for s in doc["seats"]):
+                raise ApiError(409, "name_taken", f"a player called {name!r} is already seated")
+            seat = len(doc["seats"])
+            new_doc = dict(doc)
+            new_doc["seats"] = doc["seats"] + [
+                {"name": name, "token": token_hash(seat_token) if seat_token else None,
+                 "bot": bot}]
+            events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name,
+                                             "bot": bot}]
+            if seat + 1 == doc["players"]:
+                new_doc["status"] = PLAYING
+                now = self.clock()
+                new_doc["since"] = {str(s): now for s in ruleset.pending(doc["state"])}
+                events.append({"type": "game_started"})
+                new_doc = self._advance(new_doc, ruleset, events)
+            result_loaded = Loaded(loaded.version + 1, new_doc, None)
+            viewer = Caller(seat=seat) if not bot else Caller(host=True)
+            result = {"seat": seat, "token": seat_token, "bot": bot,
+                      "game": self.view(result_loaded, viewer)}
+            idem = self._idem_record(loaded, scope, idempotency_key, fingerprint, 201, result)
+            return new_doc, events, result, idem
+
+        return self._transact(game_id, step, self._idem_key(scope, idempotency_key))
+
+    def act(self, game_id: str, token: str | None, action: dict[str, Any],
+            if_match: int | None = None, idempotency_key: str | None = None,
+            fingerprint: str = "") -> dict[str, Any]:
+        """One move by the caller's seat, then every move that is the engine's to make (bots,
+        passed deadlines). Returns ``{"version", "events", "game"}``."""
+        if token is None:
+            raise ApiError(401, "missing_token", "a move needs the seat's bearer token",
+                           headers={"WWW-Authenticate": "Bearer"})
+        token_id = token_hash(token)[:16]
+        attempts = [0]
+
+        def step(loaded: Loaded):
+            caller = self.authenticate(loaded.doc, token)
+            replay = self._replayed(loaded, fingerprint, idempotency_key)
+            if replay is not None:
+                return _Done(replay)
+            if caller.seat is None:
+                raise ApiError(403, "not_a_seat", "only a seated player can make moves; the host "
+                               "token is for managing the game")
+            if if_match is not None and if_match != loaded.version:
+                raise ApiError(412, "stale_version",
+                               f"the game is at version {loaded.version}, not {if_match}",
+                               version=loaded.version)
+            attempts[0] += 1
+            doc = loaded.doc
+            if doc["status"] == OPEN:
+                raise ApiError(409, "game_not_started", "the game starts when every seat is taken")
+            if doc["status"] == FINISHED:
+                raise ApiError(409, "game_finished", "the game is over")
+            ruleset = loaded.ruleset
+            events: list[dict[str, Any]] = []
+            # a deadline that passed before this move is applied first, as it would have been
+            doc = self._advance(doc, ruleset, events)
+            if doc["status"] == FINISHED:
+                raise ApiError(409, "game_finished", "the game is over")
+            try:
+                new_doc = self._apply(doc, ruleset, caller.seat, action, "seat", events)
+            except RulesError as err:
+                if events:  # the deadlines still count: save them, then report the refusal
+                    self._save(game_id, loaded, doc, events)
+                raise ApiError.from_rules(err) from err
+            if new_doc is loaded.doc:  # an idempotent re-send: nothing to write
+                return _Done({"version": loaded.version, "events": [],
+                              "game": self.view(loaded, caller)})
+            new_doc = self._advance(new_doc, ruleset, events)
+            first = loaded.doc["seq"] + 1
+            result = {
+                "version": loaded.version + 1,
+                "events": [self._numbered(first + i, e, caller.viewer)
+                           for i, e in enumerate(events)],
+                "game": self.view(Loaded(loaded.version + 1, new_doc, None), caller),
+            }
+            idem = self._idem_record(loaded, caller.token_id, idempotency_key, fingerprint, 200,
+                                     result)
+            return new_doc, events, result, idem
+
+        try:
+            return self._transact(game_id, step, self._idem_key(token_id, idempotency_key))
+        except ApiError as err:
+            if err.code == "contention" and if_match is not None:
+                raise ApiError(412, "stale_version",
+                               "the game changed while this move was made") from err
+            raise
+
+    def resolve(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Apply every default that is due now (``POST /resolve``); 409 when nothing is due."""
+        if token is None:
+            raise ApiError(401, "missing_token", "resolving a game needs the host's or a seat's "
+                           "token", headers={"WWW-Authenticate": "Bearer"})
+        loaded = self.load(game_id)
+        caller = self.authenticate(loaded.doc, token)
+        if not (caller.host or caller.seat is not None):
+            raise ApiError(403, "not_a_player", "only the host or a seated player can resolve")
+        status = loaded.doc["status"]
+        if status != PLAYING:
+            raise ApiError(409, "game_not_started" if status == OPEN else "game_finished",
+                           "only a game in play can be resolved")
+        after, events = self.settle(game_id)
+        if not events:
+            limit = loaded.doc["settings"].get("move_seconds")
+            raise ApiError(409, "nothing_due", "no deadline has passed" if limit else
+                           "this game has no move deadlines (option move_seconds)")
+        first = after.doc["seq"] - len(events) + 1
+        return {"version": after.version,
+                "events": [self._numbered(first + i, e, caller.viewer)
+                           for i, e in enumerate(events)],
+                "game": self.view(after, caller)}
+
     # ------------------------------------------------------------------ events
     def events(self, loaded: Loaded, caller: Caller, after: int) -> list[dict[str, Any]]:
-        ruleset = loaded.ruleset
-        return [self._numbered(seq, e, ruleset, caller.viewer)
+        return [self._numbered(seq, e, caller.viewer)
                 for seq, e in self.store.events(loaded.doc["id"], after)]
 
     @staticmethod
-    def _numbered(seq: int, event: dict[str, Any], ruleset: Ruleset, viewer: int | None
-                  ) -> dict[str, Any]:
+    def _numbered(seq: int, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         out = {"seq": seq}
         out.update(redact_event(event, viewer))
         return out

@@ -10,10 +10,12 @@ class CreateGame(TypedDict):
     players: int
     seed: NotRequired[int]
     options: NotRequired[dict[str, Any]]
+    private: NotRequired[bool]
 
 
 class Join(TypedDict):
     name: str
+    bot: NotRequired[str | None]
 
 
 class Calculator(TypedDict):
@@ -143,6 +145,7 @@ class TurandotPlayer(TypedDict):
     money: int
     face_down: int
     has_bid: bool | None
+    bot: str | None
     cast: list[str] | None
 
 
@@ -154,6 +157,7 @@ class Dummy(TypedDict):
 class Pending(TypedDict):
     seat: int
     kinds: list[str]
+    deadline: float | None
 
 
 class RevealedBid(TypedDict):
@@ -208,6 +212,8 @@ class Game(TypedDict):
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
     seats_total: int
+    private: bool
+    move_seconds: int | None
     round: int
     phase: Literal['bidding', 'office', 'nominate', 'fire', 'casting', 'finished']
     maestro: int
@@ -231,11 +237,14 @@ class Game(TypedDict):
 class CreatedGame(TypedDict):
     game: "Game"
     host_token: str
+    spectator_token: str | None
+    spectator_link: str | None
 
 
 class Joined(TypedDict):
     seat: int
-    token: str
+    token: str | None
+    bot: str | None
     game: "Game"
 
 
@@ -266,8 +275,27 @@ class Events(TypedDict):
     last_seq: int
 
 
+class ReplayMove(TypedDict):
+    seat: int
+    move: dict[str, Any]
+    by: Literal['seat', 'bot', 'deadline']
+
+
+class Replay(TypedDict):
+    id: str
+    ruleset: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    move_seconds: int | None
+    names: list[str]
+    bots: list[str | None]
+    moves: list["ReplayMove"]
+    score: "Score"
+
+
 class Health(TypedDict):
     status: str
 
 
-__all__ = ["CreateGame", "Join", "Calculator", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Ruleset", "Rulesets", "Problem", "ScoreLines", "CalculatorResult", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "PlayerScore", "DummyScore", "Score", "Game", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "Health"]
+__all__ = ["CreateGame", "Join", "Calculator", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Ruleset", "Rulesets", "Problem", "ScoreLines", "CalculatorResult", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "PlayerScore", "DummyScore", "Score", "Game", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]

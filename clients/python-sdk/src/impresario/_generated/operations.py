@@ -46,26 +46,26 @@ def create_game(transport: Transport, body: models.CreateGame) -> models.Created
     return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
 
 
-def get_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.Game:
+def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
     """Get the caller's view of a game (``GET /v1/games/{game_id}``)."""
     path = f"/v1/games/{game_id}"
-    params = None
+    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def join_game(transport: Transport, game_id: str, body: models.Join) -> models.Joined:
+def join_game(transport: Transport, game_id: str, body: models.Join, *, token: str | None = None) -> models.Joined:
     """Take the next free seat (``POST /v1/games/{game_id}/seats``)."""
     path = f"/v1/games/{game_id}/seats"
     params = None
     headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 
-def get_actions(transport: Transport, game_id: str, *, token: str | None = None) -> models.Actions:
+def get_actions(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Actions:
     """List the caller's legal moves (``GET /v1/games/{game_id}/actions``)."""
     path = f"/v1/games/{game_id}/actions"
-    params = None
+    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
@@ -78,18 +78,34 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
     return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 
-def get_events(transport: Transport, game_id: str, *, after: int | None = None, token: str | None = None) -> models.Events:
-    """List the game's events (``GET /v1/games/{game_id}/events``)."""
+def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
+    """Follow the game's events (``GET /v1/games/{game_id}/events``)."""
     path = f"/v1/games/{game_id}/events"
-    params = {k: v for k, v in {"after": after}.items() if v is not None}
+    params = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
+    headers = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+
+
+def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
+    """Apply the defaults that are due (``POST /v1/games/{game_id}/resolve``)."""
+    path = f"/v1/games/{game_id}/resolve"
+    params = None
+    headers = None
+    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+
+
+def get_replay(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Replay:
+    """Get the replay of a finished game (``GET /v1/games/{game_id}/replay``)."""
+    path = f"/v1/games/{game_id}/replay"
+    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def get_score(transport: Transport, game_id: str, *, token: str | None = None) -> models.Score:
+def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
     """Get the final score (``GET /v1/games/{game_id}/score``)."""
     path = f"/v1/games/{game_id}/score"
-    params = None
+    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
@@ -118,4 +134,4 @@ def metrics(transport: Transport) -> Any:
     return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "create_game", "get_game", "join_game", "get_actions", "make_move", "get_events", "get_score", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "create_game", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "healthz", "readyz", "metrics"]

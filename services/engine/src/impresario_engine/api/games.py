@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 
 from ..games.base import RulesError
 from . import schemas as s
+from . import streams
 from .errors import ApiError
 from .http import (bearer_token, etag, fingerprint, idempotency_key, if_match_version,
                    json_body, json_response, service)
@@ -51,6 +52,23 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
+def _token() -> str | None:
+    """The caller's token: the bearer token, or a spectator link's ``?spectator=``."""
+    token = bearer_token()
+    if token is None:
+        link = request.args.get("spectator")
+        if link:
+            if len(link) > 256:
+                raise ApiError(401, "invalid_token", "the spectator token is not valid")
+            token = link
+    return token
+
+
+SPECTATOR_PARAM = {"in": "query", "name": "spectator", "required": False,
+                   "schema": {"type": "string", "maxLength": 256},
+                   "description": "the token of a private game's spectator link"}
+
+
 def _none_match(header: str | None, tag: str) -> bool:
     """RFC 9110 If-None-Match: ``*`` or a list of tags, compared weakly (``W/"3"`` matches)."""
     if header is None:
@@ -69,9 +87,11 @@ CREATE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_CREATE}
                 for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents",
                              "getScore")}
 JOIN_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
-              for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents")}
+              for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents",
+                           "resolveGame")}
 MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
-              for name in ("getGame", "getActions", "makeMove", "getEvents", "getScore")}
+              for name in ("getGame", "getActions", "makeMove", "getEvents", "getScore",
+                           "getReplay", "resolveGame")}
 
 
 @blp.route("", methods=["POST"])
@@ -86,7 +106,9 @@ def create_game():
     """Create a game
 
     The game opens with every seat free and starts when the last seat is taken. The response
-    carries the host token, shown only once.
+    carries the host token, shown only once; a private game also gets a spectator token and
+    link, without which spectators see nothing. ``options.move_seconds`` sets a deadline per
+    move: when it passes, the engine plays the seat's default move.
     """
     body = s.load_body(_CREATE, json_body())
     svc = service()
@@ -96,13 +118,16 @@ def create_game():
         return json_response(replay, 201, {"Location": f"/v1/games/{replay['game']['id']}",
                                            "Idempotent-Replayed": "true"})
     try:
-        view, host_token = svc.create_game(body["ruleset"], body["players"], body.get("seed"),
-                                           body.get("options"))
+        view, host_token, spectator_token = svc.create_game(
+            body["ruleset"], body["players"], body.get("seed"), body.get("options"),
+            private=body["private"])
     except BaseException:
         if key:
             svc.abort_create_idempotency(key)
         raise
-    result = {"game": view, "host_token": host_token}
+    result = {"game": view, "host_token": host_token, "spectator_token": spectator_token,
+              "spectator_link": (f"/v1/games/{view['id']}?spectator={spectator_token}"
+                                 if spectator_token else None)}
     if key:
         svc.finish_create_idempotency(key, fingerprint(), result)
     return json_response(result, 201, {"Location": f"/v1/games/{view['id']}",
@@ -110,20 +135,20 @@ def create_game():
 
 
 @blp.route("/<game_id>", methods=["GET"])
-@blp.doc(operationId="getGame", security=AUTH)
+@blp.doc(operationId="getGame", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.GameSchema, description="The game as the caller may see it",
               headers={"ETag": {"description": "the game's version", "schema": {"type": "string"}}})
 @blp.alt_response(304, description="Not modified since the If-None-Match version")
-@problems(401, 404, 503)
+@problems(401, 403, 404, 503)
 def get_game(game_id: str):
     """Get the caller's view of a game
 
     A seat token shows that seat's hand and bid; the host token or no token shows the
-    spectator's view.
+    spectator's view (a private game needs its spectator link). Deadlines that have passed are
+    applied first.
     """
     svc = service()
-    loaded = svc.load(_game_id(game_id))
-    caller = svc.authenticate(loaded.doc, bearer_token())
+    loaded, caller = svc.read(_game_id(game_id), _token())
     tag = etag(loaded.version)
     if _none_match(request.headers.get("If-None-Match"), tag):
         return json_response(None, 304, {"ETag": tag})
@@ -131,34 +156,38 @@ def get_game(game_id: str):
 
 
 @blp.route("/<game_id>/seats", methods=["POST"])
-@blp.doc(operationId="joinGame", responses={201: {"links": JOIN_LINKS}}, requestBody={
-    "required": True, "content": {"application/json": {"schema": "Join", "example": {"name": "Anna"}}}})
+@blp.doc(operationId="joinGame", security=AUTH, responses={201: {"links": JOIN_LINKS}},
+         requestBody={"required": True, "content": {"application/json": {
+             "schema": "Join", "examples": {"player": {"value": {"name": "Anna"}},
+                                            "bot": {"value": {"name": "Robo", "bot": "greedy"}}}}}})
 @blp.response(201, s.JoinedSchema, description="The seat taken and its token (shown once)")
-@problems(400, 404, 409, 413, 415, 422, 503)
+@problems(400, 401, 403, 404, 409, 413, 415, 422, 503)
 def join_game(game_id: str):
     """Take the next free seat
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
+    With the host's token and ``bot`` ("random" or "greedy") the seat is a bot's: the engine
+    plays it inside the request that makes it its turn, and no token is returned.
     """
     body = s.load_body(_JOIN, json_body())
-    result = service().join(_game_id(game_id), body["name"], idempotency_key(), fingerprint())
+    result = service().join(_game_id(game_id), body["name"], idempotency_key(), fingerprint(),
+                            token=bearer_token(), bot=body.get("bot"))
     headers = _replay_headers(result)
     headers["Location"] = f"/v1/games/{game_id}"
     return json_response(result, 201, headers)
 
 
 @blp.route("/<game_id>/actions", methods=["GET"])
-@blp.doc(operationId="getActions", security=AUTH)
+@blp.doc(operationId="getActions", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.ActionsSchema, description="The caller's legal moves now")
-@problems(401, 404, 503)
+@problems(401, 403, 404, 503)
 def get_actions(game_id: str):
     """List the caller's legal moves
 
     Empty for spectators and for seats with nothing to do now.
     """
     svc = service()
-    loaded = svc.load(_game_id(game_id))
-    caller = svc.authenticate(loaded.doc, bearer_token())
+    loaded, caller = svc.read(_game_id(game_id), _token())
     return json_response(svc.actions(loaded, caller))
 
 
@@ -198,35 +227,77 @@ def make_move(game_id: str):
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
-@blp.doc(operationId="getEvents", security=AUTH)
+@blp.doc(operationId="getEvents", security=AUTH, parameters=[
+    {"in": "query", "name": "after", "required": False,
+     "schema": {"type": "integer", "minimum": 0, "maximum": 2**53, "default": 0},
+     "description": "only events with a greater sequence number"},
+    SPECTATOR_PARAM,
+    {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+     "description": "SSE: resume after this event's sequence number"}],
+    responses={200: {"content": {"text/event-stream": {"schema": {
+        "type": "string",
+        "description": "Server-sent events: `id` is the sequence number, `event` the type, "
+                       "`data` the event as JSON; comment lines are heartbeats"}}}}})
 @blp.arguments(s.EventsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, s.EventsSchema, description="Events after the given sequence number")
-@problems(401, 404, 422, 503)
-def get_events(game_id: str, after: int = 0):
-    """List the game's events
+@problems(401, 403, 404, 422, 503)
+def get_events(game_id: str, after: int = 0, spectator: str | None = None):
+    """Follow the game's events
 
-    The events the caller may see, after ``after`` (a sequence number), redacted per viewer
-    like the view.
+    The events the caller may see after ``after`` (a sequence number), redacted per viewer
+    like the view. With ``Accept: text/event-stream`` the same URL streams them as server-sent
+    events, resumable with ``Last-Event-ID``, with heartbeats.
     """
     svc = service()
-    loaded = svc.load(_game_id(game_id))
-    caller = svc.authenticate(loaded.doc, bearer_token())
+    loaded, caller = svc.read(_game_id(game_id), _token())
+    if streams.wants_stream():
+        return streams.event_stream(svc, loaded, caller, streams.resume_after(after))
     events = svc.events(loaded, caller, after)
     return json_response({"events": events, "last_seq": loaded.doc["seq"]})
 
 
+@blp.route("/<game_id>/resolve", methods=["POST"])
+@blp.doc(operationId="resolveGame", security=[{"bearer": []}])
+@blp.response(200, s.MoveResultSchema, description="The defaults applied and the new view")
+@problems(401, 403, 404, 409, 503)
+def resolve_game(game_id: str):
+    """Apply the defaults that are due
+
+    For games with ``move_seconds``: plays the default move of every seat whose deadline has
+    passed (and any bot moves that follow). 409 ``nothing_due`` when no deadline has passed.
+    Needs the host's or a seat's token.
+    """
+    result = service().resolve(_game_id(game_id), bearer_token())
+    return json_response(result, 200, {"ETag": etag(result["version"])})
+
+
+@blp.route("/<game_id>/replay", methods=["GET"])
+@blp.doc(operationId="getReplay", security=AUTH, parameters=[SPECTATOR_PARAM])
+@blp.response(200, s.ReplaySchema, description="Seed, options and every move, secrets revealed")
+@problems(401, 403, 404, 409, 503)
+def get_replay(game_id: str):
+    """Get the replay of a finished game
+
+    The seed, the options and the full list of moves (who made each: the seat, its bot, or the
+    engine when a deadline passed), every secret revealed now that the game is over. Replaying
+    the moves through the rules from the seed reproduces every state and the score.
+    """
+    svc = service()
+    loaded, _caller = svc.read(_game_id(game_id), _token())
+    return json_response(svc.replay(loaded))
+
+
 @blp.route("/<game_id>/score", methods=["GET"])
-@blp.doc(operationId="getScore", security=AUTH)
+@blp.doc(operationId="getScore", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.ScoreSchema, description="The final score, line by line")
-@problems(401, 404, 409, 503)
+@problems(401, 403, 404, 409, 503)
 def get_score(game_id: str):
     """Get the final score
 
     409 ``game_not_finished`` until the game is over.
     """
     svc = service()
-    loaded = svc.load(_game_id(game_id))
-    svc.authenticate(loaded.doc, bearer_token())
+    loaded, _caller = svc.read(_game_id(game_id), _token())
     try:
         return json_response(loaded.ruleset.score(loaded.doc["state"]))
     except RulesError as err:

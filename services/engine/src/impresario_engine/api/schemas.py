@@ -106,8 +106,11 @@ class CreateGameSchema(Base):
     seed = Int(validate=validate.Range(-SEED_MAX, SEED_MAX), metadata={
         "description": "seed of the game's randomness (random if omitted)", "example": 7})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
-        "description": "ruleset options (see GET /v1/rulesets/{ruleset})",
-        "example": {"first_maestro": 0}})
+        "description": "ruleset options (see GET /v1/rulesets/{ruleset}), and move_seconds: "
+                       "the time each seat has for a move before the engine plays its default",
+        "example": {"first_maestro": 0, "move_seconds": 60}})
+    private = StrictBool(load_default=False, metadata={
+        "description": "spectators see nothing without the spectator link"})
 
 
 class JoinSchema(Base):
@@ -115,6 +118,9 @@ class JoinSchema(Base):
         validate.Length(1, NAME_MAX),
         validate.Regexp(r"^[^\x00-\x1f\x7f]+$", error="names may not contain control characters"),
     ], metadata={"example": "Anna"})
+    bot = fields.String(allow_none=True, load_default=None, validate=validate.Length(1, 40),
+                        metadata={"description": "with the host token: a bot seat played by "
+                                                 "the engine (random or greedy)"})
 
 
 class TablePlaceSchema(Base):
@@ -137,12 +143,17 @@ class TurandotPlayerSchema(Base):
     face_down = Int(required=True, metadata={
         "description": "cards this seat has committed face down this round (R3)"})
     has_bid = StrictBool(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True, metadata={
+        "description": "the engine's bot that plays this seat, if any"})
     cast = fields.List(fields.String(), required=True, allow_none=True)
 
 
 class PendingSchema(Base):
     seat = Int(required=True)
     kinds = fields.List(fields.String(), required=True)
+    deadline = fields.Float(required=True, allow_none=True, metadata={
+        "description": "when the engine plays this seat's default move (Unix time, seconds); "
+                       "null without move_seconds"})
 
 
 class RevealedBidSchema(Base):
@@ -213,6 +224,8 @@ class GameSchema(Base):
     status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
     seats_taken = Int(required=True)
     seats_total = Int(required=True)
+    private = StrictBool(required=True)
+    move_seconds = Int(required=True, allow_none=True)
     round = Int(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(
         ["bidding", "office", "nominate", "fire", "casting", "finished"]))
@@ -248,11 +261,17 @@ class EventSchema(Base):
 class CreatedGameSchema(Base):
     game = fields.Nested(GameSchema, required=True)
     host_token = fields.String(required=True, metadata={"description": "shown once; keep it"})
+    spectator_token = fields.String(required=True, allow_none=True, metadata={
+        "description": "a private game's read-only token for spectators (shown once)"})
+    spectator_link = fields.String(required=True, allow_none=True, metadata={
+        "description": "a private game's link for spectators"})
 
 
 class JoinedSchema(Base):
     seat = Int(required=True)
-    token = fields.String(required=True, metadata={"description": "the seat's bearer token, shown once"})
+    token = fields.String(required=True, allow_none=True, metadata={
+        "description": "the seat's bearer token, shown once (null for a bot seat)"})
+    bot = fields.String(required=True, allow_none=True)
     game = fields.Nested(GameSchema, required=True)
 
 
@@ -269,6 +288,27 @@ class EventsSchema(Base):
 
 class EventsQuerySchema(Base):
     after = fields.Integer(load_default=0, validate=validate.Range(0, 2**53))
+    spectator = fields.String(validate=validate.Length(1, 256), metadata={
+        "description": "the token of a private game's spectator link"})
+
+
+class ReplayMoveSchema(Base):
+    seat = Int(required=True)
+    move = fields.Dict(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["seat", "bot", "deadline"]))
+
+
+class ReplaySchema(Base):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    players = Int(required=True)
+    seed = Int(required=True)
+    options = fields.Dict(required=True)
+    move_seconds = Int(required=True, allow_none=True)
+    names = fields.List(fields.String(), required=True)
+    bots = fields.List(fields.String(allow_none=True), required=True)
+    moves = fields.List(fields.Nested(ReplayMoveSchema), required=True)
+    score = fields.Nested(ScoreSchema, required=True)
 
 
 class ActionSpaceSchema(Base):

@@ -126,6 +126,20 @@ class GameStore:
                 out.append((int(eid.split(b"-")[0]), orjson.loads(fields[b"e"])))
         return out
 
+    # -- the deadline index: game id -> its earliest move deadline (epoch seconds)
+    DEADLINES = "impresario:deadlines"
+
+    def schedule(self, game_id: str, when: float) -> None:
+        self._call(self.client.zadd, self.DEADLINES, {game_id: when})
+
+    def unschedule(self, game_id: str) -> None:
+        self._call(self.client.zrem, self.DEADLINES, game_id)
+
+    def due_games(self, now: float, limit: int = 1000) -> list[str]:
+        ids = self._call(self.client.zrangebyscore, self.DEADLINES, "-inf", now, start=0,
+                         num=limit)
+        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
     def set_if_absent(self, key: str, value: bytes, ttl_seconds: int) -> bool:
         return bool(self._call(self.client.set, key, value, nx=True, ex=ttl_seconds))
 

@@ -1,0 +1,108 @@
+"""Server-sent events for ``GET /v1/games/{id}/events`` with ``Accept: text/event-stream``.
+
+A stream holds one gunicorn thread while it is open. Each worker process admits at most
+``max_streams_per_worker`` streams (503 ``too_many_streams`` beyond, with ``Retry-After``); with
+``GUNICORN_THREADS`` above that number, the remaining threads always serve ordinary requests, so
+open streams can never starve play. Streams end after ``stream_max_seconds`` (clients resume
+with ``Last-Event-ID``), send a heartbeat comment every ``stream_heartbeat_seconds``, and close
+once the game is over and every event was sent. While idle, a stream also applies deadlines
+that have passed, like any other request that touches the game.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Iterator
+
+import orjson
+from flask import Response, request, stream_with_context
+
+from .errors import ApiError
+
+_lock = threading.Lock()
+_open = 0
+
+
+def open_streams() -> int:
+    return _open
+
+
+def wants_stream() -> bool:
+    return "text/event-stream" in request.headers.get("Accept", "")
+
+
+def resume_after(after: int) -> int:
+    """``Last-Event-ID`` (the last sequence number the client saw) wins over ``after``."""
+    last = request.headers.get("Last-Event-ID", "").strip()
+    if last.isdigit() and len(last) < 17:
+        return int(last)
+    return after
+
+
+def _acquire(limit: int) -> None:
+    global _open
+    with _lock:
+        if _open >= limit:
+            raise ApiError(503, "too_many_streams",
+                           "this worker has no room for another event stream; retry shortly or "
+                           "poll GET /events", headers={"Retry-After": "2"})
+        _open += 1
+
+
+def _release() -> None:
+    global _open
+    with _lock:
+        _open -= 1
+
+
+def _frame(event: dict) -> str:
+    return (f"id: {event['seq']}\nevent: {event['type']}\n"
+            f"data: {orjson.dumps(event).decode()}\n\n")
+
+
+def event_stream(svc, loaded, caller, after: int) -> Response:
+    cfg = svc.config
+    game_id = loaded.doc["id"]
+    _acquire(cfg.max_streams_per_worker)
+
+    def generate() -> Iterator[str]:
+        try:
+            yield f"retry: {cfg.stream_retry_ms}\n\n"
+            last = after
+            started = beat = time.monotonic()
+            finished = False
+            for seq, event in svc.store.events(game_id, last):
+                view = svc._numbered(seq, event, caller.viewer)
+                finished |= view["type"] == "game_finished"
+                last = seq
+                yield _frame(view)
+            if loaded.doc["status"] == "finished" and last >= loaded.doc["seq"]:
+                return
+            while not finished:
+                now = time.monotonic()
+                if now - started >= cfg.stream_max_seconds:
+                    return
+                found = svc.store.wait_events(game_id, last, cfg.stream_poll_ms)
+                for seq, event in found:
+                    view = svc._numbered(seq, event, caller.viewer)
+                    finished |= view["type"] == "game_finished"
+                    last = seq
+                    yield _frame(view)
+                if not found:
+                    current = svc.load(game_id)
+                    if svc._due(current.doc):
+                        svc.settle(game_id)
+                        continue
+                    if current.doc["status"] == "finished" and last >= current.doc["seq"]:
+                        return
+                if time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
+                    beat = time.monotonic()
+                    yield ": heartbeat\n\n"
+        finally:
+            _release()
+
+    resp = Response(stream_with_context(generate()), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
