@@ -65,6 +65,15 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
     cfg = svc.config
     game_id = loaded.doc["id"]
     _acquire(cfg.max_streams_per_worker)
+    released = False
+
+    def release() -> None:
+        # once, whichever comes first: the generator's end, or the response's close (a response
+        # closed before its body was read, like a HEAD request's, never starts the generator)
+        nonlocal released
+        if not released:
+            released = True
+            _release()
 
     def generate() -> Iterator[str]:
         try:
@@ -100,9 +109,10 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
                     beat = time.monotonic()
                     yield ": heartbeat\n\n"
         finally:
-            _release()
+            release()
 
     resp = Response(stream_with_context(generate()), mimetype="text/event-stream")
+    resp.call_on_close(release)
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
