@@ -53,3 +53,53 @@ def test_wilson_interval():
     lo, hi = wilson(12, 24)
     assert 0.29 < lo < 0.32 and 0.68 < hi < 0.71
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_bots_follow_the_event_stream_in_threads_to_the_end(live_server, redis_client):
+    """Each seat in its own thread, driven by the SSE feed (no polling), like real bots."""
+    import threading
+
+    from impresario import play_seat
+
+    client = Client(live_server)
+    game = client.create_game("turandot", players=4, seed=21)
+    seats = [game.join(f"p{i}") for i in range(4)]
+    finals: dict[int, dict] = {}
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            bot = GreedyBot(seed=i) if i % 2 else RandomBot(seed=i)
+            finals[i] = play_seat(seats[i], bot)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    assert all(finals[i]["status"] == "finished" for i in range(4))
+    assert seats[0].score() == _replay_score(redis_client, game.id)
+
+
+def test_watch_follows_a_bot_game_live(live_server):
+    from impresario import cli
+
+    client = Client(live_server)
+    game = client.create_game("turandot", players=3, seed=8)
+    game.add_bot("Ada", "greedy")
+    game.add_bot("Bob", "random")
+    lines: list[str] = []
+    watcher_args = cli.build_parser().parse_args(["--url", live_server, "watch", game.id])
+    import threading
+
+    watcher = threading.Thread(target=cli.cmd_watch, args=(watcher_args, lines.append))
+    watcher.start()
+    game.add_bot("Cy", "greedy")  # the last seat: the whole game is played in this request
+    watcher.join(60)
+    assert not watcher.is_alive()
+    text = "\n".join(lines)
+    assert "Cy takes seat 2 (bot: greedy)" in text
+    assert "— round 7" in text and "game over" in text and "Final score:" in text

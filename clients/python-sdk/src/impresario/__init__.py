@@ -7,6 +7,7 @@ CLI.
 
 from .bots import GreedyBot, RandomBot, make_bot, play_seat, take_turn
 from .client import Client, Game, Seat
+from .events import Event, stream_events
 from .errors import (APIConnectionError, APIError, BadRequest, Conflict, Forbidden, IllegalMove,
                      ImpresarioError, NotFound, PayloadTooLarge, PreconditionFailed, RateLimited,
                      ServerError, ServiceUnavailable, Unauthorized, UnsupportedMediaType)
@@ -16,7 +17,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Client", "Game", "Seat", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
-    "play_game", "run_tournament", "ImpresarioError", "APIError", "APIConnectionError",
+    "play_game", "run_tournament", "Event", "stream_events", "ImpresarioError", "APIError", "APIConnectionError",
     "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PreconditionFailed",
     "PayloadTooLarge", "UnsupportedMediaType", "IllegalMove", "RateLimited", "ServiceUnavailable",
     "ServerError",

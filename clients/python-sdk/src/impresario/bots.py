@@ -232,12 +232,29 @@ def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
     return True
 
 
-def play_seat(seat: Seat, bot: Bot, poll: float = 0.05,
+#: events after which the seat's turn cannot have come (someone else's sealed bid or cast)
+_QUIET = {"bid_committed", "cast", "seat_taken", "deadline_passed", "helper_hired",
+          "helper_missed", "slot_tied", "bids_revealed", "card_discarded", "dummy_received",
+          "directors_removed", "round_ended"}
+
+
+def play_seat(seat: Seat, bot: Bot,
               on_move: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Play ``seat`` with ``bot`` until the game is over; returns the final view."""
-    while True:
-        view = seat.wait_for_turn(poll)
+    """Play ``seat`` with ``bot`` until the game is over; returns the final view.
+
+    The seat follows the game's event stream (server-sent events) instead of polling: it reads
+    the view again only after an event that can hand it a turn."""
+    view = seat.view()
+    if take_turn(seat, bot, view) and on_move is not None:
+        on_move(seat.last_view or view)
+    for event in seat.stream(after=view["last_seq"]):
+        if event.type in _QUIET:
+            continue
+        view = seat.view()
         if view["status"] == "finished":
-            return view
-        if take_turn(seat, bot, view) and on_move is not None:
-            on_move(seat.last_view or view)
+            break
+        while take_turn(seat, bot, view):
+            if on_move is not None:
+                on_move(seat.last_view or view)
+            view = seat.view()
+    return seat.view()

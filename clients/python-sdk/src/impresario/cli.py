@@ -1,7 +1,9 @@
-"""``impresario``: play Turandot against bots in the terminal, or run a bot tournament.
+"""``impresario``: play Turandot against bots in the terminal, run a bot tournament, or
+follow a game live.
 
     impresario play turandot --bots 3
     impresario tournament --games 500 --bots greedy,random,random,random
+    impresario watch <game id>
 """
 
 from __future__ import annotations
@@ -185,6 +187,36 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
     return 0
 
 
+def cmd_watch(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
+    """Follow a game live: every event as it happens, the table at each new round, the score."""
+    client = Client(args.url)
+    game = client.game(args.game, host_token=args.token)
+    view = client.request("GET", f"/v1/games/{args.game}", token=args.token,
+                          params={"spectator": args.spectator} if args.spectator else None)
+    names = {p["seat"]: p["name"] or f"seat {p['seat']}" for p in view["players"]}
+    out(f"Watching game {args.game} ({view['status']}, round {view['round']}, "
+        f"{view['phase']}).")
+    show_table(view, out)
+    for event in game.stream(after=args.after, spectator=args.spectator):
+        if event.type == "seat_taken":
+            names[event["seat"]] = event["name"]
+            out(f"  {event['name']} takes seat {event['seat']}"
+                + (f" (bot: {event['bot']})" if event.get("bot") else ""))
+        elif event.type == "round_started":
+            out(f"\n— round {event['round']}, maestro {names.get(event['maestro'])}: "
+                + ", ".join(event["table"]))
+        elif event.type == "bid_committed":
+            out(f"  {names.get(event['seat'])} commits {event['face_down']} card(s) face down")
+        elif event.type == "deadline_passed":
+            out(f"  {names.get(event['seat'])} ran out of time: the engine plays the default")
+        else:
+            show_events([event.data], names, out)
+    score = client.request("GET", f"/v1/games/{args.game}/score", token=args.token,
+                           params={"spectator": args.spectator} if args.spectator else None)
+    show_score(score, names, out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="impresario", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -203,6 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--json", action="store_true", help="print the result as JSON")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    watch = sub.add_parser("watch", help="follow a game live")
+    watch.add_argument("game", help="the game id")
+    watch.add_argument("--token", default=None, help="a seat's or the host's token")
+    watch.add_argument("--spectator", default=None, help="a private game's spectator token")
+    watch.add_argument("--after", type=int, default=0, help="start after this event number")
     return parser
 
 
@@ -213,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_play(args)
         if args.command == "tournament":
             return cmd_tournament(args)
+        if args.command == "watch":
+            return cmd_watch(args)
     except ImpresarioError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ import requests
 from ._generated import models
 from ._generated import operations as ops
 from .errors import APIConnectionError, Conflict, error_for
+from .events import Event, stream_events
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 RETRY_STATUSES = (429, 503)
@@ -111,14 +112,20 @@ class Client:
 
     # -- games -------------------------------------------------------------------------------
     def create_game(self, ruleset: str = "turandot", players: int = 4, seed: int | None = None,
-                    options: dict[str, Any] | None = None) -> "Game":
-        body: dict[str, Any] = {"ruleset": ruleset, "players": players,
-                                "options": options or {}}
+                    options: dict[str, Any] | None = None, private: bool = False,
+                    move_seconds: int | None = None) -> "Game":
+        options = dict(options or {})
+        if move_seconds is not None:
+            options["move_seconds"] = move_seconds
+        body: dict[str, Any] = {"ruleset": ruleset, "players": players, "options": options,
+                                "private": private}
         if seed is not None:
             body["seed"] = seed
         created = ops.create_game(self, body)  # type: ignore[arg-type]
-        return Game(self, created["game"]["id"], host_token=created["host_token"],
+        game = Game(self, created["game"]["id"], host_token=created["host_token"],
                     view=created["game"])
+        game.spectator_token = created.get("spectator_token")
+        return game
 
     def game(self, game_id: str, host_token: str | None = None) -> "Game":
         return Game(self, game_id, host_token=host_token)
@@ -135,6 +142,7 @@ class Game:
         self.client = client
         self.id = game_id
         self.host_token = host_token
+        self.spectator_token: str | None = None
         self.last_view = view
 
     def view(self) -> models.Game:
@@ -148,8 +156,27 @@ class Game:
     def events(self, after: int = 0) -> list[dict[str, Any]]:
         return ops.get_events(self.client, self.id, after=after, token=self.host_token)["events"]
 
+    def stream(self, after: int = 0, spectator: str | None = None) -> Iterator[Event]:
+        """Follow the game's events live (server-sent events, reconnecting) until it ends."""
+        return stream_events(self.client, self.id, token=self.host_token, after=after,
+                             spectator=spectator)
+
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.id, token=self.host_token)
+
+    def add_bot(self, name: str, bot: str = "greedy") -> int:
+        """As host: a seat played by the engine's bot (``random`` or ``greedy``)."""
+        joined = ops.join_game(self.client, self.id, {"name": name, "bot": bot},
+                               token=self.host_token)
+        return joined["seat"]
+
+    def resolve(self) -> models.MoveResult:
+        """Play every default that is due (games with ``move_seconds``)."""
+        return ops.resolve_game(self.client, self.id, token=self.host_token)
+
+    def replay(self) -> models.Replay:
+        """Seed, options and every move of the finished game."""
+        return ops.get_replay(self.client, self.id, token=self.host_token)
 
 
 class Seat:
@@ -176,6 +203,10 @@ class Seat:
 
     def events(self, after: int = 0) -> list[dict[str, Any]]:
         return ops.get_events(self.client, self.game_id, after=after, token=self.token)["events"]
+
+    def stream(self, after: int = 0) -> Iterator[Event]:
+        """Follow the events this seat may see, live, until the game ends."""
+        return stream_events(self.client, self.game_id, token=self.token, after=after)
 
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.game_id, token=self.token)

@@ -195,6 +195,7 @@ class GameService:
             "status": doc["status"],
             "seats_taken": len(seats),
             "seats_total": doc["players"],
+            "last_seq": doc["seq"],
             "private": bool(doc["settings"].get("private")),
             "move_seconds": doc["settings"].get("move_seconds"),
         }
@@ -407,6 +408,7 @@ class GameService:
                 "since": {},
                 "moves": [],
             }
+            doc["seq"] = len(events)
             version = self._save(game_id, None, doc, events)
             if version is not None:
                 loaded = Loaded(version, doc, None)
@@ -452,6 +454,7 @@ class GameService:
                 new_doc["since"] = {str(s): now for s in ruleset.pending(doc["state"])}
                 events.append({"type": "game_started"})
                 new_doc = self._advance(new_doc, ruleset, events)
+            new_doc["seq"] = doc["seq"] + len(events)
             result_loaded = Loaded(loaded.version + 1, new_doc, None)
             viewer = Caller(seat=seat) if not bot else Caller(host=True)
             result = {"seat": seat, "token": seat_token, "bot": bot,
@@ -506,6 +509,7 @@ class GameService:
                 return _Done({"version": loaded.version, "events": [],
                               "game": self.view(loaded, caller)})
             new_doc = self._advance(new_doc, ruleset, events)
+            new_doc["seq"] = loaded.doc["seq"] + len(events)
             first = loaded.doc["seq"] + 1
             result = {
                 "version": loaded.version + 1,

@@ -212,6 +212,7 @@ class Game(TypedDict):
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
     seats_total: int
+    last_seq: int
     private: bool
     move_seconds: int | None
     round: int

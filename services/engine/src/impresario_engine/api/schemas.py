@@ -224,6 +224,8 @@ class GameSchema(Base):
     status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
     seats_taken = Int(required=True)
     seats_total = Int(required=True)
+    last_seq = Int(required=True, metadata={
+        "description": "the sequence number of the game's last event: follow the feed from here"})
     private = StrictBool(required=True)
     move_seconds = Int(required=True, allow_none=True)
     round = Int(required=True)

@@ -1,0 +1,118 @@
+"""A typed iterator over a game's event feed, streamed as server-sent events, that reconnects
+with ``Last-Event-ID`` when the connection drops or the server ends the stream."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
+
+import requests
+
+from .errors import APIConnectionError, error_for
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .client import Client
+
+FINAL = "game_finished"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a game as the caller may see it: its sequence number, its type and the rest
+    of its fields (``data`` holds the whole event, ``seq`` and ``type`` included)."""
+
+    seq: int
+    type: str
+    data: dict[str, Any] = field(repr=False)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+
+def parse_sse(lines: Iterator[str]) -> Iterator[tuple[str | None, str | None, str, int | None]]:
+    """(id, event, data, retry) for each event in a text/event-stream (comments skipped)."""
+    eid = etype = None
+    data: list[str] = []
+    retry = None
+    for raw in lines:
+        line = raw.rstrip("\r")
+        if line == "":
+            if data:
+                yield eid, etype, "\n".join(data), retry
+            eid, etype, data, retry = None, None, [], None
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "id":
+            eid = value
+        elif name == "event":
+            etype = value
+        elif name == "data":
+            data.append(value)
+        elif name == "retry" and value.isdigit():
+            retry = int(value)
+
+
+def stream_events(client: "Client", game_id: str, token: str | None = None, after: int = 0,
+                  spectator: str | None = None, max_reconnects: int = 100,
+                  read_timeout: float = 60.0) -> Iterator[Event]:
+    """Yield every event after ``after`` as it happens, until the game is finished.
+
+    Reconnects (with ``Last-Event-ID``) when the server closes the stream or the connection
+    drops, waiting the delay the server suggested; gives up after ``max_reconnects`` failed
+    attempts in a row."""
+    url = f"{client.base_url}/v1/games/{game_id}/events"
+    last = after
+    delay = 1.0
+    failures = 0
+    while True:
+        headers = {"Accept": "text/event-stream", "Last-Event-ID": str(last)}
+        bearer = token or client.token
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
+        params = {"spectator": spectator} if spectator else None
+        try:
+            with client.session.get(url, headers=headers, params=params, stream=True,
+                                    timeout=(client.timeout, read_timeout)) as resp:
+                if resp.status_code >= 400:
+                    if resp.status_code in (429, 503) and failures < max_reconnects:
+                        failures += 1
+                        time.sleep(float(resp.headers.get("Retry-After", delay)))
+                        continue
+                    try:
+                        body = resp.json()
+                    except ValueError:
+                        body = resp.text
+                    raise error_for(resp.status_code, body, dict(resp.headers))
+                failures = 0
+                got = 0
+                lines = resp.iter_lines(decode_unicode=True)
+                for eid, etype, data, retry in parse_sse(lines):
+                    if retry is not None:
+                        delay = retry / 1000
+                    if eid is None:
+                        continue
+                    event = json.loads(data)
+                    last = int(eid)
+                    got += 1
+                    yield Event(last, etype or event.get("type", ""), event)
+                    if event.get("type") == FINAL:
+                        return
+            if not got:
+                # the server closed a stream with nothing new: over, if the game is
+                view = client.request("GET", f"/v1/games/{game_id}", token=bearer,
+                                      params=params)
+                if view["status"] == "finished" and last >= view["last_seq"]:
+                    return
+        except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError) as exc:
+            failures += 1
+            if failures > max_reconnects:
+                raise APIConnectionError(f"lost the event stream of {game_id}: {exc}") from exc
+        time.sleep(delay)

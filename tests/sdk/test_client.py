@@ -1,0 +1,164 @@
+"""The SDK's hand-written layer against a scripted HTTP server: retries with backoff that honour
+Retry-After, one Idempotency-Key per POST kept across retries, the error hierarchy, and the
+event stream's reconnection with Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from impresario import (APIConnectionError, Client, Conflict, IllegalMove, NotFound,
+                        ServiceUnavailable)
+from impresario.events import parse_sse, stream_events
+
+
+class Scripted:
+    """A local server answering each request with the next scripted (status, headers, body)."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.requests: list[dict] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _serve(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                outer.requests.append({"method": self.command, "path": self.path,
+                                       "headers": dict(self.headers), "body": body,
+                                       "at": time.monotonic()})
+                status, headers, payload = outer.script.pop(0)
+                if callable(payload):
+                    payload(self)
+                    return
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = _serve
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+PROBLEM = {"Content-Type": "application/problem+json", "X-Request-ID": "rid-1"}
+
+
+def problem(status, code):
+    return {"type": "x", "title": "t", "status": status, "code": code, "detail": f"{code}!",
+            "request_id": "rid-1"}
+
+
+@pytest.fixture
+def scripted():
+    servers = []
+
+    def make(script):
+        server = Scripted(script)
+        servers.append(server)
+        return server
+
+    yield make
+    for s in servers:
+        s.close()
+
+
+def test_retries_503_and_429_honouring_retry_after_with_one_idempotency_key(scripted):
+    server = scripted([
+        (503, {**PROBLEM, "Retry-After": "1"}, problem(503, "storage_unavailable")),
+        (429, {**PROBLEM, "Retry-After": "0"}, problem(429, "rate_limited")),
+        (201, {"Content-Type": "application/json"}, {"game": {"id": "g1"}, "host_token": "h"}),
+    ])
+    client = Client(server.url, max_retries=3, backoff=0.01)
+    result = client.request("POST", "/v1/games", json={"ruleset": "turandot", "players": 2})
+    assert result["game"]["id"] == "g1"
+    keys = {r["headers"]["Idempotency-Key"] for r in server.requests}
+    assert len(server.requests) == 3 and len(keys) == 1  # the same key on every retry
+    assert server.requests[1]["at"] - server.requests[0]["at"] >= 0.9  # Retry-After: 1 honoured
+
+
+def test_gives_up_after_max_retries_with_the_last_error(scripted):
+    server = scripted([(503, PROBLEM, problem(503, "contention"))] * 3)
+    client = Client(server.url, max_retries=2, backoff=0.01)
+    with pytest.raises(ServiceUnavailable) as err:
+        client.request("GET", "/v1/games/x")
+    assert err.value.status == 503 and err.value.code == "contention"
+    assert err.value.request_id == "rid-1" and len(server.requests) == 3
+
+
+@pytest.mark.parametrize("status,code,cls", [(409, "not_your_turn", Conflict),
+                                             (422, "empty_bid", IllegalMove),
+                                             (404, "game_not_found", NotFound)])
+def test_errors_carry_status_code_detail_and_request_id_and_are_not_retried(scripted, status,
+                                                                             code, cls):
+    server = scripted([(status, PROBLEM, problem(status, code))])
+    client = Client(server.url, max_retries=3, backoff=0.01)
+    with pytest.raises(cls) as err:
+        client.request("POST", "/v1/games/g/moves", json={"type": "bid"})
+    assert (err.value.status, err.value.code, err.value.detail) == (status, code, f"{code}!")
+    assert err.value.request_id == "rid-1" and "rid-1" in str(err.value)
+    assert len(server.requests) == 1
+
+
+def test_connection_errors_are_retried_then_raised():
+    client = Client("http://127.0.0.1:9", max_retries=1, backoff=0.01, timeout=0.5)
+    with pytest.raises(APIConnectionError):
+        client.request("GET", "/healthz")
+
+
+def test_settings_belong_to_each_client():
+    a = Client("http://a", timeout=1, max_retries=0, token="x")
+    b = Client("http://b")
+    assert (a.timeout, a.max_retries, a.token) == (1, 0, "x")
+    assert (b.timeout, b.max_retries, b.token) == (10.0, 3, None)
+
+
+def test_parse_sse_fields_comments_and_multiline_data():
+    text = ["retry: 1500", "", ": heartbeat", "", "id: 3", "event: bid_committed",
+            'data: {"seq": 3,', 'data:  "type": "bid_committed"}', ""]
+    parsed = list(parse_sse(iter(text)))
+    assert parsed == [("3", "bid_committed", '{"seq": 3,\n "type": "bid_committed"}', None)]
+
+
+def _sse(frames, close=True):
+    def write(handler):
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        handler.wfile.write(b"retry: 10\n\n")
+        for seq, etype in frames:
+            data = json.dumps({"seq": seq, "type": etype})
+            handler.wfile.write(f"id: {seq}\nevent: {etype}\ndata: {data}\n\n".encode())
+            handler.wfile.flush()
+        handler.close_connection = True
+    return write
+
+
+def test_event_stream_reconnects_with_last_event_id_until_the_game_ends(scripted):
+    server = scripted([
+        (200, {}, _sse([(1, "round_started"), (2, "bid_committed")])),
+        (200, {}, _sse([(3, "bids_revealed"), (4, "game_finished")])),
+    ])
+    client = Client(server.url)
+    events = list(stream_events(client, "g", token="t"))
+    assert [(e.seq, e.type) for e in events] == [(1, "round_started"), (2, "bid_committed"),
+                                                 (3, "bids_revealed"), (4, "game_finished")]
+    assert server.requests[0]["headers"]["Last-Event-ID"] == "0"
+    assert server.requests[1]["headers"]["Last-Event-ID"] == "2"
+    assert server.requests[1]["headers"]["Authorization"] == "Bearer t"
