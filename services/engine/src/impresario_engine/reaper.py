@@ -43,7 +43,11 @@ def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str
         if events:
             report["settled"] += 1
             report["moves"] += len(after.doc["moves"]) - len(loaded.doc["moves"])
-        else:
-            service._schedule(after.doc)  # the index was stale: put the right time back
+        else:  # the index was stale: put the right time back, or drop the game from it
+            deadline = service._next_deadline(after.doc)
+            if deadline is None:
+                store.unschedule(game_id)
+            else:
+                store.schedule(game_id, deadline)
     report["seconds"] = round(time.perf_counter() - started, 3)
     return report

@@ -182,12 +182,10 @@ class GameService:
         if doc["status"] == OPEN:
             core["pending"] = []
         else:
-            limit = doc["settings"].get("move_seconds")
-            since = doc.get("since", {})
-            for entry in core.get("pending", ()):
-                start = since.get(str(entry["seat"]))
-                entry["deadline"] = (start + limit) if (limit and start is not None
-                                                         and doc["status"] == PLAYING) else None
+            entries = core.get("pending", ())
+            deadlines = self._deadlines(doc, {e["seat"]: e["kinds"] for e in entries})
+            for entry in entries:
+                entry["deadline"] = deadlines.get(entry["seat"])
         out = {
             "id": doc["id"],
             "ruleset": doc["ruleset"],
@@ -250,14 +248,21 @@ class GameService:
         after = ruleset.pending(new_state)
         now = self.clock()
         old_since = doc.get("since", {})
-        since = {}
+        old_keys = doc.get("turn_keys", {})
+        since: dict[str, float] = {}
+        keys: dict[str, str] = {}
         for s, kinds in after.items():
             key = str(s)
-            if s != seat and before.get(s) == kinds and key in old_since:
-                since[key] = old_since[key]
+            window = ruleset.turn_key(new_state, s)
+            if window is not None:
+                keys[key] = window
+                same = old_keys.get(key) == window
             else:
-                since[key] = now
+                same = s != seat and before.get(s) == kinds
+            since[key] = old_since[key] if same and key in old_since else now
         new = dict(doc)
+        if keys or old_keys:
+            new["turn_keys"] = keys
         new["state"] = new_state
         new["since"] = since
         new["moves"] = doc["moves"] + [[seat, action, by]]
@@ -265,16 +270,29 @@ class GameService:
             new["status"] = FINISHED
         return new
 
-    def _due_seats(self, doc: dict[str, Any], pending: dict[int, list[str]]) -> list[int]:
+    @staticmethod
+    def _deadlines(doc: dict[str, Any], pending: dict[int, list[str]]) -> dict[int, float]:
+        """When each pending seat's time runs out (seats without a deadline are left out)."""
+        if doc["status"] != PLAYING:
+            return {}
+        ruleset = RULESETS[doc["ruleset"]]
+        state = doc["state"]
         limit = doc["settings"].get("move_seconds")
-        if not limit or doc["status"] != PLAYING:
-            return []
-        now = self.clock()
         since = doc.get("since", {})
-        return [s for s in sorted(pending) if since.get(str(s), now) + limit <= now]
+        out = {}
+        for s in pending:
+            seconds = ruleset.turn_seconds(state, s, limit)
+            start = since.get(str(s))
+            if seconds and start is not None:
+                out[s] = start + seconds
+        return out
+
+    def _due_seats(self, doc: dict[str, Any], pending: dict[int, list[str]]) -> list[int]:
+        now = self.clock()
+        return sorted(s for s, t in self._deadlines(doc, pending).items() if t <= now)
 
     def _due(self, doc: dict[str, Any]) -> bool:
-        if not doc["settings"].get("move_seconds") or doc["status"] != PLAYING:
+        if doc["status"] != PLAYING:
             return False
         return bool(self._due_seats(doc, RULESETS[doc["ruleset"]].pending(doc["state"])))
 
@@ -311,6 +329,8 @@ class GameService:
         first_seq = (loaded.doc["seq"] if loaded else 0) + 1
         doc["seq"] = first_seq - 1 + len(events)
         doc["updated"] = self.clock()
+        deadline = self._next_deadline(doc)
+        doc["scheduled"] = deadline is not None
         ttl = self.config.finished_ttl if doc["status"] == FINISHED else self.config.idle_ttl
         ok, version = self.store.write(
             game_id, loaded.version if loaded else None, doc, events, first_seq, ttl,
@@ -319,23 +339,18 @@ class GameService:
             idempotency_ttl=min(self.config.idempotency_ttl, ttl))
         if not ok:
             return None
-        self._schedule(doc)
+        # the deadline index the reaper reads (advisory: the reaper re-checks every game)
+        if deadline is not None:
+            self.store.schedule(game_id, deadline)
+        elif loaded is not None and loaded.doc.get("scheduled"):
+            self.store.unschedule(game_id)
         return version
 
-    def _schedule(self, doc: dict[str, Any]) -> None:
-        """Keep the deadline index the reaper reads up to date (advisory: the reaper re-checks)."""
-        limit = doc["settings"].get("move_seconds")
-        if not limit:
-            return
+    def _next_deadline(self, doc: dict[str, Any]) -> float | None:
         if doc["status"] != PLAYING:
-            self.store.unschedule(doc["id"])
-            return
-        bots = {i for i, s in enumerate(doc["seats"]) if s.get("bot")}
-        times = [t + limit for s, t in doc.get("since", {}).items() if int(s) not in bots]
-        if times:
-            self.store.schedule(doc["id"], min(times))
-        else:
-            self.store.unschedule(doc["id"])
+            return None
+        times = self._deadlines(doc, RULESETS[doc["ruleset"]].pending(doc["state"])).values()
+        return min(times, default=None)
 
     def _transact(self, game_id: str, step: Callable[[Loaded], tuple[dict, list, Any] | None],
                   idempotency_key: str | None = None) -> Any:

@@ -141,6 +141,19 @@ class Ruleset:
         """
         raise NotImplementedError
 
+    # -- time (the core has no clock: it names windows, the service times them) --------------
+    def turn_key(self, state: State, seat: int) -> str | None:
+        """An id of the window in which ``seat`` must act now. While it stays the same the
+        seat's deadline does not move, even if the seat acts and must act again (a replaceable
+        submission). ``None``: the seat's deadline restarts whenever it acts."""
+        return None
+
+    def turn_seconds(self, state: State, seat: int, move_seconds: int | None) -> float | None:
+        """How long ``seat`` has for the move it must make now; ``move_seconds`` is the game's
+        per-move setting. Rulesets with their own windows (think time, betting time) override
+        this. ``None``: no deadline."""
+        return move_seconds
+
     #: names of the server-side bots this ruleset offers for bot seats
     bot_names: ClassVar[tuple[str, ...]] = ("random",)
 
