@@ -237,6 +237,9 @@ class WordJamTurnRecordSchema(Base):
     word = fields.String(required=True, allow_none=True)
     value = Int(required=True, allow_none=True)
     chief_thief = Int(required=True, allow_none=True)
+    bets = fields.List(fields.Nested(WordJamSideChoiceSchema), required=True, allow_none=True)
+    sides = fields.List(fields.Nested(WordJamSideChoiceSchema), required=True, allow_none=True)
+    declarations = fields.List(fields.Nested(WordJamDeclarationSchema), required=True)
     awards = fields.List(fields.Nested(WordJamAwardSchema), required=True)
 
 

@@ -225,6 +225,11 @@ class WordJam(Ruleset):
             "word": ali_word["word"] if called and ali_word else None,
             "value": ali_word["value"] if called and ali_word else None,
             "chief_thief": state["chief"],
+            "bets": ([{"seat": s, "side": state["bets"][s]} for s in self._bettors(state)]
+                     if state["bets_revealed"] else None),
+            "sides": ([{"seat": s, "side": state["sides"][s]} for s in state["participants"]]
+                      if state["sides_revealed"] else None),
+            "declarations": [dict(d) for d in state["declarations"]],
             "awards": awards,
         }
         new = dict(state)
@@ -1034,7 +1039,10 @@ class WordJam(Ruleset):
             "last_vote": None if state["last_vote"] is None else {
                 **state["last_vote"], "votes": [dict(v) for v in state["last_vote"]["votes"]]},
             "used_words": list(state["used"]),
-            "history": [{**r, "awards": [dict(a) for a in r["awards"]]}
+            "history": [{**r, "awards": [dict(a) for a in r["awards"]],
+                         "declarations": [dict(d) for d in r["declarations"]],
+                         "bets": None if r["bets"] is None else [dict(b) for b in r["bets"]],
+                         "sides": None if r["sides"] is None else [dict(b) for b in r["sides"]]}
                         for r in state["history"]],
             "players": players,
             "pending": [{"seat": s, "kinds": k} for s, k in sorted(self.pending(state).items())],
