@@ -191,19 +191,19 @@ class Muzicando(Ruleset):
         return state["phase"] == FINISHED
 
     def pending(self, state: State) -> dict[int, list[str]]:
+        """Who acts and which kinds of move the rules allow in that phase. The kinds never
+        depend on the seat's hand (that would tell the table what he holds): in the auction
+        ``auction_bid`` and ``auction_pass`` (only ``auction_bid`` when the dealer must bid), in
+        play ``place`` and ``pass`` (only ``place`` for the opening card). The seat's action
+        space says exactly which contracts, cards and cells are legal for him."""
         phase = state["phase"]
         turn = state["turn"]
         if phase == AUCTION:
-            kinds = []
-            if self._biddable(state, turn):
-                kinds.append("auction_bid")
-            if not state["forced"]:
-                kinds.append("auction_pass")
-            return {turn: kinds}
+            return {turn: ["auction_bid"] if state["forced"] else ["auction_bid", "auction_pass"]}
         if phase == CHOOSE:
             return {turn: ["choose_layout"]}
         if phase == PLAY:
-            return {turn: self._play_kinds(state, turn, self._legal_map(state, turn))}
+            return {turn: ["place", "pass"] if state["table"]["cells"] else ["place"]}
         return {}
 
     def _play_kinds(self, state: State, seat: int, cells: dict[str, list]) -> list[str]:
@@ -585,9 +585,7 @@ class Muzicando(Ruleset):
         new["results"] = state["results"] + [result]
         new["turn"] = None
         new["run"] = None
-        events.append({"type": "hand_scored", **_public_result(result),
-                       "hands": {str(s): list(state["held"][s]) for s in range(n)
-                                 if state["held"][s]}})
+        events.append({"type": "hand_scored", **_public_result(result)})
         if state["hand"] >= state["hands"]:
             new["phase"] = FINISHED
             score = self.score(new)
@@ -605,12 +603,15 @@ class Muzicando(Ruleset):
     # ------------------------------------------------------------------ legal moves
     def _kinds(self, state: State, seat: int) -> tuple[list[str], dict[str, list] | None]:
         """The kinds of move ``seat`` may make now, and in play its legal cells per card."""
+        if seat != state["turn"] or state["phase"] == FINISHED:
+            return [], None
         if state["phase"] == PLAY:
-            if seat != state["turn"]:
-                return [], None
             cells = self._legal_map(state, seat)
             return self._play_kinds(state, seat, cells), cells
-        return self.pending(state).get(seat, []), None
+        if state["phase"] == AUCTION:
+            kinds = ["auction_bid"] if self._biddable(state, seat) else []
+            return kinds + ([] if state["forced"] else ["auction_pass"]), None
+        return ["choose_layout"], None
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         kinds, cells = self._kinds(state, seat)
