@@ -72,8 +72,9 @@ def test_keys_share_the_game_hash_tag(client, make_game, redis_client):
         for key in mine:
             assert key.startswith(f"game:{{{gid}}}"), key
         assert len({key_slot(k.encode()) for k in mine}) == 1, mine
-    for key in keys:  # nothing else than games and the create-idempotency records
-        assert key.startswith("game:{") or key.startswith("idem:create:{"), key
+    for key in keys:  # nothing else than games, create-idempotency records and the indexes
+        assert (key.startswith(("game:{", "idem:create:{"))
+                or key in ("impresario:live", "impresario:deadlines")), key
     assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"
 
 

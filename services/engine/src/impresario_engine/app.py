@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import logging
-import time
-import uuid
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from . import __version__
+from .api import edge
 from .api import games as games_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
@@ -74,7 +73,8 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     app.extensions["impresario_store"] = store
     app.extensions["impresario_api"] = api
     _errors(app)
-    _request_ids(app)
+    edge.configure_logging(cfg.log_level)
+    edge.install(app, cfg, store)
     return app
 
 
@@ -130,21 +130,3 @@ def _errors(app: Flask) -> None:
         return problem(500, "internal_error", "an unexpected error occurred")
 
 
-def _request_ids(app: Flask) -> None:
-    @app.before_request
-    def _start() -> None:
-        rid = request.headers.get("X-Request-ID", "")
-        if not (0 < len(rid) <= 128 and rid.isprintable()):
-            rid = uuid.uuid4().hex
-        g.request_id = rid
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def _finish(resp: Response) -> Response:
-        rid = getattr(g, "request_id", None)
-        if rid:
-            resp.headers["X-Request-ID"] = rid
-        resp.headers.setdefault("Cache-Control", "no-store")
-        resp.headers["X-Content-Type-Options"] = "nosniff"
-        ops_api.observe(request, resp, time.perf_counter() - g.get("started", time.perf_counter()))
-        return resp

@@ -45,6 +45,15 @@ class Config:
     stream_poll_ms: int = 1000
     #: the reconnection delay (ms) suggested to SSE clients
     stream_retry_ms: int = 2000
+    #: requests a minute allowed per client address on /v1 (0: no limit)
+    rate_limit_per_ip: int = 0
+    #: requests a minute allowed per bearer token on /v1 (0: no limit)
+    rate_limit_per_token: int = 0
+    #: origins allowed to call the API from a browser (comma-separated; "*" for any)
+    cors_origins: str = ""
+    #: one JSON log line per request
+    log_requests: bool = True
+    log_level: str = "INFO"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -58,6 +67,11 @@ class Config:
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
             stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
+            rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", cls.rate_limit_per_ip),
+            rate_limit_per_token=_int("RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
+            cors_origins=os.environ.get("CORS_ORIGINS", cls.cors_origins),
+            log_requests=os.environ.get("LOG_REQUESTS", "1") not in ("0", "false", "no"),
+            log_level=os.environ.get("LOG_LEVEL", cls.log_level),
         )
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":

@@ -22,6 +22,7 @@ from .api.errors import ApiError
 from .config import Config
 from .games import RULESETS, RulesError, Ruleset
 from .games.base import redact_event
+from .metrics import CAS_RETRIES, GAMES, MOVES
 from .store import GameStore
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
@@ -338,13 +339,28 @@ class GameService:
             idempotency_record=idem[1] if idem else None,
             idempotency_ttl=min(self.config.idempotency_ttl, ttl))
         if not ok:
+            CAS_RETRIES.inc()
             return None
+        self._count(loaded, doc)
         # the deadline index the reaper reads (advisory: the reaper re-checks every game)
         if deadline is not None:
             self.store.schedule(game_id, deadline)
         elif loaded is not None and loaded.doc.get("scheduled"):
             self.store.unschedule(game_id)
         return version
+
+    def _count(self, loaded: Loaded | None, doc: dict[str, Any]) -> None:
+        """Metrics of a saved write, and the index of live games."""
+        before = loaded.doc if loaded is not None else None
+        if before is None:
+            GAMES.labels("created").inc()
+            self.store.mark_live(doc["id"], doc["created"])
+            return
+        for seat, move, by in doc["moves"][len(before["moves"]):]:
+            MOVES.labels(doc["ruleset"], str(move.get("type")), by).inc()
+        if doc["status"] == FINISHED and before["status"] != FINISHED:
+            GAMES.labels("finished").inc()
+            self.store.mark_done(doc["id"])
 
     def _next_deadline(self, doc: dict[str, Any]) -> float | None:
         if doc["status"] != PLAYING:

@@ -62,6 +62,16 @@ Move = Union["BidMove", "AssignOfficeMove", "NominateMove", "FireDirectorMove", 
 MOVE_TYPES: dict[str, str] = {"bid": "BidMove", "assign_office": "AssignOfficeMove", "nominate": "NominateMove", "fire_director": "FireDirectorMove", "cast": "CastMove"}
 
 
+class Problem(TypedDict):
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str
+    request_id: NotRequired[str]
+    errors: NotRequired[dict[str, Any]]
+
+
 class Ruleset(TypedDict):
     name: str
     title: str
@@ -73,16 +83,6 @@ class Ruleset(TypedDict):
 
 class Rulesets(TypedDict):
     rulesets: list["Ruleset"]
-
-
-class Problem(TypedDict):
-    type: str
-    title: str
-    status: int
-    code: str
-    detail: str
-    request_id: NotRequired[str]
-    errors: NotRequired[dict[str, Any]]
 
 
 class ScoreLines(TypedDict):
@@ -299,4 +299,4 @@ class Health(TypedDict):
     status: str
 
 
-__all__ = ["CreateGame", "Join", "Calculator", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Ruleset", "Rulesets", "Problem", "ScoreLines", "CalculatorResult", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "PlayerScore", "DummyScore", "Score", "Game", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
+__all__ = ["CreateGame", "Join", "Calculator", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Problem", "Ruleset", "Rulesets", "ScoreLines", "CalculatorResult", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "PlayerScore", "DummyScore", "Score", "Game", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]

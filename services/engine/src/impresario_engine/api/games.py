@@ -22,12 +22,18 @@ PROBLEM = "application/problem+json"
 AUTH = [{"bearer": []}, {}]
 
 
-def problems(*statuses: int):
-    """Document the problem-JSON responses an operation can return."""
+def problems(*statuses: int, blueprint: Blueprint | None = None):
+    """Document the problem-JSON responses an operation can return (429 always: rate limits
+    apply to every /v1 operation when configured)."""
+    target = blueprint or blp
+
     def wrap(fn):
-        for status in statuses:
-            fn = blp.alt_response(status, schema=s.ProblemSchema, content_type=PROBLEM,
-                                  description=_DESCRIPTIONS[status])(fn)
+        for status in (*statuses, 429):
+            headers = ({"Retry-After": {"description": "seconds to wait",
+                                        "schema": {"type": "string"}}}
+                       if status in (429, 503) else None)
+            fn = target.alt_response(status, schema=s.ProblemSchema, content_type=PROBLEM,
+                                     description=_DESCRIPTIONS[status], headers=headers)(fn)
         return fn
     return wrap
 
@@ -42,6 +48,7 @@ _DESCRIPTIONS = {
     413: "Body larger than the configured cap",
     415: "Body is not JSON",
     422: "Body invalid, or a move the rules forbid (the code names the rule)",
+    429: "Too many requests from this token or address (rate_limited)",
     503: "Storage unavailable or too much contention; retry after Retry-After",
 }
 

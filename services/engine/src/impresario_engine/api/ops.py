@@ -7,9 +7,11 @@ import os
 
 from flask import Response, current_app
 from flask_smorest import Blueprint
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,
-                               generate_latest)
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client import multiprocess
+from prometheus_client.core import GaugeMetricFamily
+
+from ..metrics import LATENCY, REQUESTS
 
 from ..store import StoreUnavailable
 from . import schemas as s
@@ -18,17 +20,25 @@ from .http import json_response
 
 blp = Blueprint("ops", __name__, description="Health, readiness and metrics")
 
-REQUESTS = Counter("impresario_http_requests_total", "HTTP requests by route and status",
-                   ["method", "route", "status"])
-LATENCY = Histogram("impresario_http_request_seconds", "HTTP request latency by route",
-                    ["method", "route"],
-                    buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5))
-
-
 def observe(request, response, seconds: float) -> None:
     rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
     REQUESTS.labels(request.method, rule, str(response.status_code)).inc()
     LATENCY.labels(request.method, rule).observe(seconds)
+
+
+class LiveGames:
+    """Games in play or open, counted in Redis at scrape time (the same for every pod)."""
+
+    def __init__(self, store, idle_seconds: float) -> None:
+        self.store = store
+        self.idle_seconds = idle_seconds
+
+    def collect(self):
+        try:
+            live = self.store.live_games(self.idle_seconds)
+        except StoreUnavailable:
+            return
+        yield GaugeMetricFamily("impresario_games_live", "Games open or in play", value=live)
 
 
 @blp.route("/healthz", methods=["GET"])
@@ -60,10 +70,14 @@ def readyz():
     "description": "Prometheus metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics():
     """Prometheus metrics"""
+    live = LiveGames(current_app.extensions["impresario_store"],
+                     current_app.config["IMPRESARIO"].idle_ttl)
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         data = generate_latest(registry)
     else:
         data = generate_latest()
-    return Response(data, mimetype=CONTENT_TYPE_LATEST)
+    extra = CollectorRegistry()
+    extra.register(live)
+    return Response(data + generate_latest(extra), mimetype=CONTENT_TYPE_LATEST)

@@ -9,6 +9,7 @@ from ..games.turandot.cards import DEFAULT, DIRECTORS
 from ..games.turandot.scoring import best_arrangement, score_cast
 from . import schemas as s
 from .errors import ApiError
+from .games import problems
 from .http import json_body, json_response
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets",
@@ -19,6 +20,7 @@ PROBLEM = "application/problem+json"
 @blp.route("", methods=["GET"])
 @blp.doc(operationId="listRulesets")
 @blp.response(200, s.RulesetsSchema, description="Every ruleset the engine plays")
+@problems(blueprint=blp)
 def list_rulesets():
     """List the rulesets"""
     return json_response({"rulesets": [r.describe() for r in RULESETS.values()]})
@@ -27,7 +29,7 @@ def list_rulesets():
 @blp.route("/<ruleset>", methods=["GET"])
 @blp.doc(operationId="getRuleset")
 @blp.response(200, s.RulesetSchema, description="A ruleset: player counts, options, move types")
-@blp.alt_response(404, schema=s.ProblemSchema, content_type=PROBLEM, description="No such ruleset")
+@problems(404, blueprint=blp)
 def get_ruleset(ruleset: str):
     """Describe a ruleset"""
     found = RULESETS.get(ruleset)
@@ -42,10 +44,7 @@ def get_ruleset(ruleset: str):
         "singers": ["S04", "S01", "S10", "S02", "S03", "S07"], "director": "favourite_roles",
         "stage_elements": 1}}}})
 @blp.response(200, s.CalculatorResultSchema, description="The breakdown, the total and the best arrangement")
-@blp.alt_response(400, schema=s.ProblemSchema, content_type=PROBLEM, description="Malformed JSON")
-@blp.alt_response(413, schema=s.ProblemSchema, content_type=PROBLEM, description="Body too large")
-@blp.alt_response(415, schema=s.ProblemSchema, content_type=PROBLEM, description="Body is not JSON")
-@blp.alt_response(422, schema=s.ProblemSchema, content_type=PROBLEM, description="Unknown singer or director, or not 6 different singers")
+@problems(400, 413, 415, 422, blueprint=blp)
 def score_calculator():
     """Score a Turandot cast
 

@@ -140,6 +140,35 @@ class GameStore:
                          num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
+    # -- games open or in play (for the games-live gauge)
+    LIVE = "impresario:live"
+
+    def mark_live(self, game_id: str, since: float) -> None:
+        self._call(self.client.zadd, self.LIVE, {game_id: since})
+
+    def mark_done(self, game_id: str) -> None:
+        self._call(self.client.zrem, self.LIVE, game_id)
+
+    def live_games(self, idle_seconds: float | None = None) -> int:
+        """Games marked live; with ``idle_seconds``, those older are dropped first (they
+        have expired from Redis as abandoned)."""
+        if idle_seconds is not None:
+            import time
+
+            self._call(self.client.zremrangebyscore, self.LIVE, "-inf",
+                       time.time() - idle_seconds)
+        return int(self._call(self.client.zcard, self.LIVE))
+
+    # -- rate limiting: a counter per window
+    def count_hit(self, key: str, ttl_seconds: int) -> int:
+        def hit():
+            pipe = self.client.pipeline(transaction=False)
+            pipe.incr(key)
+            pipe.expire(key, ttl_seconds)
+            return pipe.execute()[0]
+
+        return int(self._call(hit))
+
     def set_if_absent(self, key: str, value: bytes, ttl_seconds: int) -> bool:
         return bool(self._call(self.client.set, key, value, nx=True, ex=ttl_seconds))
 

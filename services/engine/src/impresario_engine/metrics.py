@@ -1,0 +1,17 @@
+"""Prometheus metrics of the engine (multi-process aware under gunicorn: set
+PROMETHEUS_MULTIPROC_DIR to a writable folder shared by the workers)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram
+
+REQUESTS = Counter("impresario_http_requests_total", "HTTP requests by route and status",
+                   ["method", "route", "status"])
+LATENCY = Histogram("impresario_http_request_seconds", "HTTP request latency by route",
+                    ["method", "route"],
+                    buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5))
+MOVES = Counter("impresario_moves_total", "Moves applied, by ruleset, move type and who made "
+                "them (seat, bot, deadline)", ["ruleset", "type", "by"])
+CAS_RETRIES = Counter("impresario_cas_retries_total",
+                      "Compare-and-set writes that lost a race and were retried on a fresh copy")
+GAMES = Counter("impresario_games_total", "Games created and finished", ["event"])

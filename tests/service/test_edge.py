@@ -1,0 +1,112 @@
+"""What every request passes through: rate limits, CORS, security headers, request ids in
+JSON logs (never a token), and the metrics operators alert on."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from service_helpers import auth
+
+
+def test_rate_limit_per_address_is_shared_by_every_worker(app_factory):
+    """Two app instances (two workers, two pods) count against the same Redis window."""
+    a = app_factory(rate_limit_per_ip=5).test_client()
+    b = app_factory(rate_limit_per_ip=5).test_client()
+    statuses = [(a if i % 2 else b).get("/v1/rulesets").status_code for i in range(5)]
+    assert statuses == [200] * 5
+    over = a.get("/v1/rulesets")
+    assert over.status_code == 429
+    assert over.mimetype == "application/problem+json"
+    assert over.get_json()["code"] == "rate_limited"
+    assert 1 <= int(over.headers["Retry-After"]) <= 60
+    assert a.get("/healthz").status_code == 200  # probes are never limited
+
+
+def test_rate_limit_per_token(app_factory, redis_client):
+    app = app_factory(rate_limit_per_token=3)
+    client = app.test_client()
+    created = client.post("/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 1})
+    host = created.get_json()["host_token"]
+    gid = created.get_json()["game"]["id"]
+    for _ in range(3):
+        assert client.get(f"/v1/games/{gid}", headers=auth(host)).status_code == 200
+    refused = client.get(f"/v1/games/{gid}", headers=auth(host))
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert client.get(f"/v1/games/{gid}").status_code == 200  # another caller is not limited
+    # the counters are keyed by a hash of the token, never the token
+    assert not [k for k in redis_client.scan_iter("rate:*") if host.encode() in k]
+
+
+def test_no_limits_by_default(client):
+    assert all(client.get("/v1/rulesets").status_code == 200 for _ in range(30))
+
+
+def test_cors_only_for_allowed_origins(app_factory):
+    client = app_factory(cors_origins="https://table.example, https://other.example").test_client()
+    ok = client.get("/v1/rulesets", headers={"Origin": "https://table.example"})
+    assert ok.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    assert "ETag" in ok.headers["Access-Control-Expose-Headers"]
+    assert "Origin" in ok.headers.get("Vary", "")
+    denied = client.get("/v1/rulesets", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in denied.headers
+    pre = client.options("/v1/games", headers={
+        "Origin": "https://other.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type"})
+    assert pre.status_code == 204
+    assert "Authorization" in pre.headers["Access-Control-Allow-Headers"]
+    assert "POST" in pre.headers["Access-Control-Allow-Methods"]
+    bad = client.options("/v1/games", headers={"Origin": "https://evil.example",
+                                                "Access-Control-Request-Method": "POST"})
+    assert "Access-Control-Allow-Origin" not in bad.headers
+
+
+def test_security_headers_on_every_response(client):
+    for resp in (client.get("/v1/rulesets"), client.get("/v1/games/nope"), client.get("/healthz")):
+        assert resp.headers["X-Content-Type-Options"] == "nosniff"
+        assert resp.headers["X-Frame-Options"] == "DENY"
+        assert resp.headers["Referrer-Policy"] == "no-referrer"
+        assert "default-src 'none'" in resp.headers["Content-Security-Policy"]
+        assert resp.headers["Cache-Control"] == "no-store"
+
+
+def test_request_id_is_echoed_and_in_problems(client):
+    resp = client.get("/v1/games/nope", headers={"X-Request-ID": "abc-123"})
+    assert resp.headers["X-Request-ID"] == "abc-123"
+    assert resp.get_json()["request_id"] == "abc-123"
+    fresh = client.get("/v1/rulesets", headers={"X-Request-ID": "x" * 500})
+    assert len(fresh.headers["X-Request-ID"]) == 32  # too long: replaced by a fresh id
+
+
+def test_json_logs_carry_the_request_id_and_never_a_token(client, make_game, caplog):
+    from impresario_engine.api.edge import JsonFormatter
+
+    caplog.set_level(logging.INFO, logger="impresario_engine")
+    game = make_game(players=2, seed=3)
+    client.post(f"{game.url}/moves", json={"type": "bid", "slot": 1, "money": 0},
+                headers={**auth(game.tokens[0]), "X-Request-ID": "move-1"})
+    client.get(f"{game.url}?spectator={game.host_token}")
+    lines = [JsonFormatter().format(r) for r in caplog.records
+             if r.name == "impresario_engine.requests"]
+    assert lines
+    records = [json.loads(line) for line in lines]
+    move = [r for r in records if r["request_id"] == "move-1"]
+    assert move and move[0]["status"] == 200 and move[0]["method"] == "POST"
+    assert move[0]["path"] == f"{game.url}/moves"
+    text = "\n".join(lines)
+    for secret in (game.host_token, *game.tokens):
+        assert secret not in text
+
+
+def test_metrics_count_moves_cas_retries_and_live_games(client, make_game):
+    game = make_game(players=2, seed=5)
+    client.post(f"{game.url}/moves", json={"type": "bid", "slot": 1, "money": 0},
+                headers=auth(game.tokens[0]))
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'impresario_moves_total{by="seat",ruleset="turandot",type="bid"}' in text
+    assert "impresario_cas_retries_total" in text
+    live = [line for line in text.splitlines() if line.startswith("impresario_games_live ")]
+    assert live and float(live[0].split()[1]) >= 1
+    assert "impresario_http_request_seconds_bucket" in text
