@@ -22,6 +22,8 @@ def table(n: int, turn: int = 1, coins=("T", "P", "N", "F"), forbidden: str = "R
     """A game of ``n`` at the start of ``turn`` with these consonants and this Style card."""
     state, _ = WJ.new_game(n, options or None, seed)
     s = copy.deepcopy(state)
+    if style in s["styles"]:  # the card comes out of the deck; the one dealt goes in its place
+        s["styles"][s["styles"].index(style)] = s["style"]
     s.update(turn=turn, coins=list(coins), forbidden=forbidden, style=style,
              phase=SIDES if turn == 8 else THINK,
              best={"ali_baba": None, "thieves": None} if turn == 8 else None)
