@@ -110,3 +110,18 @@ def test_metrics_count_moves_cas_retries_and_live_games(client, make_game):
     live = [line for line in text.splitlines() if line.startswith("impresario_games_live ")]
     assert live and float(live[0].split()[1]) >= 1
     assert "impresario_http_request_seconds_bucket" in text
+
+
+def test_trusted_proxy_address_is_the_client_for_rate_limits(app_factory):
+    client = app_factory(rate_limit_per_ip=2, trusted_proxies=1).test_client()
+    for _ in range(2):
+        assert client.get("/v1/rulesets", headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 200
+    assert client.get("/v1/rulesets", headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 429
+    # another client behind the same proxy has its own window
+    assert client.get("/v1/rulesets", headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 200
+
+
+def test_request_metric_tells_problem_codes_apart(client):
+    client.get("/v1/games/nope")
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'code="game_not_found"' in text

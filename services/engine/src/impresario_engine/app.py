@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask, Response
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import __version__
 from .api import edge
@@ -75,6 +76,9 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     _errors(app)
     edge.configure_logging(cfg.log_level)
     edge.install(app, cfg, store)
+    if cfg.trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg.trusted_proxies,  # type: ignore[method-assign]
+                                x_proto=cfg.trusted_proxies)
     return app
 
 

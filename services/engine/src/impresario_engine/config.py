@@ -54,6 +54,9 @@ class Config:
     #: one JSON log line per request
     log_requests: bool = True
     log_level: str = "INFO"
+    #: proxies in front of the service whose X-Forwarded-For is trusted (0: none); the
+    #: per-address rate limit then counts the client's address, not the ingress's
+    trusted_proxies: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -72,6 +75,7 @@ class Config:
             cors_origins=os.environ.get("CORS_ORIGINS", cls.cors_origins),
             log_requests=os.environ.get("LOG_REQUESTS", "1") not in ("0", "false", "no"),
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
+            trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
         )
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":

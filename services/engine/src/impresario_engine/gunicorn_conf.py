@@ -35,6 +35,23 @@ access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms rid=%({x-request-id
 proc_name = "impresario-engine"
 
 
+def on_starting(server):  # noqa: D103 - gunicorn hook
+    # per-worker metric files of a previous run (a restarted container) would be summed in
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder and os.path.isdir(folder):
+        for name in os.listdir(folder):
+            if name.endswith(".db"):
+                os.remove(os.path.join(folder, name))
+
+
+def post_worker_init(worker):  # noqa: D103 - gunicorn hook
+    # event streams end as soon as their worker is asked to stop, so a rollout does not wait
+    # for the graceful timeout; clients resume with Last-Event-ID on another pod
+    from impresario_engine.api import streams
+
+    streams.WORKER = worker
+
+
 def child_exit(server, worker):  # noqa: D103 - gunicorn hook
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess

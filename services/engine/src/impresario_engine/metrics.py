@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Histogram
 
-REQUESTS = Counter("impresario_http_requests_total", "HTTP requests by route and status",
-                   ["method", "route", "status"])
+REQUESTS = Counter("impresario_http_requests_total",
+                   "HTTP requests by route, status and problem code ('' for successes)",
+                   ["method", "route", "status", "code"])
 LATENCY = Histogram("impresario_http_request_seconds", "HTTP request latency by route",
                     ["method", "route"],
                     buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5))

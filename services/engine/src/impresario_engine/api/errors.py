@@ -70,6 +70,10 @@ def problem(status: int, code: str, detail: str, headers: dict[str, str] | None 
     resp = Response(orjson.dumps(problem_body(status, code, detail, **extra),
                                  option=orjson.OPT_NON_STR_KEYS), status=status,
                     mimetype="application/problem+json")
+    try:
+        g.problem_code = code  # labels the request metric, so alerts can tell codes apart
+    except RuntimeError:  # outside a request context
+        pass
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp

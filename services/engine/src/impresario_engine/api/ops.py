@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Response, current_app
+from flask import Response, current_app, g
 from flask_smorest import Blueprint
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client import multiprocess
@@ -22,7 +22,8 @@ blp = Blueprint("ops", __name__, description="Health, readiness and metrics")
 
 def observe(request, response, seconds: float) -> None:
     rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    REQUESTS.labels(request.method, rule, str(response.status_code)).inc()
+    REQUESTS.labels(request.method, rule, str(response.status_code),
+                    g.get("problem_code", "")).inc()
     LATENCY.labels(request.method, rule).observe(seconds)
 
 

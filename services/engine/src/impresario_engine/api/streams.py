@@ -18,10 +18,17 @@ from typing import Iterator
 import orjson
 from flask import Response, request, stream_with_context
 
+from ..store import StoreUnavailable
 from .errors import ApiError
 
 _lock = threading.Lock()
 _open = 0
+#: the gunicorn worker serving this process (set by gunicorn_conf.post_worker_init)
+WORKER = None
+
+
+def _stopping() -> bool:
+    return WORKER is not None and not getattr(WORKER, "alive", True)
 
 
 def open_streams() -> int:
@@ -90,7 +97,7 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
                 return
             while not finished:
                 now = time.monotonic()
-                if now - started >= cfg.stream_max_seconds:
+                if now - started >= cfg.stream_max_seconds or _stopping():
                     return
                 found = svc.store.wait_events(game_id, last, cfg.stream_poll_ms)
                 for seq, event in found:
@@ -108,6 +115,8 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
                 if time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
                     beat = time.monotonic()
                     yield ": heartbeat\n\n"
+        except StoreUnavailable:
+            return  # Redis is away: end the stream; the client resumes with Last-Event-ID
         finally:
             release()
 
