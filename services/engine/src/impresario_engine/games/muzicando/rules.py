@@ -389,9 +389,8 @@ class Muzicando(Ruleset):
         if is_sign(card):
             kind = sign_kind(card)
             if kind == REST:
-                if held[seat]:
-                    new["run"] = seat
-                    events.append({"type": "run_started", "seat": seat})
+                new["run"] = seat  # as his last card, R1 hands the run on below
+                events.append({"type": "run_started", "seat": seat})
             else:
                 targets = self._targets(new, seat, kind)
                 if targets:
