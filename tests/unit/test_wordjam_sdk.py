@@ -1,0 +1,116 @@
+"""The SDK's Word Jam helpers and WordJamBot, on views and actions produced by the core (what the
+API returns for a seat), with no server."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from impresario import wordjam as sdk
+from impresario._wordjam_words import WORDS_TEXT
+from impresario_engine.games.wordjam import WORDJAM as WJ
+from impresario_engine.games.wordjam import words as W
+
+from wordjam_helpers import service_view
+
+
+def actions(state, seat):
+    """What ``GET /v1/games/{id}/actions`` returns for ``seat``."""
+    kinds = WJ.pending(state).get(seat, [])
+    if not kinds:
+        return {"seat": seat, "pending": [], "moves": [], "default": None}
+    return {"seat": seat, "pending": kinds, "moves": WJ.action_space(state, seat),
+            "default": WJ.default_action(state, seat)}
+
+
+@pytest.mark.parametrize("n", [5, 7, 12])
+def test_bots_play_whole_games_from_views_and_actions(n):
+    bots = [sdk.WordJamBot(seed=s) for s in range(n)]
+    state, _ = WJ.new_game(n, None, n)
+    rng = random.Random(n)
+    kinds_seen = set()
+    while not WJ.is_finished(state):
+        seat = rng.choice(sorted(WJ.pending(state)))
+        view = service_view(WJ.view(state, seat))
+        move = bots[seat].choose(view, actions(state, seat))
+        kinds_seen.add(move["type"])
+        state, _ = WJ.apply(state, seat, move)  # raises if the bot's move were illegal
+    assert {"open_sesame", "bet", "no_challenge"} <= kinds_seen
+    assert WJ.score(state)["winners"]
+
+
+def test_the_bot_bets_thieves_only_with_a_better_word():
+    state, _ = WJ.new_game(6, None, 2)
+    bot = sdk.WordJamBot(seed=0)
+    while state["phase"] != "bets":
+        seat = min(WJ.pending(state))
+        state, _ = WJ.apply(state, seat, bot.choose(WJ.view(state, seat), actions(state, seat)))
+    for seat in WJ.pending(state):
+        view = WJ.view(state, seat)
+        move = bot.choose(view, actions(state, seat))
+        best = sdk.best_word(view, bot.known(view))
+        better = best is not None and best[1] > state["ali_word"]["value"]
+        assert move == {"type": "bet", "side": "thieves" if better else "ali_baba"}
+
+
+def test_the_bot_votes_for_its_own_word_and_against_an_off_theme_one():
+    bot = sdk.WordJamBot(seed=1)
+    view = {"style": {"id": "animals", "check": None}, "you": {"seat": 2}, "turn": 1}
+    space = {"type": "vote", "word_id": 4, "word": "Fellini", "author": 0,
+             "in_favour": [True, False]}
+    assert bot.choose(view, {"moves": [space]})["in_favour"] is False  # filed under cinema
+    assert bot.choose(view, {"moves": [{**space, "author": 2}]})["in_favour"] is True
+    assert bot.choose(view, {"moves": [{**space, "word": "okapi"}]})["in_favour"] is True
+
+
+def test_the_sdk_calculator_agrees_with_the_engine():
+    rng = random.Random(5)
+    words = [w for ws in W.word_list().values() for w in ws] + ["R2D2", "  ", "l'ananas"]
+    for _ in range(200):
+        letters = rng.sample(W.CONSONANTS, 5)
+        coins = dict(zip(letters[:4], W.COIN_VALUES))
+        w = rng.choice(words)
+        mine = sdk.word_value(w, coins, letters[4])
+        theirs = W.check(w, coins, letters[4])
+        assert mine == {k: theirs[k] for k in ("value", "valid", "reason")}, w
+
+
+def test_the_sdk_ships_the_engines_word_list():
+    assert WORDS_TEXT == W.word_list_text()
+
+
+class FakeSeat:
+    def __init__(self):
+        self.sent = []
+
+    def move(self, move):
+        self.sent.append(move)
+        return {"ok": True}
+
+
+def test_one_helper_per_move():
+    seat = FakeSeat()
+    sdk.choose_side(seat, "thieves")
+    sdk.open_sesame(seat, "pinguino")
+    sdk.no_call(seat)
+    sdk.challenge(seat, 3)
+    sdk.no_challenge(seat, 3)
+    sdk.vote(seat, True, 3)
+    sdk.bet(seat, "ali_baba")
+    sdk.thief_word(seat, "panda", final=True)
+    sdk.thief_pass(seat)
+    assert [m["type"] for m in seat.sent] == list(WJ.move_types)
+    state, _ = WJ.new_game(5, None, 1)
+    for move in seat.sent:  # every helper's move is well formed for the engine's schemas
+        from impresario_engine.api.schemas_wordjam import WORDJAM_MOVE_SCHEMAS
+        WORDJAM_MOVE_SCHEMAS[move["type"]]().load(move)
+
+
+def test_the_sdk_does_not_import_the_engine():
+    import inspect
+
+    import impresario._wordjam_words as words_module
+
+    for module in (sdk, words_module):
+        assert "impresario_engine" not in inspect.getsource(module)
