@@ -89,6 +89,19 @@ def _document(api: Api) -> None:
     spec.components.schema("CreateGame", schema=s.CreateGameSchema)
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
+    games, scores = {}, []
+    for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
+        score_name = score_schema.__name__.removesuffix("Schema")
+        spec.components.schema(score_name, schema=score_schema)
+        scores.append({"$ref": f"#/components/schemas/{score_name}"})
+        name = game_schema.__name__.removesuffix("Schema")
+        spec.components.schema(name, schema=game_schema)
+        games[ruleset] = f"#/components/schemas/{name}"
+    spec.components.schema("Game", {
+        "oneOf": [{"$ref": r} for r in games.values()],
+        "discriminator": {"propertyName": "ruleset", "mapping": games},
+    })
+    spec.components.schema("Score", {"anyOf": scores})
     refs = {}
     for kind, schema in s.MOVE_SCHEMAS.items():
         name = schema.__name__.removesuffix("Schema")

@@ -26,65 +26,6 @@ class Calculator(TypedDict):
     puccini: NotRequired[bool]
 
 
-class BidMove(TypedDict):
-    type: Literal['bid']
-    slot: int | None
-    money: NotRequired[int]
-    bluff: NotRequired[bool]
-    round: NotRequired[int | None]
-
-
-class OfficeAssignment(TypedDict):
-    seat: int
-    slot: int
-
-
-class AssignOfficeMove(TypedDict):
-    type: Literal['assign_office']
-    assignments: list["OfficeAssignment"]
-
-
-class NominateMove(TypedDict):
-    type: Literal['nominate']
-    seat: int
-
-
-class FireDirectorMove(TypedDict):
-    type: Literal['fire_director']
-    director: str
-
-
-class CastMove(TypedDict):
-    type: Literal['cast']
-    roles: NotRequired[list[str] | None]
-
-Move = Union["BidMove", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove"]
-MOVE_TYPES: dict[str, str] = {"bid": "BidMove", "assign_office": "AssignOfficeMove", "nominate": "NominateMove", "fire_director": "FireDirectorMove", "cast": "CastMove"}
-
-
-class Problem(TypedDict):
-    type: str
-    title: str
-    status: int
-    code: str
-    detail: str
-    request_id: NotRequired[str]
-    errors: NotRequired[dict[str, Any]]
-
-
-class Ruleset(TypedDict):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options: dict[str, Any]
-    move_types: list[str]
-
-
-class Rulesets(TypedDict):
-    rulesets: list["Ruleset"]
-
-
 class ScoreLines(TypedDict):
     stars: int
     stage_elements: int
@@ -94,11 +35,24 @@ class ScoreLines(TypedDict):
     puccini: int
 
 
-class CalculatorResult(TypedDict):
+class PlayerScore(TypedDict):
+    seat: int
     lines: "ScoreLines"
     total: int
-    roles: list[str]
-    best: dict[str, Any]
+    cast: list[str]
+
+
+class DummyScore(TypedDict):
+    lines: "ScoreLines"
+    total: int
+    cast: list[str]
+
+
+class TurandotScore(TypedDict):
+    players: list["PlayerScore"]
+    dummy: "DummyScore" | None
+    winners: list[int]
+    dummy_wins: bool
 
 
 class Card(TypedDict):
@@ -185,29 +139,9 @@ class You(TypedDict):
     bid: "Bid" | None
 
 
-class PlayerScore(TypedDict):
-    seat: int
-    lines: "ScoreLines"
-    total: int
-    cast: list[str]
-
-
-class DummyScore(TypedDict):
-    lines: "ScoreLines"
-    total: int
-    cast: list[str]
-
-
-class Score(TypedDict):
-    players: list["PlayerScore"]
-    dummy: "DummyScore" | None
-    winners: list[int]
-    dummy_wins: bool
-
-
-class Game(TypedDict):
+class TurandotGame(TypedDict):
     id: str
-    ruleset: str
+    ruleset: Literal['turandot']
     version: int
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
@@ -232,11 +166,84 @@ class Game(TypedDict):
     nominee: int | None
     deck_left: int
     you: NotRequired["You"]
-    score: NotRequired["Score"]
+    score: NotRequired["TurandotScore"]
+
+Game = Union["TurandotGame"]
+GAME_TYPES: dict[str, str] = {"turandot": "TurandotGame"}
+
+
+class Score(TypedDict):
+    pass
+
+
+class BidMove(TypedDict):
+    type: Literal['bid']
+    slot: int | None
+    money: NotRequired[int]
+    bluff: NotRequired[bool]
+    round: NotRequired[int | None]
+
+
+class OfficeAssignment(TypedDict):
+    seat: int
+    slot: int
+
+
+class AssignOfficeMove(TypedDict):
+    type: Literal['assign_office']
+    assignments: list["OfficeAssignment"]
+
+
+class NominateMove(TypedDict):
+    type: Literal['nominate']
+    seat: int
+
+
+class FireDirectorMove(TypedDict):
+    type: Literal['fire_director']
+    director: str
+
+
+class CastMove(TypedDict):
+    type: Literal['cast']
+    roles: NotRequired[list[str] | None]
+
+Move = Union["BidMove", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove"]
+MOVE_TYPES: dict[str, str] = {"bid": "BidMove", "assign_office": "AssignOfficeMove", "nominate": "NominateMove", "fire_director": "FireDirectorMove", "cast": "CastMove"}
+
+
+class Problem(TypedDict):
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str
+    request_id: NotRequired[str]
+    errors: NotRequired[dict[str, Any]]
+
+
+class Ruleset(TypedDict):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+    move_types: list[str]
+
+
+class Rulesets(TypedDict):
+    rulesets: list["Ruleset"]
+
+
+class CalculatorResult(TypedDict):
+    lines: "ScoreLines"
+    total: int
+    roles: list[str]
+    best: dict[str, Any]
 
 
 class CreatedGame(TypedDict):
-    game: "Game"
+    game: Any
     host_token: str
     spectator_token: str | None
     spectator_link: str | None
@@ -246,7 +253,7 @@ class Joined(TypedDict):
     seat: int
     token: str | None
     bot: str | None
-    game: "Game"
+    game: Any
 
 
 class ActionSpace(TypedDict):
@@ -268,7 +275,7 @@ class Event(TypedDict):
 class MoveResult(TypedDict):
     version: int
     events: list["Event"]
-    game: "Game"
+    game: Any
 
 
 class Events(TypedDict):
@@ -292,11 +299,11 @@ class Replay(TypedDict):
     names: list[str]
     bots: list[str | None]
     moves: list["ReplayMove"]
-    score: "Score"
+    score: Any
 
 
 class Health(TypedDict):
     status: str
 
 
-__all__ = ["CreateGame", "Join", "Calculator", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Problem", "Ruleset", "Rulesets", "ScoreLines", "CalculatorResult", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "PlayerScore", "DummyScore", "Score", "Game", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
+__all__ = ["CreateGame", "Join", "Calculator", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]

@@ -143,7 +143,7 @@ def create_game():
 
 @blp.route("/<game_id>", methods=["GET"])
 @blp.doc(operationId="getGame", security=AUTH, parameters=[SPECTATOR_PARAM])
-@blp.response(200, s.GameSchema, description="The game as the caller may see it",
+@blp.response(200, "Game", description="The game as the caller may see it",
               headers={"ETag": {"description": "the game's version", "schema": {"type": "string"}}})
 @blp.alt_response(304, description="Not modified since the If-None-Match version")
 @problems(401, 403, 404, 503)
@@ -296,7 +296,7 @@ def get_replay(game_id: str):
 
 @blp.route("/<game_id>/score", methods=["GET"])
 @blp.doc(operationId="getScore", security=AUTH, parameters=[SPECTATOR_PARAM])
-@blp.response(200, s.ScoreSchema, description="The final score, line by line")
+@blp.response(200, "Score", description="The final score, line by line")
 @problems(401, 403, 404, 409, 503)
 def get_score(game_id: str):
     """Get the final score

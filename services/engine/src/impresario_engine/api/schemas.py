@@ -208,18 +208,19 @@ class DummyScoreSchema(Base):
     cast = fields.List(fields.String(), required=True)
 
 
-class ScoreSchema(Base):
+class TurandotScoreSchema(Base):
     players = fields.List(fields.Nested(PlayerScoreSchema), required=True)
     dummy = fields.Nested(DummyScoreSchema, required=True, allow_none=True)
     winners = fields.List(Int(), required=True)
     dummy_wins = StrictBool(required=True)
 
 
-class GameSchema(Base):
-    """A game as the caller may see it (Turandot)."""
+class TurandotGameSchema(Base):
+    """A Turandot game as the caller may see it."""
 
     id = fields.String(required=True)
-    ruleset = fields.String(required=True, metadata={"example": "turandot"})
+    ruleset = fields.String(required=True, validate=validate.OneOf(["turandot"]),
+                            metadata={"example": "turandot"})
     version = Int(required=True, metadata={"description": "increments with every accepted change; also the ETag"})
     status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
     seats_taken = Int(required=True)
@@ -249,7 +250,17 @@ class GameSchema(Base):
     nominee = Int(required=True, allow_none=True)
     deck_left = Int(required=True)
     you = fields.Nested(YouSchema, metadata={"description": "present for a seated caller"})
-    score = fields.Nested(ScoreSchema, metadata={"description": "present once finished"})
+    score = fields.Nested(TurandotScoreSchema, metadata={"description": "present once finished"})
+
+
+def GameField(**kw: Any) -> fields.Raw:  # noqa: N802 - reads like a field class
+    """A game view of any ruleset (the ``Game`` union, told apart by ``ruleset``)."""
+    return fields.Raw(metadata={"allOf": [{"$ref": "#/components/schemas/Game"}]}, **kw)
+
+
+def ScoreField(**kw: Any) -> fields.Raw:  # noqa: N802
+    """A final score of any ruleset (the ``Score`` union)."""
+    return fields.Raw(metadata={"allOf": [{"$ref": "#/components/schemas/Score"}]}, **kw)
 
 
 class EventSchema(Base):
@@ -261,7 +272,7 @@ class EventSchema(Base):
 
 
 class CreatedGameSchema(Base):
-    game = fields.Nested(GameSchema, required=True)
+    game = GameField(required=True)
     host_token = fields.String(required=True, metadata={"description": "shown once; keep it"})
     spectator_token = fields.String(required=True, allow_none=True, metadata={
         "description": "a private game's read-only token for spectators (shown once)"})
@@ -274,13 +285,13 @@ class JoinedSchema(Base):
     token = fields.String(required=True, allow_none=True, metadata={
         "description": "the seat's bearer token, shown once (null for a bot seat)"})
     bot = fields.String(required=True, allow_none=True)
-    game = fields.Nested(GameSchema, required=True)
+    game = GameField(required=True)
 
 
 class MoveResultSchema(Base):
     version = Int(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
-    game = fields.Nested(GameSchema, required=True)
+    game = GameField(required=True)
 
 
 class EventsSchema(Base):
@@ -310,7 +321,7 @@ class ReplaySchema(Base):
     names = fields.List(fields.String(), required=True)
     bots = fields.List(fields.String(allow_none=True), required=True)
     moves = fields.List(fields.Nested(ReplayMoveSchema), required=True)
-    score = fields.Nested(ScoreSchema, required=True)
+    score = ScoreField(required=True)
 
 
 class ActionSpaceSchema(Base):
@@ -378,6 +389,11 @@ class CastMoveSchema(MoveBase):
     roles = fields.List(fields.String(validate=validate.Length(1, 32)), allow_none=True,
                         load_default=None, validate=validate.Length(6, 6))
 
+
+#: each ruleset's view and score schemas (the ``Game`` and ``Score`` unions of the spec)
+VIEW_SCHEMAS: dict[str, tuple[type[Schema], type[Schema]]] = {
+    "turandot": (TurandotGameSchema, TurandotScoreSchema),
+}
 
 MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "bid": BidMoveSchema,
