@@ -1,0 +1,88 @@
+"""The Muzicando API schemas accept every view the core produces (for every viewer, with the
+fields the service adds), every score and every legal move, and refuse unknown fields."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from marshmallow import ValidationError
+
+from impresario_engine.api.schemas_muzicando import (MUZICANDO_MOVE_SCHEMAS,
+                                                     MuzicandoGameSchema, MuzicandoScoreSchema)
+from impresario_engine.games.muzicando import MUZICANDO as M
+
+GAME = MuzicandoGameSchema()
+SCORE = MuzicandoScoreSchema()
+MOVES = {k: v() for k, v in MUZICANDO_MOVE_SCHEMAS.items()}
+
+
+def served(state, viewer):
+    """The view as the service sends it (``service.view`` adds these fields)."""
+    core = M.view(state, viewer)
+    for p in core["players"]:
+        p["name"] = f"P{p['seat']}"
+        p["bot"] = None if p["seat"] else "greedy"
+    for entry in core["pending"]:
+        entry["deadline"] = None
+    return {"id": "g1", "ruleset": "muzicando", "version": 3,
+            "status": "finished" if M.is_finished(state) else "playing", "seats_taken": state["n"],
+            "seats_total": state["n"], "last_seq": 9, "private": False, "move_seconds": None,
+            **core}
+
+
+@pytest.mark.parametrize("n,options", [(2, {}), (4, {"hands": 1}), (5, {}),
+                                       (8, {"mode": "individual", "auction": True})])
+def test_views_of_many_random_states_validate_for_every_viewer(n, options):
+    rng = random.Random(n)
+    for seed in range(2 if n < 5 else 1):
+        state, _ = M.new_game(n, options, seed)
+        step = 0
+        while True:
+            if step % (2 * n) == 0 or M.is_finished(state):
+                for viewer in [None, *range(n)]:
+                    GAME.load(served(state, viewer))
+            if M.is_finished(state):
+                SCORE.load(M.score(state))
+                break
+            seat = next(iter(M.pending(state)))
+            for action in M.legal_actions(state, seat)[:20]:
+                assert MOVES[action["type"]].load(action) == action
+            state, _ = M.apply(state, seat, M.sample_action(state, seat, rng))
+            step += 1
+
+
+def test_unknown_fields_are_refused():
+    state, _ = M.new_game(4, {}, 1)
+    view = served(state, 0)
+    view["secret"] = 1
+    with pytest.raises(ValidationError):
+        GAME.load(view)
+    view = served(state, 0)
+    view["players"][0]["hand"] = []
+    with pytest.raises(ValidationError):
+        GAME.load(view)
+    with pytest.raises(ValidationError):
+        MOVES["place"].load({"type": "place", "card": "red-1", "x": 0, "y": 0, "z": 1})
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "auction_bid", "contract": "5S"},
+    {"type": "auction_bid"},
+    {"type": "choose_layout", "layout": "Sarabanda"},
+    {"type": "place", "card": "pink-1", "x": 0, "y": 0},
+    {"type": "place", "card": "red-1", "x": "0", "y": 0},
+    {"type": "place", "card": "red-1", "x": 1000, "y": 0},
+    {"type": "pass", "draw": True},
+])
+def test_malformed_moves_are_refused(move):
+    with pytest.raises(ValidationError):
+        MOVES[move["type"]].load(move)
+
+
+def test_every_move_schema_names_its_type():
+    for kind, schema in MOVES.items():
+        assert type(schema).__name__.endswith("MoveSchema")
+        with pytest.raises(ValidationError):
+            schema.load({"type": "other"})
+    assert tuple(MOVES) == M.move_types
