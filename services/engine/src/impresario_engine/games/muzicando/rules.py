@@ -407,6 +407,8 @@ class Muzicando(Ruleset):
                                        "seats": targets})
         if not held[seat]:
             new["out"] = state["out"] + [seat]
+            if new["blocked"][seat]:  # a block on a player who goes out lapses
+                new["blocked"] = [b and s != seat for s, b in enumerate(new["blocked"])]
             events.append({"type": "player_out", "hand": state["hand"], "seat": seat,
                            "place": len(new["out"])})
             if new["run"] == seat:
