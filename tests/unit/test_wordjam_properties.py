@@ -19,7 +19,7 @@ from impresario_engine.api.schemas_wordjam import (WORDJAM_MOVE_SCHEMAS, WordJam
                                                    WordJamScoreSchema)
 from impresario_engine.games.base import redact_event
 from impresario_engine.games.wordjam import WORDJAM as WJ
-from impresario_engine.games.wordjam.rules import BETS, SIDES, VOTE
+from impresario_engine.games.wordjam.rules import BETS, VOTE
 
 from wordjam_helpers import service_view
 
