@@ -62,12 +62,11 @@ def _game_id(game_id: str) -> str:
 def _token() -> str | None:
     """The caller's token: the bearer token, or a spectator link's ``?spectator=``."""
     token = bearer_token()
-    if token is None:
-        link = request.args.get("spectator")
-        if link:
-            if len(link) > 256:
-                raise ApiError(401, "invalid_token", "the spectator token is not valid")
-            token = link
+    link = request.args.get("spectator")
+    if link is not None and len(link) > 256:  # refused even beside a bearer token
+        raise ApiError(401, "invalid_token", "the spectator token is not valid")
+    if token is None and link:
+        token = link
     return token
 
 
