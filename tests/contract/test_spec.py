@@ -46,4 +46,10 @@ def test_moves_are_a_discriminated_union():
     move = spec["components"]["schemas"]["Move"]
     assert move["discriminator"]["propertyName"] == "type"
     assert set(move["discriminator"]["mapping"]) == {
-        "bid", "assign_office", "nominate", "fire_director", "cast"}
+        "bid", "assign_office", "nominate", "fire_director", "cast",  # Turandot
+        "choose_side", "open_sesame", "no_call", "challenge", "no_challenge", "vote", "bet",
+        "thief_word", "thief_pass",  # Word Jam
+        "auction_bid", "auction_pass", "choose_layout", "place", "pass"}  # Muzicando
+    game = spec["components"]["schemas"]["Game"]
+    assert game["discriminator"]["propertyName"] == "ruleset"
+    assert set(game["discriminator"]["mapping"]) == {"turandot", "wordjam", "muzicando"}

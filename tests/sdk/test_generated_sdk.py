@@ -41,4 +41,4 @@ def test_every_schema_has_a_model():
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     for name in spec["components"]["schemas"]:
         assert hasattr(models, name), name
-    assert set(models.MOVE_TYPES) == {"bid", "assign_office", "nominate", "fire_director", "cast"}
+    assert {"bid", "cast", "open_sesame", "place", "pass"} <= set(models.MOVE_TYPES)

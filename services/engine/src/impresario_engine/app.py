@@ -16,6 +16,7 @@ from .api import games as games_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
+from .api import schemas_wordjam as sj
 from .api.errors import ApiError, problem, to_response
 from .config import Config
 from .service import GameService
@@ -89,6 +90,7 @@ def _document(api: Api) -> None:
     spec.components.schema("CreateGame", schema=s.CreateGameSchema)
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
+    spec.components.schema("WordJamValueRequest", schema=sj.WordJamValueRequestSchema)
     games, scores = {}, []
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         score_name = score_schema.__name__.removesuffix("Schema")

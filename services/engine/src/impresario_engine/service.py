@@ -307,14 +307,16 @@ class GameService:
                 break
             state = doc["state"]
             pending = ruleset.pending(state)
-            bots = [s for s in sorted(pending) if seats[s].get("bot")]
+            due = self._due_seats(doc, pending) if deadlines else []
+            bots = [s for s in sorted(pending) if seats[s].get("bot")
+                    and self._bot_may_act(ruleset, seats, pending, s, due)]
             if bots:
                 seat = bots[0]
                 rng = random.Random(f"{doc['id']}:{len(doc['moves'])}")
                 action = ruleset.bot_action(state, seat, seats[seat]["bot"], rng)
                 doc = self._apply(doc, ruleset, seat, action, "bot", events)
                 continue
-            due = self._due_seats(doc, pending) if deadlines else []
+            due = [s for s in due if not seats[s].get("bot")]
             if not due:
                 break
             seat = due[0]
@@ -322,6 +324,20 @@ class GameService:
             doc = self._apply(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
                               events)
         return doc
+
+    @staticmethod
+    def _bot_may_act(ruleset: Ruleset, seats: list[dict[str, Any]],
+                     pending: dict[int, list[str]], seat: int, due: list[int]) -> bool:
+        """A bot moves as soon as it is its turn, except in a race (the first to call wins):
+        there it leaves the humans the window, and moves when no human is left in the race
+        or when its own time is up."""
+        race = ruleset.race_kinds
+        if not race or not race & set(pending[seat]):
+            return True
+        if seat in due:
+            return True
+        return not any(not seats[o].get("bot") and race & set(kinds)
+                       for o, kinds in pending.items())
 
     # ------------------------------------------------------------------ writing
     def _save(self, game_id: str, loaded: Loaded | None, doc: dict[str, Any],

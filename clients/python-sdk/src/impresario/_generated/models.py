@@ -26,6 +26,12 @@ class Calculator(TypedDict):
     puccini: NotRequired[bool]
 
 
+class WordJamValueRequest(TypedDict):
+    word: str
+    coins: dict[str, Any]
+    forbidden: NotRequired[Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z', None] | None]
+
+
 class ScoreLines(TypedDict):
     stars: int
     stage_elements: int
@@ -168,8 +174,383 @@ class TurandotGame(TypedDict):
     you: NotRequired["You"]
     score: NotRequired["TurandotScore"]
 
-Game = Union["TurandotGame"]
-GAME_TYPES: dict[str, str] = {"turandot": "TurandotGame"}
+
+class WordJamScoreLines(TypedDict):
+    turn_1: int
+    turn_2: int
+    turn_3: int
+    turn_4: int
+    turn_5: int
+    turn_6: int
+    turn_7: int
+    turn_8: int
+    extra_1: int
+    extra_2: int
+    extra_3: int
+
+
+class WordJamPlayerScore(TypedDict):
+    seat: int
+    lines: "WordJamScoreLines"
+    total: int
+    red: int
+    yellow: int
+
+
+class WordJamScore(TypedDict):
+    players: list["WordJamPlayerScore"]
+    winners: list[int]
+    shared: bool
+    extra_turns: int
+
+
+class WordJamCoin(TypedDict):
+    coins: int
+    consonant: Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']
+
+
+class WordJamStyle(TypedDict):
+    id: str
+    name: str
+    name_it: str
+    description: str
+    dictionary: bool
+    check: Literal['eight_letters', 'first_letter', None] | None
+    proper_nouns: bool
+
+
+class WordJamCaveColumn(TypedDict):
+    column: int
+    red: int
+    yellow: int
+
+
+class WordJamCaveView(TypedDict):
+    column: int
+    columns: list["WordJamCaveColumn"]
+    total_columns: int
+
+
+class WordJamWord(TypedDict):
+    word_id: int
+    word: str
+    value: int
+
+
+class WordJamSideChoice(TypedDict):
+    seat: int
+    side: Literal['ali_baba', 'thieves']
+
+
+class WordJamDeclaration(TypedDict):
+    seat: int
+    side: Literal['ali_baba', 'thieves']
+    word: str | None
+    value: int | None
+    valid: bool | None
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', None] | None
+    outcome: Literal['pass', 'invalid', 'not_enough', 'voided', 'chief', 'not_counted', 'counted', 'pending']
+
+
+class WordJamBestWord(TypedDict):
+    seat: int
+    word: str
+    value: int
+
+
+class WordJamBest(TypedDict):
+    ali_baba: "WordJamBestWord" | None
+    thieves: "WordJamBestWord" | None
+
+
+class WordJamChallenge(TypedDict):
+    word_id: int
+    seat: int
+    word: str
+    value: int
+    about: Literal['call', 'declaration']
+    side: Literal['ali_baba', 'thieves', None] | None
+    stage: Literal['window', 'vote']
+    challenger: int | None
+    answered: list[int]
+    votes_cast: int
+
+
+class WordJamBallot(TypedDict):
+    seat: int
+    in_favour: bool | None
+
+
+class WordJamVoteResult(TypedDict):
+    word_id: int
+    seat: int
+    word: str
+    about: Literal['call', 'declaration']
+    challenger: int | None
+    in_favour: int
+    votes: list["WordJamBallot"]
+    stands: bool
+
+
+class WordJamAward(TypedDict):
+    seat: int
+    colour: Literal['red', 'yellow']
+    points: int
+    role: Literal['ali_baba', 'follower', 'chief_thief', 'thief', 'best_ali_baba', 'best_thieves']
+
+
+class WordJamTurnRecord(TypedDict):
+    turn: int
+    extra_turn: int
+    column: int
+    red: int
+    yellow: int
+    called: bool
+    style: str
+    ali_baba: int | None
+    word: str | None
+    value: int | None
+    chief_thief: int | None
+    bets: list["WordJamSideChoice"] | None
+    sides: list["WordJamSideChoice"] | None
+    declarations: list["WordJamDeclaration"]
+    awards: list["WordJamAward"]
+
+
+class WordJamPlayer(TypedDict):
+    seat: int
+    name: str | None
+    bot: str | None
+    total: int
+    sitting_out: bool
+    no_call: bool
+    has_side: bool | None
+    has_bet: bool | None
+    word_final: bool | None
+    has_voted: bool | None
+
+
+class WordJamPending(TypedDict):
+    seat: int
+    kinds: list[str]
+    deadline: float | None
+
+
+class WordJamWordCheck(TypedDict):
+    value: int
+    valid: bool
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', None] | None
+
+
+class WordJamYou(TypedDict):
+    seat: int
+    bet: Literal['ali_baba', 'thieves', None] | None
+    side: Literal['ali_baba', 'thieves', None] | None
+    word: str | None
+    word_final: bool | None
+    word_check: "WordJamWordCheck" | None
+    vote: bool | None
+
+
+class WordJamGame(TypedDict):
+    id: str
+    ruleset: str
+    version: int
+    status: Literal['open', 'playing', 'finished']
+    seats_taken: int
+    seats_total: int
+    last_seq: int
+    private: bool
+    move_seconds: int | None
+    turn: int
+    extra_turn: int
+    final_turn: bool
+    phase: Literal['sides', 'think', 'challenge', 'vote', 'bets', 'window', 'finished']
+    participants: list[int]
+    coins: list["WordJamCoin"]
+    forbidden: Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']
+    style: "WordJamStyle"
+    styles_left: int
+    styles_used: list[str]
+    cave: "WordJamCaveView"
+    ali_baba: int | None
+    ali_word: "WordJamWord" | None
+    barred: list[int]
+    bets: list["WordJamSideChoice"] | None
+    sides: list["WordJamSideChoice"] | None
+    window: list[int] | None
+    must_beat: int | None
+    declarations: list["WordJamDeclaration"]
+    chief_thief: int | None
+    best: "WordJamBest" | None
+    challenge: "WordJamChallenge" | None
+    last_vote: "WordJamVoteResult" | None
+    used_words: list[str]
+    history: list["WordJamTurnRecord"]
+    players: list["WordJamPlayer"]
+    pending: list["WordJamPending"]
+    you: NotRequired["WordJamYou"]
+    score: NotRequired["WordJamScore"]
+
+
+class MuzicandoLines(TypedDict):
+    places: int
+    contracts: int
+    chooser: int
+
+
+class MuzicandoPlayerScore(TypedDict):
+    seat: int
+    lines: "MuzicandoLines"
+    total: int
+
+
+class MuzicandoTeamScore(TypedDict):
+    team: int
+    seats: list[int]
+    total: int
+
+
+class HandPlace(TypedDict):
+    seat: int
+    place: int
+    finished: bool
+    cards_left: int
+
+
+class HandResult(TypedDict):
+    hand: int
+    dealer: int
+    layout: Literal['S', 'G', 'P', 'M']
+    contract: str | None
+    declarer: int | None
+    chooser: int | None
+    made: bool | None
+    places: list["HandPlace"]
+    place_points: list[int]
+    contract_points: list[int]
+    chooser_points: list[int]
+    points: list[int]
+
+
+class MuzicandoScore(TypedDict):
+    mode: Literal['team', 'individual']
+    players: list["MuzicandoPlayerScore"]
+    teams: list["MuzicandoTeamScore"]
+    winners: list[int]
+    hands: list["HandResult"]
+
+
+class MuzicandoPlayer(TypedDict):
+    seat: int
+    name: str | None
+    bot: str | None
+    team: int | None
+    hand_size: int
+    blocked: bool
+    out: bool
+    place: int | None
+    total: int
+
+
+class MuzicandoPending(TypedDict):
+    seat: int
+    kinds: list[str]
+    deadline: float | None
+
+
+class Call(TypedDict):
+    seat: int
+    call: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M', 'pass']
+
+
+class StandingBid(TypedDict):
+    seat: int
+    contract: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M']
+
+
+class Auction(TypedDict):
+    calls: list["Call"]
+    bid: "StandingBid" | None
+    dealer_must_bid: bool
+
+
+class Cell(TypedDict):
+    x: int
+    y: int
+    card: Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']
+    covered_by: Literal['red-sign', 'orange-sign', 'yellow-sign', 'green-sign', 'blue-sign', 'indigo-sign', 'violet-sign', None] | None
+
+
+class Row(TypedDict):
+    y: int
+    from_x: int
+    to_x: int
+    direction: Literal['rising', 'falling', None] | None
+
+
+class Pile(TypedDict):
+    colour: Literal['red', 'orange', 'yellow', 'green', 'blue', 'indigo', 'violet']
+    x: int
+    top: Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']
+    complete: bool
+    sign: str | None
+
+
+class MuzicandoTable(TypedDict):
+    cells: list["Cell"]
+    rows: list["Row"]
+    piles: list["Pile"]
+
+
+class PlaceEntry(TypedDict):
+    seat: int
+    place: int
+
+
+class MuzicandoYou(TypedDict):
+    seat: int
+    hand: list[Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']]
+
+
+class MuzicandoGame(TypedDict):
+    id: str
+    ruleset: str
+    version: int
+    status: Literal['open', 'playing', 'finished']
+    seats_taken: int
+    seats_total: int
+    last_seq: int
+    private: bool
+    move_seconds: int | None
+    mode: Literal['team', 'individual']
+    auction_variant: bool
+    hand: int
+    hands: int
+    phase: Literal['auction', 'choose', 'play', 'finished']
+    dealer: int
+    turn: int | None
+    players: list["MuzicandoPlayer"]
+    pending: list["MuzicandoPending"]
+    pile_size: int
+    auction: "Auction" | None
+    contract: str | None
+    declarer: int | None
+    chooser: int | None
+    layout: Literal['S', 'G', 'P', 'M', None] | None
+    table: "MuzicandoTable"
+    blocked: list[int]
+    queued_blocks: list[int]
+    run: int | None
+    places: list["PlaceEntry"]
+    results: list["HandResult"]
+    totals: list[int]
+    team_totals: list[int] | None
+    you: NotRequired["MuzicandoYou"]
+    score: NotRequired["MuzicandoScore"]
+
+Game = Union["TurandotGame", "WordJamGame", "MuzicandoGame"]
+GAME_TYPES: dict[str, str] = {"turandot": "TurandotGame", "wordjam": "WordJamGame", "muzicando": "MuzicandoGame"}
 
 
 class Score(TypedDict):
@@ -208,8 +589,78 @@ class CastMove(TypedDict):
     type: Literal['cast']
     roles: NotRequired[list[str] | None]
 
-Move = Union["BidMove", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove"]
-MOVE_TYPES: dict[str, str] = {"bid": "BidMove", "assign_office": "AssignOfficeMove", "nominate": "NominateMove", "fire_director": "FireDirectorMove", "cast": "CastMove"}
+
+class WordJamChooseSideMove(TypedDict):
+    type: Literal['choose_side']
+    side: Literal['ali_baba', 'thieves']
+
+
+class WordJamOpenSesameMove(TypedDict):
+    type: Literal['open_sesame']
+    word: str
+
+
+class WordJamNoCallMove(TypedDict):
+    type: Literal['no_call']
+
+
+class WordJamChallengeMove(TypedDict):
+    type: Literal['challenge']
+    word_id: int
+
+
+class WordJamNoChallengeMove(TypedDict):
+    type: Literal['no_challenge']
+    word_id: NotRequired[int | None]
+
+
+class WordJamVoteMove(TypedDict):
+    type: Literal['vote']
+    in_favour: bool
+    word_id: NotRequired[int | None]
+
+
+class WordJamBetMove(TypedDict):
+    type: Literal['bet']
+    side: Literal['ali_baba', 'thieves']
+
+
+class WordJamThiefWordMove(TypedDict):
+    type: Literal['thief_word']
+    word: str
+    final: NotRequired[bool]
+
+
+class WordJamThiefPassMove(TypedDict):
+    type: Literal['thief_pass']
+
+
+class AuctionBidMove(TypedDict):
+    type: Literal['auction_bid']
+    contract: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M']
+
+
+class AuctionPassMove(TypedDict):
+    type: Literal['auction_pass']
+
+
+class ChooseLayoutMove(TypedDict):
+    type: Literal['choose_layout']
+    layout: Literal['S', 'G', 'P', 'M']
+
+
+class PlaceMove(TypedDict):
+    type: Literal['place']
+    card: Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']
+    x: int
+    y: int
+
+
+class PassMove(TypedDict):
+    type: Literal['pass']
+
+Move = Union["BidMove", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove"]
+MOVE_TYPES: dict[str, str] = {"bid": "BidMove", "assign_office": "AssignOfficeMove", "nominate": "NominateMove", "fire_director": "FireDirectorMove", "cast": "CastMove", "choose_side": "WordJamChooseSideMove", "open_sesame": "WordJamOpenSesameMove", "no_call": "WordJamNoCallMove", "challenge": "WordJamChallengeMove", "no_challenge": "WordJamNoChallengeMove", "vote": "WordJamVoteMove", "bet": "WordJamBetMove", "thief_word": "WordJamThiefWordMove", "thief_pass": "WordJamThiefPassMove", "auction_bid": "AuctionBidMove", "auction_pass": "AuctionPassMove", "choose_layout": "ChooseLayoutMove", "place": "PlaceMove", "pass": "PassMove"}
 
 
 class Problem(TypedDict):
@@ -240,6 +691,12 @@ class CalculatorResult(TypedDict):
     total: int
     roles: list[str]
     best: dict[str, Any]
+
+
+class WordJamValue(TypedDict):
+    value: int
+    valid: bool
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', None] | None
 
 
 class CreatedGame(TypedDict):
@@ -306,4 +763,4 @@ class Health(TypedDict):
     status: str
 
 
-__all__ = ["CreateGame", "Join", "Calculator", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
+__all__ = ["CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamPending", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "MuzicandoPending", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]

@@ -38,6 +38,14 @@ def score_turandot_cast(transport: Transport, body: models.Calculator) -> models
     return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
 
 
+def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> models.WordJamValue:
+    """Value a Word Jam word (``POST /v1/rulesets/wordjam/value``)."""
+    path = "/v1/rulesets/wordjam/value"
+    params = None
+    headers = None
+    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+
+
 def create_game(transport: Transport, body: models.CreateGame) -> models.CreatedGame:
     """Create a game (``POST /v1/games``)."""
     path = "/v1/games"
@@ -134,4 +142,4 @@ def metrics(transport: Transport) -> Any:
     return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "create_game", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "healthz", "readyz", "metrics"]

@@ -7,7 +7,9 @@ from flask_smorest import Blueprint
 from ..games import RULESETS, RulesError
 from ..games.turandot.cards import DEFAULT, DIRECTORS
 from ..games.turandot.scoring import best_arrangement, score_cast
+from ..games.wordjam import word_value
 from . import schemas as s
+from . import schemas_wordjam as sj
 from .errors import ApiError
 from .games import problems
 from .http import json_body, json_response
@@ -84,3 +86,27 @@ def score_calculator():
 
 
 _CALC = s.CalculatorSchema()
+
+
+@blp.route("/wordjam/value", methods=["POST"])
+@blp.doc(operationId="wordJamValue", requestBody={
+    "required": True, "content": {"application/json": {"schema": "WordJamValueRequest", "example": {
+        "word": "pinguino", "coins": {"T": 1, "P": 2, "N": 3, "F": 3}, "forbidden": "R"}}}})
+@blp.response(200, sj.WordJamValueSchema, description="The word's coins, or why it is invalid")
+@problems(400, 413, 415, 422, blueprint=blp)
+def wordjam_value():
+    """Value a Word Jam word
+
+    For tables playing the physical game: a word and the five coin consonants (and the
+    forbidden one) give the coins it earns, or why it is invalid. Accents and case are folded;
+    spaces, apostrophes and hyphens are ignored; every occurrence counts. Reuse and the theme
+    depend on a game and are not judged here.
+    """
+    body = s.load_body(_WORD, json_body())
+    try:
+        return json_response(word_value(body["word"], body["coins"], body["forbidden"]))
+    except RulesError as err:
+        raise ApiError.from_rules(err) from err
+
+
+_WORD = sj.WordJamValueRequestSchema()

@@ -402,7 +402,23 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "fire_director": FireDirectorMoveSchema,
     "cast": CastMoveSchema,
 }
-_MOVE_LOADERS = {k: v() for k, v in MOVE_SCHEMAS.items()}
+_MOVE_LOADERS: dict[str, Schema] = {}
+
+
+def _register_rulesets() -> None:
+    """Every ruleset's moves and views join the unions (their modules import this one, so they
+    are read at the end of it)."""
+    from .schemas_muzicando import (MUZICANDO_MOVE_SCHEMAS, MuzicandoGameSchema,
+                                    MuzicandoScoreSchema)
+    from .schemas_wordjam import WORDJAM_MOVE_SCHEMAS, WordJamGameSchema, WordJamScoreSchema
+
+    VIEW_SCHEMAS["wordjam"] = (WordJamGameSchema, WordJamScoreSchema)
+    VIEW_SCHEMAS["muzicando"] = (MuzicandoGameSchema, MuzicandoScoreSchema)
+    for extra in (WORDJAM_MOVE_SCHEMAS, MUZICANDO_MOVE_SCHEMAS):
+        clash = set(extra) & set(MOVE_SCHEMAS)
+        assert not clash, f"move types used by two rulesets: {clash}"
+        MOVE_SCHEMAS.update(extra)
+    _MOVE_LOADERS.update({k: v() for k, v in MOVE_SCHEMAS.items()})
 
 
 def load_move(body: Any) -> dict[str, Any]:
@@ -483,3 +499,5 @@ class HealthSchema(Base):
     class Meta:
         unknown = INCLUDE
 
+
+_register_rulesets()

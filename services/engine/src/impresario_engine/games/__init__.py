@@ -6,9 +6,11 @@ Nothing under this package touches Flask, Redis, a clock or a global random gene
 from __future__ import annotations
 
 from .base import IllegalMove, InvalidOptions, OutOfTurn, RulesError, Ruleset
+from .muzicando import MUZICANDO
 from .turandot import TURANDOT
+from .wordjam import WORDJAM
 
-RULESETS: dict[str, Ruleset] = {TURANDOT.name: TURANDOT}
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (TURANDOT, WORDJAM, MUZICANDO)}
 
 
 def get_ruleset(name: str) -> Ruleset | None:

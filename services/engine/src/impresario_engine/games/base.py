@@ -154,6 +154,10 @@ class Ruleset:
         this. ``None``: no deadline."""
         return move_seconds
 
+    #: kinds of move that are races (the first committed wins): server bots leave them to the
+    #: humans until no human is left in the race or the bot's own time is up
+    race_kinds: ClassVar[frozenset[str]] = frozenset()
+
     #: names of the server-side bots this ruleset offers for bot seats
     bot_names: ClassVar[tuple[str, ...]] = ("random",)
 

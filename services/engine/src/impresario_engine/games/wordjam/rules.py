@@ -896,6 +896,7 @@ class WordJam(Ruleset):
         raise AssertionError(kind)
 
     bot_names = ("random", "wordsmith")
+    race_kinds = frozenset({"open_sesame"})
 
     def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
         from .bots import BOTS  # the bots use the rules: imported late
