@@ -71,3 +71,26 @@ def test_cli_play_against_bots_to_the_end(live_server):
     text = "\n".join(player.lines)
     assert "=== Round 1" in text and "reveal →" in text
     assert "Final score:" in text and "Winners:" in text
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "muzicando", "--mode", "team", "--hands", "1", "--seed", "4"],
+    ["play", "muzicando", "--mode", "individual", "--bots", "2", "--hands", "3", "--seed", "6"],
+])
+def test_cli_plays_muzicando_team_and_individual_to_the_end(live_server, argv):
+    """A human at the numbered menu (always the first listed move) plays a whole match."""
+    from impresario import cli
+
+    lines: list[str] = []
+
+    def ask(prompt: str) -> str:
+        lines.append(prompt)
+        return "1"
+
+    args = cli.build_parser().parse_args(["--url", live_server, *argv])
+    assert cli.cmd_play(args, ask=ask, out=lines.append) == 0
+    text = "\n".join(lines)
+    assert "Your move (1-" in text and "your hand:" in text
+    assert "Final score:" in text and "Winners:" in text
+    if "team" in argv:
+        assert "team 0 (seats [0, 2])" in text

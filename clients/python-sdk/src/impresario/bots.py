@@ -203,14 +203,32 @@ class GreedyBot:
         return {"type": "assign_office", "assignments": out}
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _bots() -> dict[str, dict[str, Callable[..., Bot]]]:
+    from .muzicando import MuzicandoGreedyBot, MuzicandoRandomBot
+    from .wordjam import WordJamBot
+
+    return {
+        "turandot": {"random": RandomBot, "greedy": GreedyBot},
+        "wordjam": {"wordsmith": WordJamBot},
+        "muzicando": {"random": MuzicandoRandomBot, "greedy": MuzicandoGreedyBot},
+    }
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
+def bot_names(ruleset: str = "turandot") -> list[str]:
+    return list(_bots().get(ruleset, {}))
+
+
+def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot") -> Bot:
+    """A bot of ``ruleset`` by name (turandot: random, greedy; wordjam: wordsmith;
+    muzicando: random, greedy)."""
+    by_game = _bots()
+    if ruleset not in by_game:
+        raise ValueError(f"no bots for {ruleset!r}; rulesets: {', '.join(by_game)}")
     try:
-        return BOTS[name](seed=seed)
+        return by_game[ruleset][name](seed=seed)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
+        raise ValueError(f"unknown {ruleset} bot {name!r}; bots: "
+                         f"{', '.join(by_game[ruleset])}") from None
 
 
 # ------------------------------------------------------------------------------ play loop

@@ -1,7 +1,9 @@
-"""``impresario``: play Turandot against bots in the terminal, run a bot tournament, or
-follow a game live.
+"""``impresario``: play against bots in the terminal, run a bot tournament, or follow a game
+live.
 
     impresario play turandot --bots 3
+    impresario play muzicando --mode team            # you and a bot against two bots
+    impresario play muzicando --mode individual --bots 2
     impresario tournament --games 500 --bots greedy,random,random,random
     impresario watch <game id>
 """
@@ -76,15 +78,20 @@ def show_events(events: list[dict[str, Any]], names: dict[int, str],
 
 def show_score(score: dict[str, Any], names: dict[int, str], out: Callable[[str], None] = print) -> None:
     out("\nFinal score:")
-    header = f"  {'player':<14}" + "".join(f"{k:>16}" for k in LINES) + f"{'total':>8}"
-    out(header)
+    lines = list(score["players"][0]["lines"]) if score["players"] else list(LINES)
+    width = max([16] + [len(k) + 2 for k in lines])
+    out(f"  {'player':<14}" + "".join(f"{k:>{width}}" for k in lines) + f"{'total':>8}")
     for p in score["players"]:
-        out(f"  {names.get(p['seat'], p['seat']):<14}" +
-            "".join(f"{p['lines'][k]:>16}" for k in LINES) + f"{p['total']:>8}")
-        out("    cast: " + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
+        out(f"  {str(names.get(p['seat'], p['seat'])):<14}" +
+            "".join(f"{p['lines'][k]:>{width}}" for k in lines) + f"{p['total']:>8}")
+        if p.get("cast"):
+            out("    cast: " + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
     if score.get("dummy"):
         d = score["dummy"]
-        out(f"  {'dummy':<14}" + "".join(f"{d['lines'][k]:>16}" for k in LINES) + f"{d['total']:>8}")
+        out(f"  {'dummy':<14}" + "".join(f"{d['lines'][k]:>{width}}" for k in lines)
+            + f"{d['total']:>8}")
+    for team in score.get("teams") or ():
+        out(f"  team {team['team']} (seats {team['seats']}): {team['total']}")
     out(f"Winners: {', '.join(str(names.get(w, w)) for w in score['winners']) or 'the dummy'}")
 
 
@@ -125,23 +132,100 @@ def ask_move(view: dict[str, Any], actions: dict[str, Any], ask: Callable[[str],
         return dict(actions["default"])
 
 
+DEFAULT_BOT = {"turandot": "greedy", "wordjam": "wordsmith", "muzicando": "greedy"}
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any] | None:
+    opts: dict[str, Any] = {}
+    if getattr(args, "mode", None):
+        opts["mode"] = args.mode
+    if getattr(args, "hands", None):
+        opts["hands"] = args.hands
+    return opts or None
+
+
+def menu_moves(actions: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every legal move of the caller as (label, move), from the compact action space: the
+    numbered menu of the generic terminal player (Muzicando: every card on every legal cell)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for space in actions["moves"]:
+        kind = space["type"]
+        if kind == "place":
+            for entry in space["cards"]:
+                for cell in entry["cells"]:
+                    out.append((f"place {entry['card']} at ({cell['x']}, {cell['y']})",
+                                {"type": "place", "card": entry["card"], "x": cell["x"],
+                                 "y": cell["y"]}))
+        elif kind == "auction_bid":
+            out += [(f"bid {c}", {"type": "auction_bid", "contract": c})
+                    for c in space["contracts"]]
+        elif kind == "choose_layout":
+            out += [(f"choose layout {lay}", {"type": "choose_layout", "layout": lay})
+                    for lay in space["layouts"]]
+        elif kind == "pass":
+            out.append(("pass" + (" (and draw a card)" if space.get("draws") else ""),
+                        {"type": "pass"}))
+        else:
+            keep = {k: v for k, v in space.items() if k == "type"}
+            out.append((kind.replace("_", " "), keep))
+    return out
+
+
+def show_muzicando(view: dict[str, Any], out: Callable[[str], None] = print) -> None:
+    out(f"\n=== Hand {view['hand']} of {view['hands']} · {view['phase']} · layout "
+        f"{view['layout'] or '—'} · contract {view['contract'] or '—'} ===")
+    cells = view["table"]["cells"] if isinstance(view["table"], dict) else []
+    if cells:
+        out("  table: " + ", ".join(
+            f"({c['x']},{c['y']}) {c['card']}" + (f" under {c['covered_by']}" if c["covered_by"] else "")
+            for c in cells))
+    for p in view["players"]:
+        status = "out, place " + str(p["place"]) if p["out"] else f"{p['hand_size']} cards"
+        out(f"  seat {p['seat']} {p.get('name') or '?':<12} {status}"
+            + (" (blocked)" if p["blocked"] else "") + f"  total {p['total']}")
+    if view.get("you"):
+        out("  your hand: " + ", ".join(view["you"]["hand"]))
+
+
+def ask_menu(view: dict[str, Any], actions: dict[str, Any], ask: Callable[[str], str],
+             out: Callable[[str], None] = print) -> dict[str, Any]:
+    choices = menu_moves(actions)
+    for i, (label, _move) in enumerate(choices, 1):
+        out(f"  {i:>3}. {label}")
+    while True:
+        raw = ask(f"Your move (1-{len(choices)}, Enter for the default): ").strip()
+        if not raw:
+            return dict(actions["default"])
+        if raw.isdigit() and 1 <= int(raw) <= len(choices):
+            return choices[int(raw) - 1][1]
+        out("  I did not understand that; try again.")
+
+
 def cmd_play(args: argparse.Namespace, ask: Callable[[str], str] = input,
              out: Callable[[str], None] = print) -> int:
     client = Client(args.url)
-    game = client.create_game(args.ruleset, players=args.bots + 1, seed=args.seed)
+    ruleset = args.ruleset
+    bot_kind = args.bot or DEFAULT_BOT.get(ruleset, "random")
+    bots_count = args.bots
+    if ruleset == "muzicando" and args.mode == "team":
+        bots_count = 3  # the team game is for four
+    game = client.create_game(ruleset, players=bots_count + 1, seed=args.seed,
+                              options=_options(args))
     me = game.join(args.name)
-    bots = [make_bot(args.bot, seed=(args.seed or 0) + i) for i in range(args.bots)]
-    bot_seats: list[Seat] = [game.join(f"{args.bot}-bot-{i + 1}") for i in range(args.bots)]
-    names = {0: args.name, **{s.seat: f"{args.bot}-bot-{s.seat}" for s in bot_seats}}
-    out(f"Game {game.id}: you are seat 0 against {args.bots} {args.bot} bots.")
+    bots = [make_bot(bot_kind, seed=(args.seed or 0) + i, ruleset=ruleset)
+            for i in range(bots_count)]
+    bot_seats: list[Seat] = [game.join(f"{bot_kind}-bot-{i + 1}") for i in range(bots_count)]
+    names = {0: args.name, **{s.seat: f"{bot_kind}-bot-{s.seat}" for s in bot_seats}}
+    out(f"Game {game.id}: you are seat 0 against {bots_count} {bot_kind} bots.")
     seq = 0
-    last_round = None
+    shown = None
     while True:
         view = me.view()
         events = me.events(after=seq)
         if events:
             seq = events[-1]["seq"]
-            show_events(events, names, out)
+            if ruleset == "turandot":
+                show_events(events, names, out)
         if view["status"] == "finished":
             show_score(me.score(), names, out)
             return 0
@@ -153,11 +237,16 @@ def cmd_play(args: argparse.Namespace, ask: Callable[[str], str] = input,
         if moved:
             continue
         if me.is_my_turn(view):
-            if view["round"] != last_round or view["phase"] != "bidding":
-                show_table(view, out)
-                last_round = view["round"]
             actions = me.actions()
-            move = ask_move(view, actions, ask, out)
+            if ruleset == "turandot":
+                if view["round"] != shown or view["phase"] != "bidding":
+                    show_table(view, out)
+                    shown = view["round"]
+                move = ask_move(view, actions, ask, out)
+            else:
+                if ruleset == "muzicando":
+                    show_muzicando(view, out)
+                move = ask_menu(view, actions, ask, out)
             try:
                 me.move(move)
             except ImpresarioError as err:
@@ -167,21 +256,24 @@ def cmd_play(args: argparse.Namespace, ask: Callable[[str], str] = input,
 def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     for n in names:
-        make_bot(n)  # fails early on an unknown name
+        make_bot(n, ruleset=args.ruleset)  # fails early on an unknown name
     client = Client(args.url)
     result = run_tournament(client, names, args.games, seed=args.seed,
-                            progress=None if args.quiet else progress_bar)
+                            progress=None if args.quiet else progress_bar,
+                            ruleset=args.ruleset, options=_options(args))
     if args.json:
         out(json.dumps(result, indent=2))
         return 0
     out(f"{result['games']} games in {result['seconds']:.1f}s "
         f"({result['games_per_second']:.2f} games/s)")
-    out(f"{'seat':<5}{'bot':<8}{'win rate':>10}{'95% CI':>18}{'avg total':>11}  "
-        + "  ".join(f"{k}" for k in LINES))
+    keys = list(result["standings"][0]["avg_lines"]) if result["standings"] else []
+    out(f"{'seat':<5}{'bot':<10}{'win rate':>10}{'95% CI':>18}{'avg total':>11}  "
+        + "  ".join(f"{k}" for k in keys))
     for row in result["standings"]:
         lo, hi = row["ci95"]
-        out(f"{row['seat']:<5}{row['bot']:<8}{row['win_rate']:>10.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}"
-            f"{row['avg_total']:>11.2f}  " + "  ".join(f"{row['avg_lines'][k]:.2f}" for k in LINES))
+        out(f"{row['seat']:<5}{row['bot']:<10}{row['win_rate']:>10.1%}"
+            f"{f'[{lo:.1%}, {hi:.1%}]':>18}{row['avg_total']:>11.2f}  "
+            + "  ".join(f"{row['avg_lines'][k]:.2f}" for k in keys))
     if len(names) == 2:
         out(f"dummy wins: {result['dummy_wins']}")
     return 0
@@ -225,7 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("ruleset", nargs="?", default="turandot")
     play.add_argument("--bots", type=int, default=3, help="how many bots (default 3)")
-    play.add_argument("--bot", default="greedy", help="bot kind: greedy or random")
+    play.add_argument("--bot", default=None,
+                      help="bot kind (turandot: greedy, random; wordjam: wordsmith; "
+                           "muzicando: greedy, random)")
+    play.add_argument("--mode", choices=["team", "individual"], default=None,
+                      help="muzicando: the team game for four, or the individual game")
+    play.add_argument("--hands", type=int, default=None, help="muzicando: hands in the match")
     play.add_argument("--name", default="You")
     play.add_argument("--seed", type=int, default=None)
     tour = sub.add_parser("tournament", help="run seeded bot games and print win rates")
@@ -233,6 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--bots", default="greedy,random,random,random",
                       help="comma-separated bots, one per seat")
     tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--ruleset", default="turandot")
+    tour.add_argument("--mode", choices=["team", "individual"], default=None)
+    tour.add_argument("--hands", type=int, default=None)
     tour.add_argument("--json", action="store_true", help="print the result as JSON")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     watch = sub.add_parser("watch", help="follow a game live")

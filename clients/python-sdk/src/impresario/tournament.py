@@ -51,7 +51,7 @@ class Standing:
     seat: int
     games: int = 0
     wins: float = 0.0
-    lines: dict[str, float] = field(default_factory=lambda: {k: 0.0 for k in LINES})
+    lines: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
 
     def row(self) -> dict[str, Any]:
@@ -64,23 +64,27 @@ class Standing:
 
 
 def run_tournament(client: Client, bot_names: list[str], games: int, seed: int = 0,
-                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play ``games`` seeded games with the bots in fixed seats; a shared victory counts as a
-    fraction of a win for each winner."""
+                   progress: Callable[[int, int], None] | None = None,
+                   ruleset: str = "turandot", options: dict[str, Any] | None = None
+                   ) -> dict[str, Any]:
+    """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats; a shared
+    victory counts as a fraction of a win for each winner."""
     standings = [Standing(name, i) for i, name in enumerate(bot_names)]
     started = time.perf_counter()
     dummy_wins = 0
     for g in range(games):
-        bots = [make_bot(name, seed=seed * 1_000_003 + g * 7 + i) for i, name in enumerate(bot_names)]
-        _, score, _ = play_game(client, bots, seed=seed * 1_000_003 + g)
+        bots = [make_bot(name, seed=seed * 1_000_003 + g * 7 + i, ruleset=ruleset)
+                for i, name in enumerate(bot_names)]
+        _, score, _ = play_game(client, bots, seed=seed * 1_000_003 + g, options=options,
+                                ruleset=ruleset)
         winners = score["winners"]
         dummy_wins += bool(score.get("dummy_wins"))
         for p in score["players"]:
             st = standings[p["seat"]]
             st.games += 1
             st.total += p["total"]
-            for k in LINES:
-                st.lines[k] += p["lines"][k]
+            for k, v in p["lines"].items():
+                st.lines[k] = st.lines.get(k, 0.0) + v
             if p["seat"] in winners:
                 st.wins += 1 / len(winners)
         if progress:
