@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 from flask import Response, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import ApiError
 
@@ -27,6 +28,12 @@ def json_body() -> Any:
         raise ApiError(415, "unsupported_media_type",
                        f"send the body as application/json, not {mimetype or 'nothing'}")
     raw = request.get_data(cache=True)  # 413 from MAX_CONTENT_LENGTH is raised here
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        # a body without Content-Length (chunked) is cut at the cap by werkzeug, silently:
+        # anything left beyond it makes the body too large, not a shorter one
+        if request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -53,7 +60,8 @@ def if_match_version() -> int | None:
     if value.startswith("W/"):
         value = value[2:]
     value = value.strip('"')
-    if not value.isdigit():
+    # ASCII digits only (int() refuses "²", and strings of over 4,300 digits)
+    if not (value.isascii() and value.isdigit() and len(value) <= 18):
         raise ApiError(400, "invalid_if_match", "If-Match must be the game's ETag, e.g. \"12\"")
     return int(value)
 

@@ -6,6 +6,7 @@ Moves are a discriminated union on ``type``: one schema per move, chosen by :fun
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
@@ -113,10 +114,16 @@ class CreateGameSchema(Base):
         "description": "spectators see nothing without the spectator link"})
 
 
+def _no_control_characters(value: str) -> None:
+    if any(unicodedata.category(c) == "Cc" for c in value):
+        raise ValidationError("names may not contain control characters")
+
+
 class JoinSchema(Base):
     name = fields.String(required=True, validate=[
         validate.Length(1, NAME_MAX),
-        validate.Regexp(r"^[^\x00-\x1f\x7f]+$", error="names may not contain control characters"),
+        validate.Regexp(r"^[^\x00-\x1f\x7f-\x9f]+$", error="names may not contain control characters"),
+        _no_control_characters,  # Python's $ lets a final newline through the pattern
     ], metadata={"example": "Anna"})
     bot = fields.String(allow_none=True, load_default=None, validate=validate.Length(1, 40),
                         metadata={"description": "with the host token: a bot seat played by "
@@ -405,9 +412,11 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
 _MOVE_LOADERS: dict[str, Schema] = {}
 
 
-def _register_rulesets() -> None:
-    """Every ruleset's moves and views join the unions (their modules import this one, so they
-    are read at the end of it)."""
+def register_rulesets() -> None:
+    """Every ruleset's moves and views join the unions (once; their modules import this one,
+    so they are read lazily, when the app is built or the first move is loaded)."""
+    if _MOVE_LOADERS:
+        return
     from .schemas_muzicando import (MUZICANDO_MOVE_SCHEMAS, MuzicandoGameSchema,
                                     MuzicandoScoreSchema)
     from .schemas_wordjam import WORDJAM_MOVE_SCHEMAS, WordJamGameSchema, WordJamScoreSchema
@@ -426,6 +435,7 @@ def load_move(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(422, "invalid_body", "a move must be a JSON object with a 'type'",
                        errors={"_schema": ["must be an object"]})
+    register_rulesets()
     kind = body.get("type")
     loader = _MOVE_LOADERS.get(kind) if isinstance(kind, str) else None
     if loader is None:
@@ -498,6 +508,3 @@ class HealthSchema(Base):
 
     class Meta:
         unknown = INCLUDE
-
-
-_register_rulesets()

@@ -42,7 +42,7 @@ def wants_stream() -> bool:
 def resume_after(after: int) -> int:
     """``Last-Event-ID`` (the last sequence number the client saw) wins over ``after``."""
     last = request.headers.get("Last-Event-ID", "").strip()
-    if last.isdigit() and len(last) < 17:
+    if last.isascii() and last.isdigit() and len(last) < 17:  # not "²": int() refuses it
         return int(last)
     return after
 
