@@ -91,6 +91,7 @@ def _document(api: Api) -> None:
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=sj.WordJamValueRequestSchema)
+    s.register_rulesets()
     games, scores = {}, []
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         score_name = score_schema.__name__.removesuffix("Schema")

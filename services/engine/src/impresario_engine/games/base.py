@@ -18,7 +18,7 @@ of a state.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -129,6 +129,9 @@ class Ruleset:
         large, to avoid enumerating it)."""
         return rng.choice(self.legal_actions(state, seat))
 
+    #: the function applying each move type: ``handlers[type](ruleset, state, seat, action)``
+    handlers: ClassVar[dict[str, Callable[..., tuple[State, list[Event]]]]] = {}
+
     def validate(self, state: State, seat: int, action: Action) -> None:
         """Raise a :class:`RulesError` if ``seat`` may not make ``action`` now."""
         self.apply(state, seat, action)
@@ -137,9 +140,22 @@ class Ruleset:
         """Validate and apply ``action`` by ``seat``; return the new state and the events.
 
         Never mutates ``state``. A move that changes nothing (an idempotent re-send) returns the
-        same state object and no events.
+        same state object and no events. The checks every ruleset shares are made here; the
+        move's own handler checks the rest.
         """
-        raise NotImplementedError
+        if not isinstance(action, dict):
+            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
+        kind = action.get("type")
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise IllegalMove("unknown_move_type",
+                              f"unknown move type {kind!r}; {self.title} moves are "
+                              f"{', '.join(self.move_types)}")
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
+        if self.is_finished(state):
+            raise OutOfTurn("game_finished", "the game is over")
+        return handler(self, state, seat, action)
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:

@@ -238,23 +238,6 @@ class Muzicando(Ruleset):
         return not any(v for c, v in cells.items() if not is_sign(c))
 
     # ------------------------------------------------------------------ moves
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, dict):
-            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
-        kind = action.get("type")
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise IllegalMove("unknown_move_type",
-                              f"unknown move type {kind!r}; Muzicando moves are "
-                              f"{', '.join(self.move_types)}")
-        if type(seat) is not int or not 0 <= seat < state["n"]:
-            raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
-        if state["phase"] == FINISHED:
-            raise OutOfTurn("game_finished", "the game is over")
-        return handler(self, state, seat, action)
-
-    def validate(self, state: State, seat: int, action: Action) -> None:
-        self.apply(state, seat, action)
 
     def _my_turn(self, state: State, seat: int, phase: str, what: str) -> None:
         if state["phase"] != phase:
@@ -814,6 +797,7 @@ _HANDLERS = {
     "place": Muzicando._place,
     "pass": Muzicando._pass,
 }
+Muzicando.handlers = _HANDLERS
 
 MUZICANDO = Muzicando()
 

@@ -145,23 +145,6 @@ class Turandot(Ruleset):
         return catalogue_for(state["catalogue"])
 
     # ------------------------------------------------------------------ moves
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, dict):
-            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
-        kind = action.get("type")
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise IllegalMove("unknown_move_type",
-                              f"unknown move type {kind!r}; Turandot moves are "
-                              f"{', '.join(self.move_types)}")
-        if type(seat) is not int or not 0 <= seat < state["n"]:
-            raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
-        if state["phase"] == FINISHED:
-            raise OutOfTurn("game_finished", "the game is over")
-        return handler(self, state, seat, action)
-
-    def validate(self, state: State, seat: int, action: Action) -> None:
-        self.apply(state, seat, action)
 
     # -- bidding
     def _bid(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -742,6 +725,7 @@ _HANDLERS = {
     "fire_director": Turandot._fire_director,
     "cast": Turandot._cast,
 }
+Turandot.handlers = _HANDLERS
 
 TURANDOT = Turandot()
 

@@ -334,23 +334,6 @@ class WordJam(Ruleset):
         return None
 
     # ------------------------------------------------------------------ moves
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, dict):
-            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
-        kind = action.get("type")
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise IllegalMove("unknown_move_type",
-                              f"unknown move type {kind!r}; Word Jam moves are "
-                              f"{', '.join(self.move_types)}")
-        if type(seat) is not int or not 0 <= seat < state["n"]:
-            raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
-        if state["phase"] == FINISHED:
-            raise OutOfTurn("game_finished", "the game is over")
-        return handler(self, state, seat, action)
-
-    def validate(self, state: State, seat: int, action: Action) -> None:
-        self.apply(state, seat, action)
 
     def _sitting_out(self, state: State, seat: int) -> None:
         if seat not in state["participants"]:
@@ -1077,6 +1060,7 @@ _HANDLERS = {
     "thief_word": WordJam._thief_word,
     "thief_pass": WordJam._thief_pass,
 }
+WordJam.handlers = _HANDLERS
 
 WORDJAM = WordJam()
 
