@@ -147,7 +147,6 @@ class You(TypedDict):
 
 class TurandotGame(TypedDict):
     id: str
-    ruleset: Literal['turandot']
     version: int
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
@@ -155,6 +154,7 @@ class TurandotGame(TypedDict):
     last_seq: int
     private: bool
     move_seconds: int | None
+    ruleset: Literal['turandot']
     round: int
     phase: Literal['bidding', 'office', 'nominate', 'fire', 'casting', 'finished']
     maestro: int
@@ -330,12 +330,6 @@ class WordJamPlayer(TypedDict):
     has_voted: bool | None
 
 
-class WordJamPending(TypedDict):
-    seat: int
-    kinds: list[str]
-    deadline: float | None
-
-
 class WordJamWordCheck(TypedDict):
     value: int
     valid: bool
@@ -354,7 +348,6 @@ class WordJamYou(TypedDict):
 
 class WordJamGame(TypedDict):
     id: str
-    ruleset: str
     version: int
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
@@ -362,6 +355,7 @@ class WordJamGame(TypedDict):
     last_seq: int
     private: bool
     move_seconds: int | None
+    ruleset: Literal['wordjam']
     turn: int
     extra_turn: int
     final_turn: bool
@@ -388,7 +382,7 @@ class WordJamGame(TypedDict):
     used_words: list[str]
     history: list["WordJamTurnRecord"]
     players: list["WordJamPlayer"]
-    pending: list["WordJamPending"]
+    pending: list["Pending"]
     you: NotRequired["WordJamYou"]
     score: NotRequired["WordJamScore"]
 
@@ -453,12 +447,6 @@ class MuzicandoPlayer(TypedDict):
     total: int
 
 
-class MuzicandoPending(TypedDict):
-    seat: int
-    kinds: list[str]
-    deadline: float | None
-
-
 class Call(TypedDict):
     seat: int
     call: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M', 'pass']
@@ -515,7 +503,6 @@ class MuzicandoYou(TypedDict):
 
 class MuzicandoGame(TypedDict):
     id: str
-    ruleset: str
     version: int
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
@@ -523,6 +510,7 @@ class MuzicandoGame(TypedDict):
     last_seq: int
     private: bool
     move_seconds: int | None
+    ruleset: Literal['muzicando']
     mode: Literal['team', 'individual']
     auction_variant: bool
     hand: int
@@ -531,7 +519,7 @@ class MuzicandoGame(TypedDict):
     dealer: int
     turn: int | None
     players: list["MuzicandoPlayer"]
-    pending: list["MuzicandoPending"]
+    pending: list["Pending"]
     pile_size: int
     auction: "Auction" | None
     contract: str | None
@@ -763,4 +751,4 @@ class Health(TypedDict):
     status: str
 
 
-__all__ = ["CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamPending", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "MuzicandoPending", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
+__all__ = ["CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]

@@ -222,12 +222,10 @@ class TurandotScoreSchema(Base):
     dummy_wins = StrictBool(required=True)
 
 
-class TurandotGameSchema(Base):
-    """A Turandot game as the caller may see it."""
+class GameBaseSchema(Base):
+    """What the service adds to every ruleset's view of a game."""
 
     id = fields.String(required=True)
-    ruleset = fields.String(required=True, validate=validate.OneOf(["turandot"]),
-                            metadata={"example": "turandot"})
     version = Int(required=True, metadata={"description": "increments with every accepted change; also the ETag"})
     status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
     seats_taken = Int(required=True)
@@ -236,6 +234,13 @@ class TurandotGameSchema(Base):
         "description": "the sequence number of the game's last event: follow the feed from here"})
     private = StrictBool(required=True)
     move_seconds = Int(required=True, allow_none=True)
+
+
+class TurandotGameSchema(GameBaseSchema):
+    """A Turandot game as the caller may see it."""
+
+    ruleset = fields.String(required=True, validate=validate.OneOf(["turandot"]),
+                            metadata={"example": "turandot"})
     round = Int(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(
         ["bidding", "office", "nominate", "fire", "casting", "finished"]))

@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 from ..games.muzicando.cards import COLOURS, DECK
 from ..games.muzicando.layouts import LAYOUTS
 from ..games.muzicando.rules import CONTRACTS
-from .schemas import Base, Int, MoveBase, StrictBool
+from .schemas import Base, GameBaseSchema, Int, MoveBase, PendingSchema, StrictBool
 
 COORD = 64  # 56 cards never reach further from the opening card
 
@@ -79,14 +79,6 @@ class MuzicandoPlayerSchema(Base):
     out = StrictBool(required=True, metadata={"description": "emptied his hand this hand"})
     place = Int(required=True, allow_none=True, metadata={"description": "finishing place, once out"})
     total = Int(required=True, metadata={"description": "points so far in the match"})
-
-
-class MuzicandoPendingSchema(Base):
-    seat = Int(required=True)
-    kinds = fields.List(fields.String(), required=True)
-    deadline = fields.Float(required=True, allow_none=True, metadata={
-        "description": "when the engine plays this seat's default move (Unix time, seconds); "
-                       "null without move_seconds"})
 
 
 class CallSchema(Base):
@@ -198,19 +190,11 @@ class MuzicandoScoreSchema(Base):
     hands = fields.List(fields.Nested(HandResultSchema), required=True)
 
 
-class MuzicandoGameSchema(Base):
+class MuzicandoGameSchema(GameBaseSchema):
     """A game as the caller may see it (Muzicando)."""
 
-    id = fields.String(required=True)
-    ruleset = fields.String(required=True, metadata={"example": "muzicando"})
-    version = Int(required=True, metadata={"description": "increments with every accepted change; also the ETag"})
-    status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
-    seats_taken = Int(required=True)
-    seats_total = Int(required=True)
-    last_seq = Int(required=True, metadata={
-        "description": "the sequence number of the game's last event: follow the feed from here"})
-    private = StrictBool(required=True)
-    move_seconds = Int(required=True, allow_none=True)
+    ruleset = fields.String(required=True, validate=validate.OneOf(["muzicando"]),
+                            metadata={"example": "muzicando"})
     mode = fields.String(required=True, validate=validate.OneOf(["team", "individual"]))
     auction_variant = StrictBool(required=True, metadata={
         "description": "hands open with the auction (team game, or R11)"})
@@ -221,7 +205,7 @@ class MuzicandoGameSchema(Base):
     dealer = Int(required=True)
     turn = Int(required=True, allow_none=True)
     players = fields.List(fields.Nested(MuzicandoPlayerSchema), required=True)
-    pending = fields.List(fields.Nested(MuzicandoPendingSchema), required=True)
+    pending = fields.List(fields.Nested(PendingSchema), required=True)
     pile_size = Int(required=True)
     auction = fields.Nested(AuctionSchema, required=True, allow_none=True)
     contract = fields.String(required=True, allow_none=True)

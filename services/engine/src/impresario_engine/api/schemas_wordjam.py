@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 
 from ..games.wordjam.rules import MAX_SECONDS, OUTCOMES, PHASES, SIDE_NAMES
 from ..games.wordjam.words import CONSONANTS, MAX_WORD_CHARS, REASON_TEXT
-from .schemas import Base, Int, MoveBase, StrictBool
+from .schemas import Base, GameBaseSchema, Int, MoveBase, PendingSchema, StrictBool
 
 CONSONANT = validate.OneOf(list(CONSONANTS))
 SIDE = validate.OneOf(list(SIDE_NAMES))
@@ -258,14 +258,6 @@ class WordJamPlayerSchema(Base):
     has_voted = StrictBool(required=True, allow_none=True)
 
 
-class WordJamPendingSchema(Base):
-    seat = Int(required=True)
-    kinds = fields.List(fields.String(), required=True)
-    deadline = fields.Float(required=True, allow_none=True, metadata={
-        "description": "when the engine plays this seat's default move (Unix time, seconds): "
-                       "the end of the current Word Jam window"})
-
-
 class WordJamWordCheckSchema(Base):
     value = Int(required=True)
     valid = StrictBool(required=True)
@@ -313,19 +305,11 @@ class WordJamScoreSchema(Base):
     extra_turns = Int(required=True)
 
 
-class WordJamGameSchema(Base):
+class WordJamGameSchema(GameBaseSchema):
     """A game as the caller may see it (Word Jam)."""
 
-    id = fields.String(required=True)
-    ruleset = fields.String(required=True, metadata={"example": "wordjam"})
-    version = Int(required=True, metadata={"description": "increments with every accepted change; also the ETag"})
-    status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
-    seats_taken = Int(required=True)
-    seats_total = Int(required=True)
-    last_seq = Int(required=True, metadata={
-        "description": "the sequence number of the game's last event: follow the feed from here"})
-    private = StrictBool(required=True)
-    move_seconds = Int(required=True, allow_none=True)
+    ruleset = fields.String(required=True, validate=validate.OneOf(["wordjam"]),
+                            metadata={"example": "wordjam"})
     turn = Int(required=True, metadata={"description": "1–8, then 9–11 for extra turns"})
     extra_turn = Int(required=True, metadata={"description": "0, or 1–3 in an extra turn (R7)"})
     final_turn = StrictBool(required=True, metadata={"description": "turn 8, played differently"})
@@ -360,7 +344,7 @@ class WordJamGameSchema(Base):
         "description": "folded words already used in this game (R9)"})
     history = fields.List(fields.Nested(WordJamTurnRecordSchema), required=True)
     players = fields.List(fields.Nested(WordJamPlayerSchema), required=True)
-    pending = fields.List(fields.Nested(WordJamPendingSchema), required=True)
+    pending = fields.List(fields.Nested(PendingSchema), required=True)
     you = fields.Nested(WordJamYouSchema, metadata={"description": "present for a seated caller"})
     score = fields.Nested(WordJamScoreSchema, metadata={"description": "present once finished"})
 
