@@ -13,13 +13,17 @@ record stored). Nothing is cached in the process between requests.
 
 from __future__ import annotations
 
+import threading
 from importlib import resources
 from typing import Any, Iterable
 
 import orjson
 import redis
+from redis.commands.core import Script
+from redis.connection import Encoder
+from redis.exceptions import ClusterError, RedisClusterException
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, TryAgainError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
@@ -33,15 +37,50 @@ def _lua(name: str) -> str:
 
 def connect(url: str, timeout: float = 5.0) -> "redis.Redis | redis.RedisCluster":
     """A client for ``url``. ``redis+cluster://host:port`` (or ``?cluster=1``) selects the
-    cluster-aware client; ``redis://``, ``rediss://`` and ``unix://`` a single server."""
+    cluster-aware client (connected on first use: see :class:`LazyCluster`); ``redis://``,
+    ``rediss://`` and ``unix://`` a single server."""
     cluster = url.startswith("redis+cluster://") or "cluster=1" in url
     if cluster:
         clean = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "")
         clean = clean.replace("&cluster=1", "")
-        return redis.RedisCluster.from_url(
-            clean, socket_timeout=timeout, socket_connect_timeout=timeout)
+        return LazyCluster(lambda: redis.RedisCluster.from_url(
+            clean, socket_timeout=timeout, socket_connect_timeout=timeout))
     return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
                                 health_check_interval=30)
+
+
+class LazyCluster:
+    """A ``RedisCluster`` made on first use. Its constructor connects at once (to learn the
+    slots), so a worker started while the cluster is away would fail to boot; like a single
+    server's client, this one connects when a request needs it (which gets a 503 until then)."""
+
+    def __init__(self, factory) -> None:
+        self._factory = factory
+        self._client: "redis.RedisCluster | None" = None
+        self._lock = threading.Lock()
+
+    @property
+    def cluster(self) -> "redis.RedisCluster":
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._factory()
+        return self._client
+
+    def get_encoder(self) -> Encoder:  # what Script hashes with (redis-py's defaults)
+        return Encoder("utf-8", "strict", False)
+
+    def register_script(self, script: str) -> Script:
+        return Script(self, script)
+
+    def __getattr__(self, name: str) -> Any:
+        if self._client is not None:
+            return getattr(self._client, name)
+
+        def deferred(*args: Any, **kwargs: Any) -> Any:  # connects when called, not when named
+            return getattr(self.cluster, name)(*args, **kwargs)
+
+        return deferred
 
 
 def game_key(game_id: str) -> str:
@@ -71,6 +110,10 @@ class GameStore:
             return fn(*args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except (ClusterError, TryAgainError, RedisClusterException) as exc:
+            # a cluster with a primary down ("The cluster is down"), slots moving, no reachable
+            # node: retry later, like a single server that is away
+            raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
         except RedisError as exc:
             if "LOADING" in str(exc) or "CLUSTERDOWN" in str(exc) or "TRYAGAIN" in str(exc):
                 raise StoreUnavailable(str(exc)) from exc
