@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate
+.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench
 
 help:
 	@echo "make run    - the engine service on 127.0.0.1:$(PORT) (embedded Redis unless REDIS_URL)"
@@ -79,3 +79,14 @@ k8s-validate: $(K8S_STAMP)
 		done; \
 		echo "k8s/overlays/$$overlay: valid for Kubernetes $(K8S_VERSIONS)"; \
 	done
+
+# `make bench` (not part of `make test`; about 5 minutes on 2 cores): the rules core, HTTP through
+# gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
+# in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
+bench: install
+	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& (apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 \
+		&& apt-get install -y -qq wrk >/dev/null 2>&1; }); } \
+		|| echo "wrk is not available: the Python load generator measures its own ceiling"
+	$(BIN)/python bench/run.py

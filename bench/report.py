@@ -1,0 +1,88 @@
+"""Markdown tables of a bench run: ``python bench/report.py [bench/results.json]`` (for
+docs/performance.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def render(r: dict) -> str:
+    m = r["machine"]
+    out = [f"Machine: {m['nproc']} CPUs ({m['cpu_model']}), {m['memory_gib']} GiB, Python "
+           f"{m['python']}, {m['platform']}; commit {r.get('git', {}).get('commit', '?')}; "
+           f"load average at the end {r.get('loadavg_at_end')}; run took {r['elapsed_s']:.0f} s.",
+           "", "### Rules core (in process)", "",
+           "| players | games/s | actions/s | games per CPU-second | actions per CPU-second | moves per game |",
+           "|---:|---:|---:|---:|---:|---:|"]
+    for x in r["rules_core"]:
+        out.append(f"| {x['players']} | {x['games_per_s']:.0f} | {x['actions_per_s']:.0f} | "
+                   f"{x['games_per_cpu_s']:.0f} | {x['actions_per_cpu_s']:.0f} | "
+                   f"{x['moves_per_game']:.1f} |")
+    out += ["", "### HTTP through gunicorn as shipped (4 workers x 64 threads, embedded Redis)", "",
+            "| endpoint | clients | requests/s | bids/s | p50 ms | p99 ms | server CPU ms/req | "
+            "Redis CPU ms/req | generator CPU ms/req | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for x in r["http"] + r["generator_ceiling"]:
+        def g(k, fmt="{:.2f}"):
+            v = x.get(k)
+            return "-" if v is None else fmt.format(v)
+        out.append(f"| {x['mode']} | {x['clients']} | {x['rps']:.0f} | {g('bid_rps', '{:.0f}')} | "
+                   f"{x['p50_ms']:.1f} | {x['p99_ms']:.1f} | {g('server_cpu_ms_per_req')} | "
+                   f"{g('redis_cpu_ms_per_req')} | {g('generator_cpu_ms_per_req')} | "
+                   f"{x.get('errors', 0)} |")
+    out += ["", "| clients | engine moves/s ÷ floor | engine bids/s ÷ floor | engine p99 ÷ floor p99 | "
+            "CPU-cost ratio (floor ms/req ÷ engine ms/req) |", "|---:|---:|---:|---:|---:|"]
+    for c, x in r["engine_vs_floor"].items():
+        out.append(f"| {c} | {x['moves_rps_ratio']:.2f} | {x['bid_rps_ratio']:.2f} | "
+                   f"{x['p99_ratio']:.2f} | {x['cpu_capacity_ratio']:.2f} |")
+    out += ["", "### Storage per finished game (MEMORY USAGE, every POST with an Idempotency-Key)", "",
+            "| players | total B | without idempotency B | game hash B | events stream B | "
+            "idempotency records B (count) | create record B | doc JSON B (state / moves log) | events |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for x in r["storage"]:
+        out.append(f"| {x['players']} | {x['total']:.0f} | {x['total_without_idempotency']:.0f} | "
+                   f"{x['game_hash']:.0f} | {x['events']:.0f} | {x['idempotency']:.0f} "
+                   f"({x['idempotency_records']:.0f}) | {x['create_idempotency']:.0f} | "
+                   f"{x['doc_json_bytes']:.0f} ({x['state_json_bytes']:.0f} / "
+                   f"{x['moves_log_json_bytes']:.0f}) | {x['event_count']:.0f} |")
+    s = r["scale"]
+    out += ["", "### Scale (16 clients)", "",
+            f"- 100 live games: {s['bid_rps_100']:.0f} bids/s "
+            f"(windows: {', '.join(f'{v:.0f}' for v in s['live_100']['rps_per_window'])} req/s), "
+            f"p99 {s['live_100']['p99_ms']:.1f} ms, server CPU {s['live_100']['server_cpu_ms_per_req']:.2f} ms/req",
+            f"- 10,000 live games: {s['bid_rps_10000']:.0f} bids/s "
+            f"(windows: {', '.join(f'{v:.0f}' for v in s['live_10000']['rps_per_window'])} req/s), "
+            f"p99 {s['live_10000']['p99_ms']:.1f} ms, server CPU {s['live_10000']['server_cpu_ms_per_req']:.2f} ms/req",
+            f"- ratio {s['ratio']:.2f} (CPU-cost ratio {s['cpu_capacity_ratio']:.2f})",
+            "", "### SDK", "",
+            f"- run_tournament, bots greedy/random/random/random, one client: "
+            f"{r['sdk_tournament']['games_per_s']:.2f} games/s ({r['sdk_tournament']['games']} games)"]
+    return "\n".join(out)
+
+
+def render_profile(p: dict, top: int = 15) -> str:
+    if "error" in p:
+        return f"(profile unavailable: {p['error']})"
+    out = []
+    if p.get("groups"):
+        out += ["| where (inclusive) | share |", "|---|---:|"]
+        out += [f"| {k} | {pct(v)} |" for k, v in p["groups"].items()]
+        out.append("")
+    out += ["| function (self) | share |", "|---|---:|"]
+    out += [f"| `{x['function']}` | {pct(x['share'])} |" for x in p["self"][:top]]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    path = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).with_name("results.json"))
+    res = json.loads(path.read_text())
+    print(render(res))
+    for name, prof in res.get("profiles", {}).items():
+        print(f"\n#### profile: {name} ({prof.get('samples', '')} samples)\n")
+        print(render_profile(prof.get("profile", prof)))
