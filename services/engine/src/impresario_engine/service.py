@@ -499,6 +499,12 @@ class GameService:
                 new_doc["status"] = PLAYING
                 now = self.clock()
                 new_doc["since"] = {str(s): now for s in ruleset.pending(doc["state"])}
+                # the windows the seats start in (as _apply keeps them): without them the first
+                # move of the game would restart everyone else's window
+                keys = {str(s): k for s in ruleset.pending(doc["state"])
+                        if (k := ruleset.turn_key(doc["state"], s)) is not None}
+                if keys:
+                    new_doc["turn_keys"] = keys
                 events.append({"type": "game_started"})
                 new_doc = self._advance(new_doc, ruleset, events)
             new_doc["seq"] = doc["seq"] + len(events)
