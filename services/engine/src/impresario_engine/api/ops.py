@@ -20,11 +20,18 @@ from .http import json_response
 
 blp = Blueprint("ops", __name__, description="Health, readiness and metrics")
 
+_children: dict[tuple, tuple] = {}
+
+
 def observe(request, response, seconds: float) -> None:
     rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    REQUESTS.labels(request.method, rule, str(response.status_code),
-                    g.get("problem_code", "")).inc()
-    LATENCY.labels(request.method, rule).observe(seconds)
+    key = (request.method, rule, response.status_code, g.get("problem_code", ""))
+    found = _children.get(key)
+    if found is None:  # label lookups take a lock each: do them once per combination
+        found = _children[key] = (REQUESTS.labels(key[0], rule, str(key[2]), key[3]),
+                                  LATENCY.labels(key[0], rule))
+    found[0].inc()
+    found[1].observe(seconds)
 
 
 class LiveGames:
