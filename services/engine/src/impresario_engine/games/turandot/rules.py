@@ -141,6 +141,21 @@ class Turandot(Ruleset):
             return {s: ["cast"] for s, c in enumerate(state["casts"]) if c is None}
         return {}
 
+    def _kinds(self, state: State, seat: int) -> list[str] | None:
+        """``pending(state).get(seat)`` without building the whole mapping (a hot path)."""
+        phase = state["phase"]
+        if phase == BIDDING:
+            return ["bid"] if state["bids"][seat] is None else None
+        if phase == CASTING:
+            return ["cast"] if state["casts"][seat] is None else None
+        if phase == OFFICE:
+            return ["assign_office"] if seat == state["maestro"] else None
+        if phase == NOMINATE:
+            return ["nominate"] if seat == state["maestro"] else None
+        if phase == FIRE:
+            return ["fire_director"] if seat == state["nominee"] else None
+        return None
+
     def catalogue(self, state: State) -> Catalogue:
         return catalogue_for(state["catalogue"])
 
@@ -478,7 +493,7 @@ class Turandot(Ruleset):
         return list(range(1, n + 2)), m, helper
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        kinds = self.pending(state).get(seat)
+        kinds = self._kinds(state, seat)
         if not kinds:
             return []
         kind = kinds[0]
@@ -506,7 +521,7 @@ class Turandot(Ruleset):
         raise AssertionError(kind)
 
     def sample_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        kinds = self.pending(state).get(seat)
+        kinds = self._kinds(state, seat)
         if not kinds:
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
         kind = kinds[0]
@@ -536,7 +551,7 @@ class Turandot(Ruleset):
         raise AssertionError(kind)
 
     def action_space(self, state: State, seat: int) -> list[dict[str, Any]]:
-        kinds = self.pending(state).get(seat)
+        kinds = self._kinds(state, seat)
         if not kinds:
             return []
         kind = kinds[0]
@@ -572,7 +587,7 @@ class Turandot(Ruleset):
         """R7: lowest number card, no money, no bluff; office hires clockwise from the maestro's
         left in slot order; the next player clockwise is named; ``neutral`` is fired if it is in
         the pile, else the first director in catalogue order; casting is R6's optimum."""
-        kinds = self.pending(state).get(seat)
+        kinds = self._kinds(state, seat)
         if not kinds:
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
         kind = kinds[0]
@@ -712,9 +727,15 @@ def _clockwise_after(seat: int, n: int) -> list[int]:
     return [(seat + i) % n for i in range(1, n + 1)]
 
 
+_ALLOWED: dict[tuple[str, ...], frozenset[str]] = {}
+
+
 def _fields(action: Action, kind: str, allowed: tuple[str, ...]) -> None:
-    extra = set(action) - {"type", *allowed}
-    if extra:
+    names = _ALLOWED.get(allowed)
+    if names is None:
+        names = _ALLOWED[allowed] = frozenset(("type", *allowed))
+    if not names.issuperset(action):
+        extra = set(action) - names
         raise IllegalMove("invalid_move", f"unknown fields for a {kind} move: {sorted(extra)}")
 
 
