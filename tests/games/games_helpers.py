@@ -1,0 +1,337 @@
+"""Helpers of the Word Jam and Muzicando HTTP tests: games with human and bot seats created
+through the Flask test client, random legal moves built from ``GET /actions``, replays through the
+rules cores, and the secrets a viewer must never see."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from impresario_engine.games import RULESETS
+from impresario_engine.games.base import RulesError
+from impresario_engine.games.wordjam import words as W
+from service_helpers import auth, stored
+
+
+class FakeClock:
+    """A clock the test moves by hand (Unix seconds), for ``GameService.clock``."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = float(start)
+        self.seen = [self.now]  # every time the clock has shown
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        self.seen.append(self.now)
+        return self.now
+
+
+@dataclass
+class Table:
+    """A game created through the API: humans have a token, bot seats None."""
+
+    id: str
+    ruleset: str
+    host_token: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    tokens: list[str | None] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"/v1/games/{self.id}"
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, t in enumerate(self.tokens) if t is not None]
+
+    def secrets(self) -> list[str]:
+        return [self.host_token, *[t for t in self.tokens if t]]
+
+
+def setup_table(client, ruleset: str, kinds: list[str | None], seed: int,
+                **options: Any) -> Table:
+    """A game with one seat per entry of ``kinds`` (None: a human, else a bot's name)."""
+    resp = client.post("/v1/games", json={"ruleset": ruleset, "players": len(kinds),
+                                          "seed": seed, "options": options})
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    created = resp.get_json()
+    assert created["game"]["ruleset"] == ruleset
+    table = Table(created["game"]["id"], ruleset, created["host_token"], len(kinds), seed,
+                  options)
+    for i, bot in enumerate(kinds):
+        body: dict[str, Any] = {"name": f"{'Bot' if bot else 'P'}{i}"}
+        if bot:
+            body["bot"] = bot
+        joined = client.post(f"{table.url}/seats", json=body,
+                             headers=auth(table.host_token if bot else None))
+        assert joined.status_code == 201, joined.get_data(as_text=True)
+        data = joined.get_json()
+        assert data["seat"] == i and (data["token"] is None) == (bot is not None)
+        table.tokens.append(data["token"])
+    return table
+
+
+def get_json(client, url: str, token: str | None = None) -> dict[str, Any]:
+    resp = client.get(url, headers=auth(token))
+    assert resp.status_code == 200, (url, resp.get_data(as_text=True))
+    return resp.get_json()
+
+
+def truth(redis_client, game_id: str) -> tuple[int, dict[str, Any]]:
+    """The stored version and document (the state with every secret)."""
+    return stored(redis_client, game_id)
+
+
+def walk(obj: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Every (path, value) of a JSON document, containers included."""
+    yield path, obj
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from walk(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from walk(v, f"{path}[{i}]")
+
+
+def keys_in(obj: Any) -> set[str]:
+    return {p.rsplit(".", 1)[-1] for p, _ in walk(obj) if "." in p}
+
+
+def assert_no_tokens(table: Table, text: str, where: str) -> None:
+    for secret in table.secrets():
+        assert secret not in text, f"a bearer token leaked in {where}"
+
+
+def replay_core(table: Table, replay: dict[str, Any], check_defaults: bool = True
+                ) -> dict[str, Any]:
+    """Replay ``GET /replay``'s moves through the rules core from the seed and options; checks
+    each move the engine made at a deadline is the ruleset's default move then. Returns the
+    final state."""
+    ruleset = RULESETS[table.ruleset]
+    assert replay["seed"] == table.seed and replay["players"] == table.players
+    state, _ = ruleset.new_game(replay["players"], replay["options"], replay["seed"])
+    for m in replay["moves"]:
+        if check_defaults and m["by"] == "deadline":
+            assert m["move"] == ruleset.default_action(state, m["seat"]), m
+        if m["by"] == "bot":
+            assert replay["bots"][m["seat"]], m
+        elif m["by"] == "seat":
+            assert replay["bots"][m["seat"]] is None, m
+        state, _ = ruleset.apply(state, m["seat"], m["move"])
+    assert ruleset.is_finished(state)
+    return state
+
+
+# ------------------------------------------------------------------------------------ Word Jam
+def valid_word(coins: list[dict[str, Any]], forbidden: str, check: str | None,
+               used: list[str], rng: random.Random, style: str | None = None,
+               avoid: set[str] = frozenset()) -> str:
+    """A word that passes the engine's checks for these coins: from the bots' word list when one
+    fits, otherwise made up (the engine judges only letters, forbidden, reuse and the two
+    checked themes)."""
+    table = {c["consonant"]: c["coins"] for c in coins}
+    one = coins[0]["consonant"]
+
+    def ok(w: str) -> bool:
+        r = W.check(w, table, forbidden, used=used, theme_check=check, one_coin=one)
+        return r["valid"] and r["folded"] not in avoid
+
+    listed = [w for w in W.candidates(style or "free_theme") if ok(w)]
+    if listed and rng.random() < 0.8:
+        return rng.choice(listed)
+    allowed = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c != forbidden]
+    while True:
+        letters = [rng.choice(allowed) for _ in range(8 if check == "eight_letters"
+                                                        else rng.randint(4, 10))]
+        if check == "first_letter":
+            letters[0] = one
+        word = "".join(letters)
+        if ok(word):
+            return word
+
+
+def wordjam_move(actions: dict[str, Any], view: dict[str, Any], rng: random.Random
+                 ) -> dict[str, Any]:
+    """A random legal Word Jam move from ``GET /actions`` (and the seat's view for the words
+    already used)."""
+    spaces = {m["type"]: m for m in actions["moves"]}
+    if "choose_side" in spaces:
+        return {"type": "choose_side", "side": rng.choice(spaces["choose_side"]["sides"])}
+    if "open_sesame" in spaces:
+        sp = spaces["open_sesame"]
+        if rng.random() < 0.45:
+            return {"type": "no_call"}
+        word = valid_word(sp["coins"], sp["forbidden"], sp["check"], view["used_words"], rng,
+                          sp["style"])
+        if sp["first_letter"] is not None:
+            assert W.fold(word).startswith(sp["first_letter"])
+        return {"type": "open_sesame", "word": word}
+    if "challenge" in spaces:
+        wid = spaces["challenge"]["word_id"]
+        if rng.random() < 0.15:
+            return {"type": "challenge", "word_id": wid}
+        return {"type": "no_challenge", "word_id": wid}
+    if "vote" in spaces:
+        sp = spaces["vote"]
+        return {"type": "vote", "word_id": sp["word_id"], "in_favour": rng.choice(sp["in_favour"])}
+    if "bet" in spaces:
+        return {"type": "bet", "side": rng.choice(spaces["bet"]["sides"])}
+    if "thief_word" in spaces:
+        r = rng.random()
+        if r < 0.2:
+            return {"type": "thief_pass"}
+        word = rng.choice(W.candidates(view["style"]["id"]) or ["ZEBRA"])
+        if r < 0.35:  # a word made up, possibly invalid by the rules: it is still legal
+            word = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(6))
+        return {"type": "thief_word", "word": word, "final": rng.random() < 0.75}
+    raise AssertionError(f"no move in {actions}")
+
+
+SECRET_EVENT_FIELDS = {"bet_placed": "side", "side_chosen": "side", "word_submitted": "word",
+                       "vote_cast": "in_favour"}
+
+
+def wordjam_public_words(events: list[dict[str, Any]]) -> set[str]:
+    """Folded words revealed by the stored events (calls and declarations)."""
+    out = set()
+    for e in events:
+        if e["type"] in ("sesame_called", "declaration") and e.get("word"):
+            out.add(W.fold(e["word"]))
+    return out
+
+
+def wordjam_secret_words(raw: list[tuple[int, dict[str, Any]]]) -> dict[int, set[str]]:
+    """Per seat, the words it submitted secretly that were never revealed (as sent)."""
+    public = wordjam_public_words([e for _, e in raw])
+    out: dict[int, set[str]] = {}
+    for _, e in raw:
+        if e["type"] == "word_submitted":
+            word = e["_private"][str(e["seat"])]["word"]
+            if W.fold(word) not in public:
+                out.setdefault(e["seat"], set()).add(word)
+    return out
+
+
+def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
+                       state: dict[str, Any], secret_words: dict[int, set[str]]) -> None:
+    """``view`` (seat ``viewer``'s, None: the spectator's) shows none of the secrets of the
+    stored ``state``."""
+    text = json.dumps(view, ensure_ascii=False)
+    where = f"the view of {viewer}"
+    assert_no_tokens(table, text, where)
+    keys = keys_in(view)
+    assert not keys & {"rng", "styles", "_private", "words", "queue", "token", "held"}, keys
+    # the deck orders: no Style card still in the deck is named
+    for sid in state["styles"]:
+        assert json.dumps(sid) not in text, f"{where} names the undealt Style card {sid}"
+    # sealed bets and turn 8's sides before their reveal
+    if not state["bets_revealed"]:
+        assert view["bets"] is None, where
+    else:
+        assert view["bets"] == [{"seat": s, "side": state["bets"][s]}
+                                for s in state["participants"] if s != state["ali"]]
+    if not state["sides_revealed"]:
+        assert view["sides"] is None, where
+    for p in view["players"]:
+        assert set(p) == {"seat", "total", "sitting_out", "no_call", "has_side", "has_bet",
+                          "word_final", "has_voted", "name", "bot"}, p
+    you = view.get("you")
+    if viewer is None:
+        assert you is None
+    else:
+        assert you["seat"] == viewer
+        if you["bet"] is not None:
+            assert you["bet"] == state["bets"][viewer]
+        if you["side"] is not None:
+            assert you["side"] == state["sides"][viewer]
+        if you["word"] is not None:
+            assert you["word"] == state["words"][viewer]
+    # the open vote: only how many were cast
+    if view["challenge"] is not None:
+        assert "votes" not in view["challenge"]
+    # the thieves' words not yet declared (and never, if never declared)
+    own = secret_words.get(viewer, set()) if viewer is not None else set()
+    own_now = {state["words"][viewer]} if viewer is not None and state["words"][viewer] else set()
+    for seat, words in secret_words.items():
+        if seat == viewer:
+            continue
+        for w in words - own - own_now:
+            assert json.dumps(w, ensure_ascii=False) not in text, \
+                f"{where} shows seat {seat}'s secret word {w!r}"
+
+
+def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int | None,
+                       secret_words: dict[int, set[str]]) -> None:
+    text = json.dumps(events, ensure_ascii=False)
+    where = f"the feed of {viewer}"
+    assert_no_tokens(table, text, where)
+    for e in events:
+        assert "_private" not in e and "private" not in e, e
+        field_ = SECRET_EVENT_FIELDS.get(e["type"])
+        if field_ is not None:
+            assert (field_ in e) == (e["seat"] == viewer), (where, e)
+        assert not keys_in(e) & {"rng", "styles", "words", "token"}, e
+    own = secret_words.get(viewer, set()) if viewer is not None else set()
+    for seat, words in secret_words.items():
+        if seat == viewer:
+            continue
+        for w in words - own:
+            assert json.dumps(w, ensure_ascii=False) not in text, \
+                f"{where} shows seat {seat}'s secret word {w!r}"
+
+
+# ------------------------------------------------------------------------------------ Muzicando
+def muzicando_move(actions: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal Muzicando move from ``GET /actions``: the action space lists the contracts,
+    the layouts, and for each card in hand its legal cells."""
+    options: list[dict[str, Any]] = []
+    for sp in actions["moves"]:
+        kind = sp["type"]
+        if kind == "auction_bid":
+            options += [{"type": "auction_bid", "contract": c} for c in sp["contracts"]]
+        elif kind == "auction_pass":
+            options += [{"type": "auction_pass"}] * 3  # passes often, so auctions end
+        elif kind == "choose_layout":
+            options += [{"type": "choose_layout", "layout": lay} for lay in sp["layouts"]]
+        elif kind == "place":
+            options += [{"type": "place", "card": c["card"], **cell}
+                        for c in sp["cards"] for cell in c["cells"]]
+        elif kind == "pass":
+            options.append({"type": "pass"})
+        else:
+            raise AssertionError(kind)
+    assert options, actions
+    places = [o for o in options if o["type"] == "place"]
+    if places and rng.random() < 0.7:  # a player mostly plays when he can: hands end sooner
+        return rng.choice(places)
+    return rng.choice(options)
+
+
+def illegal_placement(actions: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A ``place`` move of a card in the seat's hand on a cell its action space does not list
+    for it (None when the seat is not placing)."""
+    place = next((m for m in actions["moves"] if m["type"] == "place"), None)
+    if place is None:
+        return None
+    entry = rng.choice(place["cards"])
+    legal = {(c["x"], c["y"]) for c in entry["cells"]}
+    cells = [(x, y) for x in range(-3, 9) for y in range(-3, 9) if (x, y) not in legal]
+    x, y = rng.choice(cells)
+    return {"type": "place", "card": entry["card"], "x": x, "y": y}
+
+
+def core_refusal(ruleset_name: str, state: dict[str, Any], seat: int, move: dict[str, Any]
+                 ) -> Any:
+    """The rules core's refusal of ``move`` (the error), or None if it accepts it."""
+    try:
+        RULESETS[ruleset_name].apply(state, seat, move)
+    except RulesError as err:
+        return err
+    return None

@@ -1,0 +1,230 @@
+"""Muzicando over HTTP: a team game (4 players, ``mode: team``) and individual games (3 and 6
+players) played end to end through the Flask test client.
+
+Human seats choose random legal moves from ``GET /actions`` (for each card in hand the action
+space lists its legal cells), bot seats are played by the engine. After every move every human
+seat's and the spectator's view shows only the viewer's own hand, the other hands' sizes and the
+draw pile's size (never a card of another hand or of the pile), and the feed gives the dealt and
+drawn cards to their owner only. Now and then a human tries an illegal placement (a card of his on
+a cell not listed for it) or a move out of turn: 422 with the rule's code, 409, and the game is
+unchanged (same version, same view). At the end ``GET /score`` is the rules core's score of the
+replay.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from impresario_engine.games.muzicando import MUZICANDO
+from impresario_engine.games.muzicando.cards import DECK
+from service_helpers import assert_problem, auth
+
+from .games_helpers import (assert_no_tokens, core_refusal, get_json, illegal_placement,
+                            keys_in, muzicando_move, replay_core, setup_table, truth)
+
+LAYOUT_CODES = {
+    "not_an_opening_card", "wrong_opening_cell", "cell_occupied", "not_adjacent", "not_a_step",
+    "not_a_row_end", "breaks_the_scale", "oval_extends_row", "row_needs_oval",
+    "not_above_or_below", "wrong_cell", "no_neighbour_note", "pile_not_open", "not_next_note",
+    "anchor_not_down", "nothing_to_cover", "sign_wrong_colour", "not_surrounded",
+}
+CARDS = set(DECK)
+
+
+def _card_strings(obj) -> set[str]:
+    text = json.dumps(obj)
+    return {c for c in CARDS if json.dumps(c) in text}
+
+
+def _check_view(table, view, viewer, state):
+    where = f"the view of {viewer}"
+    assert_no_tokens(table, json.dumps(view), where)
+    assert not keys_in(view) & {"held", "pile", "rng", "deck", "_private"}, where
+    assert view["pile_size"] == len(state["pile"])
+    assert [p["hand_size"] for p in view["players"]] == [len(h) for h in state["held"]]
+    you = view.get("you")
+    if viewer is None:
+        assert you is None
+    else:
+        assert you == {"seat": viewer, "hand": state["held"][viewer]}
+    # no card of another hand or of the pile appears anywhere but in the viewer's own hand
+    # (past hands' results hold no cards, only counts)
+    public = {k: v for k, v in view.items() if k != "you"}
+    hidden = set(state["pile"]).union(*[set(h) for s, h in enumerate(state["held"])
+                                        if s != viewer])
+    shown = _card_strings(public) & hidden
+    assert not shown, f"{where} shows hidden cards {sorted(shown)}"
+
+
+def _check_feed(table, events, viewer):
+    """The dealt cards reach their owner only, and so does a drawn card."""
+    assert_no_tokens(table, json.dumps(events), f"the feed of {viewer}")
+    for e in events:
+        assert "_private" not in e and "private" not in e, e
+        if e["type"] == "hand_dealt":
+            assert ("cards" in e) == (viewer is not None), e
+            if viewer is not None:
+                assert len(e["cards"]) == e["hand_sizes"][viewer]
+        if e["type"] == "passed":
+            assert ("card" in e) == (e["drew"] and e["seat"] == viewer), e
+
+
+def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000):
+    viewers = [None, *table.humans]
+    after = {v: 0 for v in viewers}
+    refused = {"illegal": 0, "out_of_turn": 0}
+    moves = 0
+    for _ in range(max_steps):
+        version, doc = truth(redis_client, table.id)
+        state = doc["state"]
+        views = {}
+        for v in viewers:
+            token = None if v is None else table.tokens[v]
+            view = get_json(client, table.url, token)
+            assert view["version"] == version
+            _check_view(table, view, v, state)
+            views[v] = view
+            feed = get_json(client, f"{table.url}/events?after={after[v]}", token)
+            _check_feed(table, feed["events"], v)
+            after[v] = feed["last_seq"]
+        view = views[None]
+        if view["status"] == "finished":
+            return moves, refused
+        pending = [p["seat"] for p in view["pending"]]
+        assert len(pending) == 1 and pending == [view["turn"]], view["pending"]
+        (seat,) = pending
+        assert table.tokens[seat] is not None, "a bot seat never keeps the game waiting"
+        token = table.tokens[seat]
+        actions = get_json(client, f"{table.url}/actions", token)
+        assert actions["seat"] == seat and actions["default"] is not None
+        # each kind of refusal is tried at its first chance, then now and then
+        move = illegal_placement(actions, rng)
+        if move is not None and (not refused["illegal"] or rng.random() < illegal_rate):
+            err = core_refusal("muzicando", state, seat, move)
+            assert err is not None and err.status == 422, (move, err)
+            assert err.code in LAYOUT_CODES, err.code
+            body = assert_problem(client.post(f"{table.url}/moves", json=move,
+                                              headers=auth(token)), 422, err.code)
+            assert body["detail"]
+            refused["illegal"] += 1
+            again = get_json(client, table.url, token)
+            assert again == views[seat], "a refused move changes nothing"
+            continue
+        others = [s for s in table.humans if s != seat]
+        if others and (not refused["out_of_turn"] or rng.random() < illegal_rate):
+            other = rng.choice(others)
+            move = MUZICANDO.default_action(state, seat)  # legal for the seat whose turn it is
+            assert_problem(client.post(f"{table.url}/moves", json=move,
+                                       headers=auth(table.tokens[other])), 409,
+                           "not_your_turn")
+            refused["out_of_turn"] += 1
+            assert get_json(client, table.url, table.tokens[other]) == views[other]
+            continue
+        move = muzicando_move(actions, rng)
+        resp = client.post(f"{table.url}/moves", json=move, headers=auth(token))
+        assert resp.status_code == 200, (move, resp.get_data(as_text=True))
+        assert resp.get_json()["version"] == version + 1
+        moves += 1
+    raise AssertionError("the game does not end")
+
+
+def _finish(client, redis_client, table, kinds):
+    replay = get_json(client, f"{table.url}/replay")
+    assert replay["bots"] == kinds
+    state = replay_core(table, replay)
+    score = get_json(client, f"{table.url}/score")
+    assert score == MUZICANDO.score(state) == replay["score"]
+    _, doc = truth(redis_client, table.id)
+    assert doc["state"] == state
+    for p in score["players"]:
+        assert p["total"] == sum(p["lines"].values())
+    return score
+
+
+def test_team_game_for_four(client, redis_client):
+    kinds = [None, "greedy", None, "random"]
+    table = setup_table(client, "muzicando", kinds, 41, mode="team", hands=1)
+    view = get_json(client, table.url)
+    assert view["mode"] == "team" and view["phase"] == "auction" and view["hands"] == 1
+    assert view["pile_size"] == 0 and [p["hand_size"] for p in view["players"]] == [14] * 4
+    moves, refused = _play(client, redis_client, table, random.Random(41))
+    assert moves > 5 and refused["illegal"] and refused["out_of_turn"]
+    score = _finish(client, redis_client, table, kinds)
+    assert score["mode"] == "team" and len(score["teams"]) == 2
+    for t in score["teams"]:
+        assert t["total"] == sum(score["players"][s]["total"] for s in t["seats"])
+
+
+@pytest.mark.parametrize("kinds,seed", [
+    ([None, "greedy", "random"], 43),
+    pytest.param([None, "random", "greedy", "random", None, "greedy"], 46,
+                 marks=pytest.mark.slow),
+])
+def test_individual_game(client, redis_client, kinds, seed):
+    n = len(kinds)
+    # an individual match is a multiple of the players in hands (R8): one round of deals
+    table = setup_table(client, "muzicando", kinds, seed, mode="individual", hands=n)
+    view = get_json(client, table.url)
+    assert view["mode"] == "individual" and view["auction"] is None
+    # every card is in a hand, in the pile or on the table (a bot may have opened already)
+    on_table = len(view["table"]["cells"]) + sum(1 for c in view["table"]["cells"]
+                                                 if c["covered_by"])
+    assert sum(p["hand_size"] for p in view["players"]) + view["pile_size"] + on_table == 56
+    assert all(p["hand_size"] >= 6 for p in view["players"])
+    moves, refused = _play(client, redis_client, table, random.Random(seed))
+    assert moves > 5 and refused["illegal"]
+    assert bool(refused["out_of_turn"]) == (len(table.humans) > 1)
+    score = _finish(client, redis_client, table, kinds)
+    assert score["mode"] == "individual" and score["teams"] == []
+    assert len(score["hands"]) == n
+
+
+def test_illegal_placements_name_the_rule(client, redis_client):
+    """The opening card off its cell, a card not in hand, a pass before the opening card."""
+    table = setup_table(client, "muzicando", [None, None, None], 7, mode="individual", hands=3)
+    view = get_json(client, table.url)
+    chooser = view["chooser"]
+    token = table.tokens[chooser]
+    actions = get_json(client, f"{table.url}/actions", token)
+    (space,) = actions["moves"]
+    assert space["type"] == "choose_layout" and space["layouts"]
+    for bad in set("SGPM") - set(space["layouts"]):  # a layout he holds no opener for
+        assert_problem(client.post(f"{table.url}/moves", json={"type": "choose_layout",
+                                                               "layout": bad},
+                                   headers=auth(token)), 422, "cannot_open")
+    # a layout letter the schema does not know never reaches the rules
+    assert_problem(client.post(f"{table.url}/moves", json={"type": "choose_layout",
+                                                           "layout": "X"},
+                               headers=auth(token)), 422, "invalid_body")
+    others = [s for s in range(3) if s != chooser]
+    assert_problem(client.post(f"{table.url}/moves", json={"type": "choose_layout",
+                                                           "layout": space["layouts"][0]},
+                               headers=auth(table.tokens[others[0]])), 409, "not_your_turn")
+    resp = client.post(f"{table.url}/moves", json={"type": "choose_layout",
+                                                   "layout": space["layouts"][0]},
+                       headers=auth(token))
+    assert resp.status_code == 200
+    _, doc = truth(redis_client, table.id)
+    state = doc["state"]
+    seat = state["turn"]
+    token = table.tokens[seat]
+    before = get_json(client, table.url, token)
+    other_card = next(c for s, h in enumerate(state["held"]) if s != seat for c in h)
+    cases = [({"type": "place", "card": other_card, "x": 0, "y": 0}, "card_not_in_hand"),
+             ({"type": "pass"}, "must_open")]
+    actions = get_json(client, f"{table.url}/actions", token)
+    place = next(m for m in actions["moves"] if m["type"] == "place")
+    for entry in place["cards"]:
+        legal = {(c["x"], c["y"]) for c in entry["cells"]}
+        if (5, 5) not in legal:
+            err = core_refusal("muzicando", state, seat,
+                               {"type": "place", "card": entry["card"], "x": 5, "y": 5})
+            cases.append(({"type": "place", "card": entry["card"], "x": 5, "y": 5}, err.code))
+    for move, code in cases:
+        assert_problem(client.post(f"{table.url}/moves", json=move, headers=auth(token)),
+                       422, code)
+        assert get_json(client, table.url, token) == before
+    assert {c for _, c in cases[2:]} <= LAYOUT_CODES
