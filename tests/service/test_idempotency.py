@@ -122,3 +122,14 @@ def test_join_replayed(client, make_game):
     # the replayed token works
     token = again.get_json()["token"]
     assert client.get(game.url, headers=auth(token)).get_json()["you"]["seat"] == 1
+
+
+def test_records_written_uncompressed_by_an_older_engine_still_replay():
+    """A rolling upgrade meets replay records stored as plain JSON: they must still replay."""
+    import orjson
+
+    from impresario_engine.service import _pack, _unpack
+
+    record = {"fp": "x", "status": 200, "body": {"version": 3}}
+    assert _unpack(orjson.dumps(record)) == record
+    assert _unpack(_pack(record)) == record

@@ -68,6 +68,7 @@ class Config:
             idle_ttl=_int("IDLE_TTL_SECONDS", cls.idle_ttl),
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
+            redis_timeout=float(os.environ.get("REDIS_TIMEOUT") or cls.redis_timeout),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
             stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
             rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", cls.rate_limit_per_ip),

@@ -94,6 +94,8 @@ def _pack(record: dict[str, Any]) -> bytes:
 
 
 def _unpack(raw: bytes) -> dict[str, Any]:
+    if raw[:1] == b"{":  # a record written before records were compressed
+        return orjson.loads(raw)
     return orjson.loads(zlib.decompress(raw))
 
 
