@@ -106,7 +106,6 @@ def test_not_json_content_type(client, game):
 
 
 def test_body_over_the_cap(app_factory, redis_client):
-    from conftest import SeatedGame  # noqa: F401 - the shape make_game returns
 
     app = app_factory(max_body_bytes=256)
     client = app.test_client()
