@@ -1,0 +1,47 @@
+"""The README's examples run as written (against the live test server instead of :8000)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", README, re.S)
+
+
+def _run_shell(script: str, live_server: str) -> str:
+    script = script.replace("http://127.0.0.1:8000", live_server)
+    done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + script], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_curl_round_of_turandot(live_server):
+    out = _run_shell(_blocks("sh")[0], live_server)
+    assert "'type': 'bids_revealed'" in out
+    assert "assign_office" in out
+
+
+@pytest.mark.slow
+def test_the_curl_game_of_word_jam_for_six(live_server):
+    first, wordjam = _blocks("sh")[0], _blocks("sh")[1]
+    helpers = "\n".join(first.splitlines()[:2])  # field() and API
+    out = _run_shell(helpers + "\n" + wordjam, live_server)
+    assert out.strip().splitlines()[-1].startswith("[")  # the winners
+
+
+def test_the_sdk_in_ten_lines(live_server):
+    (code,) = _blocks("python")
+    assert len(code.strip().splitlines()) <= 10
+    done = subprocess.run([sys.executable, "-c", code.replace("http://127.0.0.1:8000", live_server)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith("[")
