@@ -39,6 +39,12 @@ def test_every_operation_is_documented():
                 if code.startswith(("4", "5")):
                     content = resp["content"]
                     assert "application/problem+json" in content, f"{method} {path} {code}"
+                    example = content["application/problem+json"].get("example")
+                    assert example and example["status"] == int(code), f"{method} {path} {code}"
+            body = op.get("requestBody")
+            if body:
+                media = body["content"]["application/json"]
+                assert media.get("example") or media.get("examples"), f"{method} {path} body"
 
 
 def test_moves_are_a_discriminated_union():

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from ..games.base import RulesError
 from . import schemas as s
 from . import streams
-from .errors import ApiError
+from .errors import TITLES, ApiError
 from .http import (bearer_token, etag, fingerprint, idempotency_key, if_match_version,
                    json_body, json_response, service)
 
@@ -33,10 +33,14 @@ def problems(*statuses: int, blueprint: Blueprint | None = None):
             headers = ({"Retry-After": {"description": "seconds to wait",
                                         "schema": {"type": "string"}}}
                        if status in (429, 503) else None)
+            code, detail = _EXAMPLES[status]
+            example = {"type": f"https://impresario.dev/problems/{code}",
+                       "title": TITLES[status], "status": status, "code": code,
+                       "detail": detail, "request_id": "7f3c2a9e41b54d0c8e2f6a1b9d3c5e70"}
             documented = target.alt_response(status, schema=s.ProblemSchema,
                                              content_type=PROBLEM,
                                              description=_DESCRIPTIONS[status],
-                                             headers=headers)(documented)
+                                             headers=headers, example=example)(documented)
         # keep the documentation, not the ten call-through wrappers it came with
         fn._apidoc = documented._apidoc  # type: ignore[attr-defined]
         return fn
@@ -55,6 +59,22 @@ _DESCRIPTIONS = {
     422: "Body invalid, or a move the rules forbid (the code names the rule)",
     429: "Too many requests from this token or address (rate_limited)",
     503: "Storage unavailable or too much contention; retry after Retry-After",
+}
+
+
+_EXAMPLES = {
+    400: ("malformed_json", "the body is not valid JSON: unexpected end of data"),
+    401: ("invalid_token", "the bearer token is not valid for this game"),
+    403: ("not_a_seat", "only a seated player can make moves; the host token is for managing "
+                        "the game"),
+    404: ("game_not_found", "there is no game 'x9'"),
+    409: ("not_your_turn", "only the maestro assigns the office hires"),
+    412: ("stale_version", "the game is at version 12, not 11"),
+    413: ("body_too_large", "the body is larger than 65536 bytes"),
+    415: ("unsupported_media_type", "send the body as application/json, not text/plain"),
+    422: ("maestro_cannot_hire_helper", "the maestro may not bid for a helper (money-only bid)"),
+    429: ("rate_limited", "more than 600 requests a minute from this token; slow down"),
+    503: ("storage_unavailable", "the game store is unavailable; try again"),
 }
 
 

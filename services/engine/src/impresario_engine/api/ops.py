@@ -61,7 +61,11 @@ def healthz():
 @blp.doc(operationId="readyz")
 @blp.response(200, s.HealthSchema, description="Redis answers")
 @blp.alt_response(503, schema=s.ProblemSchema, content_type="application/problem+json",
-                  description="Redis does not answer")
+                  description="Redis does not answer", example={
+                      "type": "https://impresario.dev/problems/storage_unavailable",
+                      "title": "Service Unavailable", "status": 503,
+                      "code": "storage_unavailable",
+                      "detail": "redis does not answer: Connection refused"})
 def readyz():
     """Readiness probe"""
     store = current_app.extensions["impresario_store"]
