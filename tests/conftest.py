@@ -17,6 +17,7 @@ Everything service-specific lives under ``tests/service``.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import subprocess
@@ -202,20 +203,22 @@ def _healthy(port: int) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def live_server(redis_url, tmp_path_factory):
-    """Real gunicorn (gthread, 4 workers x 8 threads) on a free port; yields its base URL."""
+@contextlib.contextmanager
+def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
+                   threads: int = LIVE_THREADS, **env_extra: str):
+    """Real gunicorn (the engine's own config) on a free 127.0.0.1 port against ``redis_url``;
+    yields its base URL and stops it at the end. ``env_extra`` sets further settings."""
     port = _free_port()
-    metrics = tmp_path_factory.mktemp("metrics")
-    log_path = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
+    log_path = folder / "gunicorn.log"
     env = dict(os.environ)
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.update({
         "REDIS_URL": redis_url,
         "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": str(LIVE_WORKERS),
-        "GUNICORN_THREADS": str(LIVE_THREADS),
-        "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+        "WEB_CONCURRENCY": str(workers),
+        "GUNICORN_THREADS": str(threads),
         "LOG_LEVEL": "warning",
+        **env_extra,
     })
     log = open(log_path, "wb")
     proc = subprocess.Popen(
@@ -240,3 +243,19 @@ def live_server(redis_url, tmp_path_factory):
                 proc.kill()
                 proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def gunicorn_server():
+    """``with gunicorn_server(redis_url, folder, workers=, threads=, **env) as url:`` for test
+    folders that need a server configured otherwise than ``live_server``."""
+    return serve_gunicorn
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_url, tmp_path_factory):
+    """Real gunicorn (gthread, 4 workers x 8 threads) on a free port; yields its base URL."""
+    metrics = tmp_path_factory.mktemp("metrics")
+    with serve_gunicorn(redis_url, tmp_path_factory.mktemp("gunicorn"),
+                        PROMETHEUS_MULTIPROC_DIR=str(metrics)) as url:
+        yield url

@@ -12,12 +12,7 @@ package so that this conftest never shadows the root one (tests import ``conftes
 
 from __future__ import annotations
 
-import http.client
-import os
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -38,58 +33,10 @@ def clock(app) -> FakeClock:
     return fake
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(port: int) -> bool:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-        conn.request("GET", "/healthz")
-        ok = conn.getresponse().status == 200
-        conn.close()
-        return ok
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="session")
-def stream_server(redis_url, tmp_path_factory):
+def stream_server(redis_url, tmp_path_factory, gunicorn_server):
     """gunicorn configured for event streams (threads above the stream budget); its base URL."""
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("stream-gunicorn") / "gunicorn.log"
-    env = dict(os.environ)
-    env.update({
-        "REDIS_URL": redis_url,
-        "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": str(STREAM_WORKERS),
-        "GUNICORN_THREADS": str(STREAM_THREADS),
-        "MAX_STREAMS_PER_WORKER": str(STREAMS_PER_WORKER),
-        "LOG_LEVEL": "warning",
-    })
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    log = open(log_path, "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
-         "impresario_engine.wsgi:app"], env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while not _healthy(port):
-            if proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {log_path.read_text(errors='replace')}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer /healthz: "
-                                   f"{log_path.read_text(errors='replace')}")
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        log.close()
+    with gunicorn_server(redis_url, tmp_path_factory.mktemp("stream-gunicorn"),
+                         workers=STREAM_WORKERS, threads=STREAM_THREADS,
+                         MAX_STREAMS_PER_WORKER=str(STREAMS_PER_WORKER)) as url:
+        yield url
