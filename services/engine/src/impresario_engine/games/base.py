@@ -66,6 +66,18 @@ class InvalidOptions(RulesError):
 
 PRIVATE = "_private"
 
+_ALLOWED: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def check_fields(action: Action, kind: str, allowed: tuple[str, ...]) -> None:
+    """Refuse a ``kind`` move carrying fields other than ``type`` and ``allowed``."""
+    names = _ALLOWED.get(allowed)
+    if names is None:
+        names = _ALLOWED[allowed] = frozenset(("type", *allowed))
+    if not names.issuperset(action):
+        extra = set(action) - names
+        raise IllegalMove("invalid_move", f"unknown fields for a {kind} move: {sorted(extra)}")
+
 
 def redact_event(event: Event, viewer: Viewer, reveal_all: bool = False) -> Event:
     """What ``viewer`` may see of ``event``: the public fields, plus their own private fields.

@@ -18,7 +18,8 @@ import random
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer
+from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
+                    check_fields)
 from . import layouts as L
 from .cards import (COLOURS, DECK, DECK_ORDER, REST, is_do, is_oval, is_sign, sign_kind,
                     sort_cards)
@@ -249,7 +250,7 @@ class Muzicando(Ruleset):
 
     # -- auction
     def _auction_bid(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "auction_bid", ("contract",))
+        check_fields(action, "auction_bid", ("contract",))
         contract = action.get("contract")
         if not isinstance(contract, str):
             raise IllegalMove("invalid_move", "contract must be a string such as '2G'")
@@ -278,7 +279,7 @@ class Muzicando(Ruleset):
                       "contract": contract}]
 
     def _auction_pass(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "auction_pass", ())
+        check_fields(action, "auction_pass", ())
         self._my_turn(state, seat, AUCTION, "a pass in the auction")
         if state["forced"]:
             raise IllegalMove("dealer_must_bid",
@@ -323,7 +324,7 @@ class Muzicando(Ruleset):
     # -- the chooser (individual game)
     def _choose_layout(self, state: State, seat: int, action: Action
                        ) -> tuple[State, list[Event]]:
-        _fields(action, "choose_layout", ("layout",))
+        check_fields(action, "choose_layout", ("layout",))
         layout = action.get("layout")
         if not isinstance(layout, str):
             raise IllegalMove("invalid_move", "layout must be one of 'S', 'G', 'P', 'M'")
@@ -344,7 +345,7 @@ class Muzicando(Ruleset):
 
     # -- play
     def _place(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "place", ("card", "x", "y"))
+        check_fields(action, "place", ("card", "x", "y"))
         card, x, y = action.get("card"), action.get("x"), action.get("y")
         if not isinstance(card, str):
             raise IllegalMove("invalid_move", "card must be a card id such as 'red-3' or "
@@ -408,7 +409,7 @@ class Muzicando(Ruleset):
         return self._advance(new, seat, events), events
 
     def _pass(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "pass", ())
+        check_fields(action, "pass", ())
         self._my_turn(state, seat, PLAY, "a pass")
         if not state["table"]["cells"]:
             raise IllegalMove("must_open", "the hand opens with your opening card: you may not "
@@ -784,10 +785,6 @@ def _public_result(result: dict[str, Any]) -> dict[str, Any]:
     return {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}
 
 
-def _fields(action: Action, kind: str, allowed: tuple[str, ...]) -> None:
-    extra = set(action) - {"type", *allowed}
-    if extra:
-        raise IllegalMove("invalid_move", f"unknown fields for a {kind} move: {sorted(extra)}")
 
 
 _HANDLERS = {

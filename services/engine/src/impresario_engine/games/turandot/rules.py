@@ -16,7 +16,8 @@ import itertools
 import random
 from typing import Any
 
-from ..base import Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer
+from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
+                    check_fields)
 from .. import rng as rngmod
 from .cards import (DEFAULT, DIRECTOR_CARDS, DIRECTORS, HELPERS, ROLES, Catalogue,
                     catalogue_for, parse_catalogue)
@@ -163,7 +164,7 @@ class Turandot(Ruleset):
 
     # -- bidding
     def _bid(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "bid", ("slot", "money", "bluff", "round"))
+        check_fields(action, "bid", ("slot", "money", "bluff", "round"))
         expected = action.get("round")
         if expected is not None and type(expected) is not int:
             raise IllegalMove("invalid_move", "round must be an integer or null")
@@ -291,7 +292,7 @@ class Turandot(Ruleset):
     # -- office hires
     def _assign_office(self, state: State, seat: int, action: Action
                        ) -> tuple[State, list[Event]]:
-        _fields(action, "assign_office", ("assignments",))
+        check_fields(action, "assign_office", ("assignments",))
         if state["phase"] != OFFICE:
             raise OutOfTurn("not_office_phase", "there are no office hires to assign now")
         if seat != state["maestro"]:
@@ -367,7 +368,7 @@ class Turandot(Ruleset):
         return new
 
     def _nominate(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "nominate", ("seat",))
+        check_fields(action, "nominate", ("seat",))
         if state["phase"] != NOMINATE:
             raise OutOfTurn("not_nominate_phase", "there is no director firing to nominate for now")
         if seat != state["maestro"]:
@@ -394,7 +395,7 @@ class Turandot(Ruleset):
 
     def _fire_director(self, state: State, seat: int, action: Action
                        ) -> tuple[State, list[Event]]:
-        _fields(action, "fire_director", ("director",))
+        check_fields(action, "fire_director", ("director",))
         if state["phase"] != FIRE:
             raise OutOfTurn("not_fire_phase", "no director is to be fired now")
         if seat != state["nominee"]:
@@ -450,7 +451,7 @@ class Turandot(Ruleset):
 
     # -- casting
     def _cast(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "cast", ("roles",))
+        check_fields(action, "cast", ("roles",))
         if state["phase"] != CASTING:
             raise OutOfTurn("not_casting_phase", "casting comes after round 7")
         roles = action.get("roles")
@@ -727,16 +728,6 @@ def _clockwise_after(seat: int, n: int) -> list[int]:
     return [(seat + i) % n for i in range(1, n + 1)]
 
 
-_ALLOWED: dict[tuple[str, ...], frozenset[str]] = {}
-
-
-def _fields(action: Action, kind: str, allowed: tuple[str, ...]) -> None:
-    names = _ALLOWED.get(allowed)
-    if names is None:
-        names = _ALLOWED[allowed] = frozenset(("type", *allowed))
-    if not names.issuperset(action):
-        extra = set(action) - names
-        raise IllegalMove("invalid_move", f"unknown fields for a {kind} move: {sorted(extra)}")
 
 
 _HANDLERS = {

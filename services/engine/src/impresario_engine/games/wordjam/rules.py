@@ -22,7 +22,8 @@ import random
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer
+from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
+                    check_fields)
 from . import words as W
 
 TURNS = 8
@@ -64,10 +65,6 @@ def _clockwise_after(seat: int, n: int) -> list[int]:
     return [(seat + i) % n for i in range(1, n)]
 
 
-def _fields(action: Action, kind: str, allowed: tuple[str, ...]) -> None:
-    extra = set(action) - {"type", *allowed}
-    if extra:
-        raise IllegalMove("invalid_move", f"unknown fields for a {kind} move: {sorted(extra)}")
 
 
 def _word_field(action: Action) -> str:
@@ -342,7 +339,7 @@ class WordJam(Ruleset):
 
     # -- turn 8: sides
     def _choose_side(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "choose_side", ("side",))
+        check_fields(action, "choose_side", ("side",))
         side = action.get("side")
         if side not in SIDE_NAMES:
             raise IllegalMove("invalid_side", "side must be 'ali_baba' or 'thieves'")
@@ -364,7 +361,7 @@ class WordJam(Ruleset):
 
     # -- Open Sesame
     def _open_sesame(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "open_sesame", ("word",))
+        check_fields(action, "open_sesame", ("word",))
         word = _word_field(action)
         if state["phase"] != THINK:
             if state["ali"] is not None:
@@ -395,7 +392,7 @@ class WordJam(Ruleset):
         return new, events
 
     def _no_call(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "no_call", ())
+        check_fields(action, "no_call", ())
         if state["phase"] != THINK:
             if state["ali"] is not None:
                 raise OutOfTurn("sesame_already_called",
@@ -438,7 +435,7 @@ class WordJam(Ruleset):
                             word_id=state["challenge"]["word_id"])
 
     def _challenge(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "challenge", ("word_id",))
+        check_fields(action, "challenge", ("word_id",))
         if type(action.get("word_id")) is not int:
             raise IllegalMove("invalid_move", "word_id must be an integer")
         if state["phase"] != CHALLENGE:
@@ -456,7 +453,7 @@ class WordJam(Ruleset):
                       "author": ch["seat"]}]
 
     def _no_challenge(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "no_challenge", ("word_id",))
+        check_fields(action, "no_challenge", ("word_id",))
         if state["phase"] != CHALLENGE:
             raise OutOfTurn("no_challenge_window", "no word can be challenged now")
         self._check_word_id(state, action, False)
@@ -476,7 +473,7 @@ class WordJam(Ruleset):
         return new, events
 
     def _vote(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "vote", ("in_favour", "word_id"))
+        check_fields(action, "vote", ("in_favour", "word_id"))
         in_favour = action.get("in_favour")
         if type(in_favour) is not bool:
             raise IllegalMove("invalid_move", "in_favour must be true or false")
@@ -565,7 +562,7 @@ class WordJam(Ruleset):
 
     # -- bets (sealed, R12)
     def _bet(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "bet", ("side",))
+        check_fields(action, "bet", ("side",))
         side = action.get("side")
         if side not in SIDE_NAMES:
             raise IllegalMove("invalid_side", "side must be 'ali_baba' or 'thieves'")
@@ -617,7 +614,7 @@ class WordJam(Ruleset):
                             "everyone but the caller)")
 
     def _thief_word(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "thief_word", ("word", "final"))
+        check_fields(action, "thief_word", ("word", "final"))
         word = _word_field(action)
         final = action.get("final", False)
         if type(final) is not bool:
@@ -640,7 +637,7 @@ class WordJam(Ruleset):
         return self._maybe_close_window(new, events), events
 
     def _thief_pass(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        _fields(action, "thief_pass", ())
+        check_fields(action, "thief_pass", ())
         self._window_seat(state, seat)
         if state["final"][seat]:
             if state["words"][seat] is None:
