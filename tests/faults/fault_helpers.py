@@ -295,3 +295,21 @@ def check_game(redis_client, p: Player) -> dict[str, Any]:
     acked_versions = [v for v, _, _ in p.acked]
     assert acked_versions == sorted(set(acked_versions)), "a version was acknowledged twice"
     return doc
+
+
+def finish_and_check(players: list, threads: list, redis_url: str) -> None:
+    """Let the players finish, then check every game against Redis: valid, replayable, and
+    holding exactly the moves the players saw acknowledged."""
+    import redis
+
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(p.error for p in players), [repr(p.error) for p in players if p.error]
+    assert all(p.finished for p in players)
+    client = redis.Redis.from_url(redis_url)
+    try:
+        for p in players:
+            doc = check_game(client, p)
+            assert len(p.acked) == len(doc["moves"]), (p.id, len(p.acked), len(doc["moves"]))
+    finally:
+        client.close()

@@ -17,7 +17,8 @@ import time
 
 import pytest
 
-from fault_helpers import Gunicorn, Player, check_game, request, start_players
+from fault_helpers import (Gunicorn, Player, finish_and_check, request,
+                           start_players)
 
 pytestmark = pytest.mark.slow
 
@@ -103,20 +104,7 @@ def test_games_survive_redis_restarts(server, redis_server):
         assert time.monotonic() < deadline, "the games do not progress"
         time.sleep(0.02)
     _crash_and_restart(redis_server, server)
-    for t in threads:
-        t.join(timeout=120)
-    assert not any(p.error for p in players), [repr(p.error) for p in players if p.error]
-    assert all(p.finished for p in players)
-
-    import redis
-
-    client = redis.Redis.from_url(redis_server.url)
-    try:
-        for p in players:
-            doc = check_game(client, p)
-            assert len(p.acked) == len(doc["moves"]), (p.id, len(p.acked), len(doc["moves"]))
-    finally:
-        client.close()
+    finish_and_check(players, threads, redis_server.url)
     retried = sum(p.failures for p in players)
     print(f"AOF restarts: {len(players)} games survived two crashes; "
           f"{sum(len(p.acked) for p in players)} moves, {retried} requests retried")

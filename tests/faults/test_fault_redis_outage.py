@@ -22,7 +22,8 @@ import time
 
 import pytest
 
-from fault_helpers import PROBLEM, Gunicorn, Player, check_game, request, start_players
+from fault_helpers import (PROBLEM, Gunicorn, Player, finish_and_check, request,
+                           start_players)
 
 pytestmark = pytest.mark.slow
 
@@ -103,22 +104,6 @@ def _check_outcomes(players: list[Player], start: float, end: float) -> dict[str
     return counts
 
 
-def _finish_and_check(players, threads, redis_server) -> None:
-    import redis
-
-    for t in threads:
-        t.join(timeout=120)
-    assert not any(p.error for p in players), [repr(p.error) for p in players if p.error]
-    assert all(p.finished for p in players)
-    client = redis.Redis.from_url(redis_server.url)
-    try:
-        for p in players:
-            doc = check_game(client, p)
-            assert len(p.acked) == len(doc["moves"]), (p.id, len(p.acked), len(doc["moves"]))
-    finally:
-        client.close()
-
-
 def _wait_ready(server: Gunicorn, timeout: float = 30) -> float:
     started = time.monotonic()
     while request(server.url, "GET", "/readyz", timeout=10)[0] != 200:
@@ -140,7 +125,7 @@ def test_redis_stopped_mid_load(server, redis_server):
     redis_server.start()
     recovered = _wait_ready(server)
 
-    _finish_and_check(players, threads, redis_server)
+    finish_and_check(players, threads, redis_server.url)
     counts = _check_outcomes(players, down, up)
     assert counts["during"] > 0 and counts["503"] > 0, counts
     print(f"redis stopped {up - down:.1f}s: probes {seen}, players {counts}, ready again "
@@ -164,7 +149,7 @@ def test_redis_frozen_mid_load(server, redis_server):
         os.kill(pid, signal.SIGCONT)
     recovered = _wait_ready(server)
 
-    _finish_and_check(players, threads, redis_server)
+    finish_and_check(players, threads, redis_server.url)
     counts = _check_outcomes(players, down, up)
     assert counts["503"] > 0, counts
     print(f"redis frozen {up - down:.1f}s: probes {seen}, players {counts}, ready again "
