@@ -1,0 +1,85 @@
+"""The compiled move loaders (the move path's fast lane) agree with the marshmallow schemas:
+whatever body a compiled loader accepts, marshmallow accepts too, with the same result, key
+order included; and the lane is really taken for ordinary moves."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError
+
+from impresario_engine.api import schemas as s
+
+s.register_rulesets()
+
+# values around every boundary the move schemas draw (ranges, lengths, None, wrong types)
+VALUES = st.one_of(
+    st.integers(-1, 8), st.integers(-1, 8), st.none(), st.booleans(),
+    st.sampled_from([0.0, 1.0, 2**70, "1", "neutral", "left", "S04", "", "x" * 32, "x" * 33,
+                     "x" * 40, "x" * 41]),
+    st.text(max_size=3),
+    st.lists(st.sampled_from(["S04", "", "x" * 33, "ab"]), min_size=5, max_size=7),
+    st.lists(st.integers(0, 6), max_size=3),
+)
+
+
+@st.composite
+def bodies(draw):
+    kind = draw(st.sampled_from(sorted(s.MOVE_SCHEMAS)))
+    names = list(s._MOVE_LOADERS[kind].load_fields) + ["extra"]
+    body = {"type": kind}
+    for name in names:
+        if name != "type" and draw(st.integers(0, 5)):  # most fields present, some missing
+            body[name] = draw(VALUES)
+    if draw(st.integers(0, 3)):
+        body.pop("extra", None)
+    return kind, body
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bodies())
+def test_compiled_loaders_agree_with_marshmallow(case):
+    kind, body = case
+    fast = s._FAST_LOADERS[kind]
+    if fast is None:
+        return
+    got = fast(dict(body))
+    try:
+        expected = s._MOVE_LOADERS[kind].load(dict(body))
+    except ValidationError:
+        assert got is None, (body, got)
+        return
+    if got is not None:
+        assert got == expected and list(got) == list(expected), (body, got, expected)
+
+
+ORDINARY = [
+    {"type": "bid", "slot": 3, "money": 1, "bluff": False},
+    {"type": "bid", "slot": None, "money": 1, "bluff": True, "round": 2},
+    {"type": "bid", "slot": 1},
+    {"type": "nominate", "seat": 1},
+    {"type": "fire_director", "director": "neutral"},
+    {"type": "cast", "roles": None},
+    {"type": "cast", "roles": ["S04", "S01", "S10", "S02", "S03", "S07"]},
+]
+
+
+def test_ordinary_moves_take_the_fast_lane():
+    for body in ORDINARY:
+        got = s._FAST_LOADERS[body["type"]](dict(body))
+        assert got is not None, body
+        assert got == s._MOVE_LOADERS[body["type"]].load(dict(body))
+        assert s.load_move(dict(body)) == got
+
+
+def test_errors_still_come_from_the_schema():
+    from impresario_engine.api.errors import ApiError
+
+    for body, field in [({"type": "bid", "slot": 7}, "slot"), ({"type": "bid", "slot": True}, "slot"),
+                        ({"type": "nominate"}, "seat"), ({"type": "bid", "slot": 1, "x": 1}, "x")]:
+        try:
+            s.load_move(body)
+        except ApiError as err:
+            assert err.code == "invalid_body" and field in err.extra["errors"], err.extra
+        else:
+            raise AssertionError(f"{body} was accepted")
