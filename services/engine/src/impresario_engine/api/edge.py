@@ -29,19 +29,14 @@ from ..config import Config
 from ..store import StoreUnavailable
 from . import ops
 from .errors import ApiError
+from .http import API_CSP, SECURITY_HEADERS
 
 log = logging.getLogger("impresario_engine.requests")
 
 EXPOSED = "ETag, Location, X-Request-ID, Idempotent-Replayed, Retry-After"
 ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, " \
                   "Last-Event-ID, X-Request-ID"
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Cross-Origin-Resource-Policy": "same-site",
-}
-API_CSP = "default-src 'none'; frame-ancestors 'none'"
+
 
 
 class JsonFormatter(logging.Formatter):
@@ -131,11 +126,12 @@ def install(app: Flask, cfg: Config, store) -> None:
         rid = getattr(g, "request_id", None)
         if rid:
             resp.headers["X-Request-ID"] = rid
-        resp.headers.setdefault("Cache-Control", "no-store")
-        for key, value in SECURITY_HEADERS.items():
-            resp.headers.setdefault(key, value)
-        if not request.path.startswith("/docs"):
-            resp.headers.setdefault("Content-Security-Policy", API_CSP)
+        if not getattr(resp, "edge_headers", False):  # json_response sets them all at birth
+            resp.headers.setdefault("Cache-Control", "no-store")
+            for key, value in SECURITY_HEADERS.items():
+                resp.headers.setdefault(key, value)
+            if not request.path.startswith("/docs"):
+                resp.headers.setdefault("Content-Security-Policy", API_CSP)
         origin = request.headers.get("Origin")
         if origin and (origin.rstrip("/") in origins or "*" in origins):
             resp.headers["Access-Control-Allow-Origin"] = origin
