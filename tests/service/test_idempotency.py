@@ -124,12 +124,19 @@ def test_join_replayed(client, make_game):
     assert client.get(game.url, headers=auth(token)).get_json()["you"]["seat"] == 1
 
 
-def test_records_written_uncompressed_by_an_older_engine_still_replay():
-    """A rolling upgrade meets replay records stored as plain JSON: they must still replay."""
+def test_records_written_by_older_engines_still_replay():
+    """A rolling upgrade meets replay records stored as plain JSON or zlib: they still replay."""
     import orjson
 
     from impresario_engine.service import _pack, _unpack
 
+    import zlib
+
     record = {"fp": "x", "status": 200, "body": {"version": 3}}
     assert _unpack(orjson.dumps(record)) == record
+    assert _unpack(zlib.compress(orjson.dumps(record), 1)) == record  # the zlib-wrapped format
     assert _unpack(_pack(record)) == record
+    big = {"fp": "y", "status": 200, "body": {"events": [{"seq": i, "type": "hired"}
+                                                         for i in range(300)]}}
+    assert len(_pack(big)) < len(orjson.dumps(big)) // 3
+    assert _unpack(_pack(big)) == big
