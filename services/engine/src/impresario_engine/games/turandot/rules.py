@@ -186,7 +186,8 @@ class Turandot(Ruleset):
                             f"bids are made in the bidding phase; the game is in the "
                             f"{state['phase']} phase")
         bid = [slot, money, bluff]
-        committed = state["bids"][seat]
+        bids = state["bids"]
+        committed = bids[seat]
         if committed is not None:
             if committed == bid:
                 return state, []  # R5: re-sending the identical bid changes nothing
@@ -194,16 +195,17 @@ class Turandot(Ruleset):
                             "you have already committed a different bid this round; a committed "
                             "bid is final")
         self._check_bid(state, seat, slot, money)
-        bids = list(state["bids"])
+        bids = list(bids)
         bids[seat] = bid
         new = dict(state)
         new["bids"] = bids
+        # face_down() and _bid_dict() written out: this runs for most moves of a game
         events: list[Event] = [{
             "type": "bid_committed", "round": state["round"], "seat": seat,
-            "face_down": face_down(bid),
-            "_private": {str(seat): {"bid": _bid_dict(bid)}},
+            "face_down": (slot is not None) + money + bluff,
+            "_private": {str(seat): {"bid": {"slot": slot, "money": money, "bluff": bluff}}},
         }]
-        if all(b is not None for b in bids):
+        if None not in bids:  # every seat has bid (a bid is a list, never equal to None)
             new = self._resolve(new, events)
         return new, events
 
@@ -229,44 +231,58 @@ class Turandot(Ruleset):
                 raise IllegalMove("helper_bid_one_money",
                                   "a bid for a helper is exactly one money card and no number card")
 
-    def _resolve(self, state: State, events: list[Event]) -> State:
+    # The round flow below (_resolve, _after_hiring, _begin_firing, _do_nominate, _end_round,
+    # _start_round) takes ``new``, a fresh shallow copy of the state that the current move owns,
+    # and updates it in place instead of copying the whole state again at each step. Only its
+    # top-level keys are assigned: the lists and dicts it shares with older states are replaced,
+    # never mutated.
+
+    def _resolve(self, new: State, events: list[Event]) -> State:
         """The reveal and the hiring phase, up to the first decision a player must make."""
-        n, maestro, rnd = state["n"], state["maestro"], state["round"]
-        bids = state["bids"]
+        n, maestro, rnd = new["n"], new["maestro"], new["round"]
+        bids = new["bids"]
         events.append({
             "type": "bids_revealed", "round": rnd,
-            "bids": [{"seat": s, **_bid_dict(b)} for s, b in enumerate(bids)],  # type: ignore
+            "bids": [{"seat": s, "slot": b[0], "money": b[1], "bluff": b[2]}
+                     for s, b in enumerate(bids)],
         })
-        table = list(state["table"])
-        money = list(state["money"])
+        table = list(new["table"])
+        money = list(new["money"])
+        order = _CLOCKWISE_AFTER[n][maestro]
         by_slot: dict[int, list[int]] = {}
         helper_bidders: list[int] = []
-        for s in _clockwise_after(maestro, n):
+        for s in order:
             slot = bids[s][0]
             if slot is None:
                 helper_bidders.append(s)
+            elif slot in by_slot:
+                by_slot[slot].append(s)
             else:
-                by_slot.setdefault(slot, []).append(s)
-        got: set[int] = set()
-        new = dict(state)
+                by_slot[slot] = [s]
+        hires: list[tuple[int, str]] = []
         for slot in sorted(by_slot):
             bidders = by_slot[slot]
-            top = max(bids[s][1] for s in bidders)
-            leaders = [s for s in bidders if bids[s][1] == top]
-            if len(leaders) != 1:
-                events.append({"type": "slot_tied", "round": rnd, "slot": slot,
-                               "seats": sorted(bidders)})
-                continue
-            winner = leaders[0]
+            if len(bidders) == 1:
+                winner = bidders[0]
+                top = bids[winner][1]
+            else:
+                top = max(bids[s][1] for s in bidders)
+                leaders = [s for s in bidders if bids[s][1] == top]
+                if len(leaders) != 1:
+                    events.append({"type": "slot_tied", "round": rnd, "slot": slot,
+                                   "seats": sorted(bidders)})
+                    continue
+                winner = leaders[0]
             card = table[slot - 1]
             table[slot - 1] = None
             money[winner] -= top
-            got.add(winner)
-            new = _give(new, winner, card, rnd)
+            hires.append((winner, card))
             events.append({"type": "hired", "round": rnd, "seat": winner, "slot": slot,
                            "card": card, "money_spent": top, "by": "bid"})
+        if hires:
+            _hire(new, hires, rnd)
         if helper_bidders:
-            stage = list(state["stage"])
+            stage = list(new["stage"])
             available = helpers_for(n)
             for i, s in enumerate(helper_bidders):
                 if i < available:
@@ -281,7 +297,8 @@ class Turandot(Ruleset):
         new["money"] = money
         new["reveal"] = [list(b) for b in bids]
         # office hires, clockwise from the maestro's left (the default order, R7)
-        waiting = [s for s in _clockwise_after(maestro, n) if s not in got]
+        got = {s for s, _card in hires}
+        waiting = [s for s in order if s not in got]
         if waiting:
             new["phase"] = OFFICE
             new["waiting"] = waiting
@@ -298,9 +315,7 @@ class Turandot(Ruleset):
         if seat != state["maestro"]:
             raise OutOfTurn("not_your_turn", "only the maestro assigns the office hires")
         assignments = action.get("assignments")
-        if not isinstance(assignments, list) or not all(
-                isinstance(a, dict) and type(a.get("seat")) is int and type(a.get("slot")) is int
-                and set(a) <= {"seat", "slot"} for a in assignments):
+        if not _well_formed_assignments(assignments):
             raise IllegalMove("invalid_move",
                               "assignments must be a list of {seat, slot} with integer values")
         waiting = state["waiting"]
@@ -323,27 +338,28 @@ class Turandot(Ruleset):
         table = list(table)
         events: list[Event] = []
         by_seat = {a["seat"]: a["slot"] for a in assignments}
+        hires: list[tuple[int, str]] = []
         for s in waiting:
             slot = by_seat[s]
             card = table[slot - 1]
             table[slot - 1] = None
-            new = _give(new, s, card, rnd)
+            hires.append((s, card))
             events.append({"type": "hired", "round": rnd, "seat": s, "slot": slot,
                            "card": card, "money_spent": 0, "by": "office"})
+        _hire(new, hires, rnd)
         new["table"] = table
         new["waiting"] = []
         return self._after_hiring(new, events), events
 
-    def _after_hiring(self, state: State, events: list[Event]) -> State:
+    def _after_hiring(self, new: State, events: list[Event]) -> State:
         """The one card left on the table is discarded (2 players: it goes to the dummy)."""
-        rnd = state["round"]
-        table = state["table"]
+        rnd = new["round"]
+        table = new["table"]
         left = [c for c in table if c is not None]
         assert len(left) == 1, table
         card = left[0]
-        new = dict(state)
         new["table"] = [None] * len(table)
-        dummy = state["dummy"]
+        dummy = new["dummy"]
         if dummy is not None:
             dummy = dict(dummy)
             if rnd == DIRECTOR_ROUND:
@@ -359,12 +375,11 @@ class Turandot(Ruleset):
         return self._end_round(new, events)
 
     # -- firing a director
-    def _begin_firing(self, state: State, events: list[Event]) -> State:
-        new = dict(state)
+    def _begin_firing(self, new: State, events: list[Event]) -> State:
         new["phase"] = NOMINATE
-        if state["n"] == 2:
+        if new["n"] == 2:
             # the only player the maestro may name is the opponent: a forced move is played
-            return self._do_nominate(new, 1 - state["maestro"], events, forced=True)
+            return self._do_nominate(new, 1 - new["maestro"], events, forced=True)
         return new
 
     def _nominate(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -380,14 +395,13 @@ class Turandot(Ruleset):
             raise IllegalMove("cannot_nominate_self",
                               "the maestro must name another player to fire a director")
         events: list[Event] = []
-        return self._do_nominate(state, nominee, events), events
+        return self._do_nominate(dict(state), nominee, events), events
 
-    def _do_nominate(self, state: State, nominee: int, events: list[Event],
+    def _do_nominate(self, new: State, nominee: int, events: list[Event],
                      forced: bool = False) -> State:
-        new = dict(state)
         new["phase"] = FIRE
         new["nominee"] = nominee
-        event: Event = {"type": "nominated", "round": state["round"], "seat": nominee}
+        event: Event = {"type": "nominated", "round": new["round"], "seat": nominee}
         if forced:
             event["forced"] = True
         events.append(event)
@@ -414,35 +428,34 @@ class Turandot(Ruleset):
         return self._end_round(new, events), events
 
     # -- rounds
-    def _end_round(self, state: State, events: list[Event]) -> State:
-        rnd = state["round"]
-        new = dict(state)
-        new["bids"] = [None] * state["n"]
+    def _end_round(self, new: State, events: list[Event]) -> State:
+        rnd = new["round"]
+        new["bids"] = [None] * new["n"]
         if rnd == ROUNDS:
             new["phase"] = CASTING
             events.append({"type": "round_ended", "round": rnd, "next_maestro": None})
             events.append({"type": "casting_started"})
             return new
-        new["maestro"] = (state["maestro"] + 1) % state["n"]  # Puccini passes to the left
+        new["maestro"] = (new["maestro"] + 1) % new["n"]  # Puccini passes to the left
         new["round"] = rnd + 1
         events.append({"type": "round_ended", "round": rnd, "next_maestro": new["maestro"]})
         return self._start_round(new, events)
 
-    def _start_round(self, state: State, events: list[Event]) -> State:
-        n, rnd = state["n"], state["round"]
-        new = dict(state)
+    def _start_round(self, new: State, events: list[Event]) -> State:
+        n, rnd = new["n"], new["round"]
         if rnd == DIRECTOR_ROUND:
-            pile, g = rngmod.shuffled(state["rng"], state["pile"])
+            pile, g = rngmod.shuffled(new["rng"], new["pile"])
             new["rng"] = g
             new["table"] = pile[: n + 1]
             new["removed"] = pile[n + 1:]
             new["pile"] = []
         else:
-            new["table"] = state["deck"][: n + 1]
-            new["deck"] = state["deck"][n + 1:]
+            deck = new["deck"]
+            new["table"] = deck[: n + 1]
+            new["deck"] = deck[n + 1:]
         new["phase"] = BIDDING
         new["bids"] = [None] * n
-        events.append({"type": "round_started", "round": rnd, "maestro": state["maestro"],
+        events.append({"type": "round_started", "round": rnd, "maestro": new["maestro"],
                        "table": list(new["table"])})
         if new["removed"] and rnd == DIRECTOR_ROUND:
             events.append({"type": "directors_removed", "round": rnd,
@@ -476,7 +489,7 @@ class Turandot(Ruleset):
         new = dict(state)
         new["casts"] = casts
         events: list[Event] = [{"type": "cast", "seat": seat, "roles": list(roles)}]
-        if all(c is not None for c in casts):
+        if None not in casts:  # every seat has cast (a cast is a list, never equal to None)
             new["phase"] = FINISHED
             result = self.score(new)
             events.append({
@@ -522,20 +535,22 @@ class Turandot(Ruleset):
         raise AssertionError(kind)
 
     def sample_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        if state["phase"] == BIDDING and state["bids"][seat] is None:
+            # one uniform index into legal_actions' list of bids, decoded without building it
+            # (_bid_options written out: most moves of a game are bids)
+            m = state["money"][seat]
+            per_slot = (m + 1) * 2
+            numbered = (state["n"] + 1) * per_slot
+            helper = seat != state["maestro"] and state["round"] != DIRECTOR_ROUND and m >= 1
+            i = rng.randrange(numbered + 2 if helper else numbered)
+            if i >= numbered:
+                return {"type": "bid", "slot": None, "money": 1, "bluff": i - numbered == 1}
+            slot, rest = divmod(i, per_slot)
+            return {"type": "bid", "slot": slot + 1, "money": rest >> 1, "bluff": bool(rest & 1)}
         kinds = self._kinds(state, seat)
         if not kinds:
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
         kind = kinds[0]
-        if kind == "bid":
-            slots, m, helper = self._bid_options(state, seat)
-            per_slot = (m + 1) * 2
-            total = len(slots) * per_slot + (2 if helper else 0)
-            i = rng.randrange(total)
-            if i >= len(slots) * per_slot:
-                return {"type": "bid", "slot": None, "money": 1,
-                        "bluff": i - len(slots) * per_slot == 1}
-            slot, rest = divmod(i, per_slot)
-            return {"type": "bid", "slot": slot + 1, "money": rest >> 1, "bluff": bool(rest & 1)}
         if kind == "assign_office":
             slots = [i + 1 for i, c in enumerate(state["table"]) if c is not None]
             chosen = rng.sample(slots, len(state["waiting"]))
@@ -709,18 +724,20 @@ class Turandot(Ruleset):
         return out
 
 
-def _give(state: State, seat: int, card: str, rnd: int) -> State:
-    """``state`` with ``card`` hired by ``seat`` (a director in round 4, else a singer)."""
-    new = dict(state)
+def _hire(new: State, hires: list[tuple[int, str]], rnd: int) -> None:
+    """Give each ``(seat, card)`` of ``hires`` to its seat (directors in round 4, else singers),
+    in place on ``new``: one copy of the list of hands for all the hires of a move, and a new
+    list for each seat that grows (the old states keep theirs)."""
     if rnd == DIRECTOR_ROUND:
-        director = list(state["director"])
-        director[seat] = card
+        director = list(new["director"])
+        for seat, card in hires:
+            director[seat] = card
         new["director"] = director
     else:
-        singers = list(state["singers"])
-        singers[seat] = singers[seat] + [card]
+        singers = list(new["singers"])
+        for seat, card in hires:
+            singers[seat] = singers[seat] + [card]
         new["singers"] = singers
-    return new
 
 
 def _clockwise_after(seat: int, n: int) -> list[int]:
@@ -728,6 +745,22 @@ def _clockwise_after(seat: int, n: int) -> list[int]:
     return [(seat + i) % n for i in range(1, n + 1)]
 
 
+#: ``_CLOCKWISE_AFTER[n][seat]`` is ``_clockwise_after(seat, n)`` for every table size (read-only)
+_CLOCKWISE_AFTER = {n: tuple(tuple(_clockwise_after(seat, n)) for seat in range(n))
+                    for n in range(Turandot.min_players, Turandot.max_players + 1)}
+
+_SEAT_SLOT = frozenset(("seat", "slot"))
+
+
+def _well_formed_assignments(assignments: Any) -> bool:
+    """A list of ``{seat, slot}`` objects with integer values (nothing else)."""
+    if not isinstance(assignments, list):
+        return False
+    for a in assignments:
+        if not (isinstance(a, dict) and type(a.get("seat")) is int
+                and type(a.get("slot")) is int and _SEAT_SLOT.issuperset(a)):
+            return False
+    return True
 
 
 _HANDLERS = {
