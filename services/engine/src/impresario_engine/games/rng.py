@@ -39,7 +39,18 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffled(state: int, items: list) -> tuple[list, int]:
     """A shuffled copy of ``items`` (Fisher–Yates) and the next state."""
     out = list(items)
+    # below(state, i + 1) and next_u64 written out (the same draws, rejection included): every
+    # new game shuffles a whole deck, and two calls and two tuples per card were a fifth of it
     for i in range(len(out) - 1, 0, -1):
-        j, state = below(state, i + 1)
+        n = i + 1
+        limit = MASK64 - (MASK64 + 1) % n
+        while True:
+            state = (state + _GOLDEN) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z <= limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
     return out, state
