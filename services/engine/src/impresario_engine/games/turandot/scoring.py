@@ -47,18 +47,26 @@ def score_cast(roles: Sequence[str], director: str | None, stage_elements: int =
     """The breakdown of a cast: ``roles`` are 6 singer ids in role order (Turandot, Calaf, Liù,
     Ping, Pong, Pang). Returns the lines and ``total`` (the sum of the lines)."""
     singers = [catalogue.singers[i] for i in roles]
-    favourites = sum(1 for s, role in zip(singers, ROLES) if s.favourite_role == role)
-    wrong = sum(1 for s, sex in zip(singers, ROLE_SEX) if s.sex != "undefined" and s.sex != sex)
+    # one plain loop instead of a generator per line: every finished game scores every cast
+    stars = favourites = wrong = 0
+    for s in singers:
+        stars += s.stars
+    for s, role, sex in zip(singers, ROLES, ROLE_SEX):
+        if s.favourite_role == role:
+            favourites += 1
+        if s.sex != sex and s.sex != "undefined":
+            wrong += 1
+    bonus = director_bonus(director, [s.category for s in singers], [s.sex for s in singers],
+                           favourites, stage_elements)
     lines = {
-        "stars": sum(s.stars for s in singers),
+        "stars": stars,
         "stage_elements": stage_elements,
         "favourite_roles": favourites,
         "wrong_sex": -wrong,
-        "director": director_bonus(director, [s.category for s in singers],
-                                   [s.sex for s in singers], favourites, stage_elements),
+        "director": bonus,
         "puccini": -1 if puccini else 0,
     }
-    lines["total"] = sum(lines[k] for k in LINES)
+    lines["total"] = stars + stage_elements + favourites - wrong + bonus + lines["puccini"]
     return lines
 
 
