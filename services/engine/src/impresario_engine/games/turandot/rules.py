@@ -131,7 +131,14 @@ class Turandot(Ruleset):
     def pending(self, state: State) -> dict[int, list[str]]:
         phase = state["phase"]
         if phase == BIDDING:
-            return {s: ["bid"] for s, b in enumerate(state["bids"]) if b is None}
+            # asked before every move: a plain loop is a fifth cheaper than a comprehension over
+            # enumerate()
+            bids = state["bids"]
+            waiting: dict[int, list[str]] = {}
+            for s in range(len(bids)):
+                if bids[s] is None:
+                    waiting[s] = ["bid"]
+            return waiting
         if phase == OFFICE:
             return {state["maestro"]: ["assign_office"]}
         if phase == NOMINATE:
@@ -197,7 +204,7 @@ class Turandot(Ruleset):
         self._check_bid(state, seat, slot, money)
         bids = list(bids)
         bids[seat] = bid
-        new = dict(state)
+        new = state.copy()
         new["bids"] = bids
         # face_down() and _bid_dict() written out: this runs for most moves of a game
         events: list[Event] = [{
@@ -334,7 +341,7 @@ class Turandot(Ruleset):
             if table[slot - 1] is None:
                 raise IllegalMove("slot_empty", f"slot {slot} has no card left")
         rnd = state["round"]
-        new = dict(state)
+        new = state.copy()
         table = list(table)
         events: list[Event] = []
         by_seat = {a["seat"]: a["slot"] for a in assignments}
@@ -395,7 +402,7 @@ class Turandot(Ruleset):
             raise IllegalMove("cannot_nominate_self",
                               "the maestro must name another player to fire a director")
         events: list[Event] = []
-        return self._do_nominate(dict(state), nominee, events), events
+        return self._do_nominate(state.copy(), nominee, events), events
 
     def _do_nominate(self, new: State, nominee: int, events: list[Event],
                      forced: bool = False) -> State:
@@ -419,7 +426,7 @@ class Turandot(Ruleset):
             raise IllegalMove("director_not_in_pile",
                               f"{director!r} is not in the director pile; the pile holds "
                               f"{', '.join(state['pile'])}")
-        new = dict(state)
+        new = state.copy()
         new["pile"] = [d for d in state["pile"] if d != director]
         new["fired"] = state["fired"] + [[seat, director]]
         new["nominee"] = None
@@ -486,7 +493,7 @@ class Turandot(Ruleset):
             raise OutOfTurn("already_cast", "you have already cast your singers")
         casts = list(state["casts"])
         casts[seat] = list(roles)
-        new = dict(state)
+        new = state.copy()
         new["casts"] = casts
         events: list[Event] = [{"type": "cast", "seat": seat, "roles": list(roles)}]
         if None not in casts:  # every seat has cast (a cast is a list, never equal to None)
