@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import orjson
 import pytest
 
 from impresario import Client, GreedyBot, RandomBot, play_game, run_tournament
 from impresario.tournament import wilson
 from impresario_engine.games import TURANDOT
+from impresario_engine.store import GameStore
 
 
 def _replay_score(redis_client, game_id: str) -> dict:
     """The rules core's score of the game rebuilt from its seed and the moves stored in Redis."""
-    doc = orjson.loads(redis_client.hget(f"game:{{{game_id}}}", "doc"))
+    _version, doc, _ = GameStore(redis_client).read(game_id)  # archived: the game is over
     state, _ = TURANDOT.new_game(doc["players"], doc["options"], doc["seed"])
     for seat, move, _by in doc["moves"]:
         state, _ = TURANDOT.apply(state, seat, move)

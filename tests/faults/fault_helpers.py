@@ -31,6 +31,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
 from impresario_engine.games.turandot import TURANDOT  # noqa: E402
+from impresario_engine.store import GameStore  # noqa: E402
 from service_helpers import random_move  # noqa: E402  (tests/service)
 
 PROBLEM = "application/problem+json"
@@ -263,9 +264,9 @@ def start_players(players: list[Player]) -> list[threading.Thread]:
 
 
 def stored(redis_client, game_id: str) -> tuple[int, dict[str, Any]]:
-    version, doc = redis_client.hmget(f"game:{{{game_id}}}", "v", "doc")
+    version, doc, _ = GameStore(redis_client).read(game_id)  # plain, or archived once finished
     assert doc is not None, f"game {game_id} is not in Redis"
-    return int(version), orjson.loads(doc)
+    return version, doc
 
 
 def check_game(redis_client, p: Player) -> dict[str, Any]:
@@ -282,10 +283,10 @@ def check_game(redis_client, p: Player) -> dict[str, Any]:
     assert state == doc["state"], f"game {p.id} does not replay from its moves"
     assert (doc["status"] == "finished") == TURANDOT.is_finished(state)
     # the event stream is numbered 1..seq with nothing missing and nothing extra
-    raw = redis_client.xrange(f"game:{{{p.id}}}:events")
-    seqs = [int(eid.split(b"-")[0]) for eid, _ in raw]
+    raw = GameStore(redis_client).events(p.id)  # from the stream, or its archive
+    seqs = [seq for seq, _ in raw]
     assert seqs == list(range(1, doc["seq"] + 1)), (p.id, seqs[-3:], doc["seq"])
-    events = [orjson.loads(fields[b"e"]) for _, fields in raw]
+    events = [event for _, event in raw]
     assert sum(e["type"] == "seat_taken" for e in events) == p.players
     # every acknowledged move is stored, at the version the client was told, and in order
     for ack_version, seat, move in p.acked:

@@ -18,6 +18,7 @@ import pytest
 
 from impresario_engine.games.wordjam import WORDJAM
 from impresario_engine.games.wordjam.rules import BETS, SIDES, THINK, WINDOW
+from impresario_engine.store import GameStore
 from service_helpers import assert_problem, auth
 
 from .games_helpers import (SECRET_EVENT_FIELDS, check_wordjam_feed, check_wordjam_view,
@@ -32,10 +33,7 @@ WINDOW_SECONDS = {THINK: "think_seconds", SIDES: "bet_seconds", BETS: "bet_secon
 
 
 def _raw_events(redis_client, game_id):
-    import orjson
-
-    entries = redis_client.xrange(f"game:{{{game_id}}}:events", "-", "+")
-    return [(int(eid.split(b"-")[0]), orjson.loads(f[b"e"])) for eid, f in entries]
+    return GameStore(redis_client).events(game_id)  # from the stream, or its archive
 
 
 class Observer:

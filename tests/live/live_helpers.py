@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from impresario_engine.store import GameStore
 from service_helpers import auth, random_move, stored
 
 SSE = {"Accept": "text/event-stream"}
@@ -55,8 +56,7 @@ def setup_game(client, kinds: list[str | None], seed: int = 7, private: bool = F
 
 def raw_events(redis_client, game_id: str) -> list[tuple[int, dict[str, Any]]]:
     """The game's event stream as stored: (seq, event) with every secret (``_private``)."""
-    entries = redis_client.xrange(f"game:{{{game_id}}}:events", "-", "+")
-    return [(int(eid.split(b"-")[0]), orjson.loads(fields[b"e"])) for eid, fields in entries]
+    return GameStore(redis_client).events(game_id)  # from the stream, or its archive
 
 
 def play_humans(client, game_id: str, tokens: list[str | None], rng: random.Random,

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from impresario_engine.games.turandot import TURANDOT
+from impresario_engine.store import GameStore
 
 PROBLEM = "application/problem+json"
 Move = tuple[int, dict[str, Any]]
@@ -125,9 +126,9 @@ def replay(players: int, options: dict[str, Any], seed: int, moves: list[Move]) 
 
 def stored(redis_client, game_id: str) -> tuple[int, dict[str, Any]]:
     """The game's version and document as the store holds them."""
-    version, doc = redis_client.hmget(f"game:{{{game_id}}}", "v", "doc")
+    version, doc, _ = GameStore(redis_client).read(game_id)  # plain, or archived once finished
     assert doc is not None, f"game {game_id} is not in Redis"
-    return int(version), orjson.loads(doc)
+    return version, doc
 
 
 # ------------------------------------------------------------------------------------ live

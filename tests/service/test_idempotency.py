@@ -128,7 +128,7 @@ def test_records_written_by_older_engines_still_replay():
     """A rolling upgrade meets replay records stored as plain JSON or zlib: they still replay."""
     import orjson
 
-    from impresario_engine.service import _pack, _unpack
+    from impresario_engine.store.codec import pack as _pack, unpack as _unpack
 
     import zlib
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from impresario_engine.games.turandot import TURANDOT
+from impresario_engine.store import GameStore
 from service_helpers import Http, auth, random_move, replay, stored
 
 pytestmark = pytest.mark.slow
@@ -249,8 +250,8 @@ def _check_game(g: Game, racer: Racer, redis_client) -> None:
     assert racer.get(f"{g.url}/score") == TURANDOT.score(state)
 
     # the event stream: numbered 1..last_seq, each accepted move's events in it exactly once
-    raw = redis_client.xrange(f"game:{{{g.id}}}:events")
-    seqs = [int(eid.split(b"-")[0]) for eid, _ in raw]
+    raw = GameStore(redis_client).events(g.id)  # from the stream, or its archive
+    seqs = [seq for seq, _ in raw]
     assert seqs == list(range(1, doc["seq"] + 1))
     feed = racer.get(f"{g.url}/events?after=0")
     assert feed["last_seq"] == doc["seq"] == len(feed["events"])

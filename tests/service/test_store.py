@@ -6,7 +6,7 @@ import random
 
 from redis.crc import key_slot
 
-from service_helpers import auth, play_random, stored
+from service_helpers import auth, pending_seats, play_random, random_move, stored
 
 
 def _values(redis_client, key: bytes) -> list[bytes]:
@@ -67,15 +67,18 @@ def test_keys_share_the_game_hash_tag(client, make_game, redis_client):
     keys = [k.decode() for k in redis_client.scan_iter("*")]
     for gid in (game_id, other.id):
         mine = [k for k in keys if f"{{{gid}}}" in k]
-        assert f"game:{{{gid}}}" in mine and f"game:{{{gid}}}:events" in mine
-        assert any(":idem:" in k for k in mine) or gid == other.id
+        assert f"game:{{{gid}}}" in mine
+        assert (f"game:{{{gid}}}:idem" in mine) == (gid == game_id)  # keyed moves: records
         for key in mine:
             assert key.startswith(f"game:{{{gid}}}"), key
         assert len({key_slot(k.encode()) for k in mine}) == 1, mine
     for key in keys:  # nothing else than games, create-idempotency records and the indexes
         assert (key.startswith(("game:{", "idem:create:{"))
                 or key in ("impresario:live", "impresario:deadlines")), key
-    assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"
+    # a game in play has its event stream; a finished one, its archive in the game hash
+    assert redis_client.type(f"game:{{{other.id}}}:events") == b"stream"
+    assert not redis_client.exists(f"game:{{{game_id}}}:events")
+    assert redis_client.hexists(f"game:{{{game_id}}}", "events")
 
 
 def test_tokens_are_not_stored_in_clear(client, make_game, redis_client):
@@ -121,10 +124,59 @@ def test_finished_game_expires(app_factory, redis_client):
     play_random(client, game, random.Random(5))
     version, doc = stored(redis_client, game_id)
     assert doc["status"] == "finished"
-    for key in (f"game:{{{game_id}}}", f"game:{{{game_id}}}:events"):
-        ttl = redis_client.pttl(key)
-        assert 0 < ttl <= finished_ttl * 1000, (key, ttl)
-    idem = list(redis_client.scan_iter(f"game:{{{game_id}}}:idem:*"))
-    assert idem
-    for key in idem:
-        assert 0 < redis_client.pttl(key) <= app.config["IMPRESARIO"].idempotency_ttl * 1000
+    ttl = redis_client.pttl(f"game:{{{game_id}}}")
+    assert 0 < ttl <= finished_ttl * 1000, ttl
+    assert not redis_client.exists(f"game:{{{game_id}}}:events")  # archived into the hash
+    # the keys of the moves are remembered for the replay window only, now that no move
+    # can be applied twice
+    window = app.config["IMPRESARIO"].finished_idempotency_seconds
+    assert 0 < redis_client.pttl(f"game:{{{game_id}}}:idem") <= window * 1000
+
+
+def test_idempotency_records_live_while_the_game_is_played(app_factory, redis_client):
+    app = app_factory(idempotency_ttl=300)
+    game_id, _host, _tokens = _play_with_keys(app.test_client(), 3, 6)
+    records = redis_client.hgetall(f"game:{{{game_id}}}:idem")
+    assert len(records) == 3 + 3  # three joins and three bids, each under its caller's key
+    assert 0 < redis_client.pttl(f"game:{{{game_id}}}:idem") <= 300 * 1000
+
+
+def test_finished_game_is_archived_small_and_whole(client, redis_client):
+    """Once over, a game is one compressed hash of at most 4 KiB (after the replay window of
+    its moves' keys): its events, view, score and replay are what they were before."""
+    game_id, host, tokens = _play_with_keys(client, 4, 7)
+    url = f"/v1/games/{game_id}"
+    rng = random.Random(7)
+    while True:  # play to just before the last move (the last singer cast), and stop there
+        view = client.get(url).get_json()
+        pending = pending_seats(view)
+        if view["phase"] == "casting" and len(pending) == 1:
+            break
+        seat = rng.choice(pending)
+        actions = client.get(f"{url}/actions", headers=auth(tokens[seat])).get_json()
+        assert client.post(f"{url}/moves", json=random_move(actions, rng),
+                           headers=auth(tokens[seat])).status_code == 200
+    before = {who: client.get(f"{url}/events?after=0", headers=auth(t) if t else {}).get_json()
+              for who, t in [("spectator", None), *((i, tok) for i, tok in enumerate(tokens))]}
+    seat = pending[0]
+    final = client.post(f"{url}/moves", json={"type": "cast", "roles": None},
+                        headers={**auth(tokens[seat]), "Idempotency-Key": "the-last"})
+    assert final.status_code == 200 and final.get_json()["game"]["status"] == "finished"
+    assert not redis_client.exists(f"game:{{{game_id}}}:events")
+    hash_bytes = redis_client.memory_usage(f"game:{{{game_id}}}", samples=0)
+    assert hash_bytes <= 4096, hash_bytes
+    for who, t in [("spectator", None), *((i, tok) for i, tok in enumerate(tokens))]:
+        feed = client.get(f"{url}/events?after=0", headers=auth(t) if t else {}).get_json()
+        old = before[who]["events"]
+        assert feed["events"][:len(old)] == old  # the archive gives back the same feed
+        assert [e["seq"] for e in feed["events"]] == list(range(1, feed["last_seq"] + 1))
+        tail = client.get(f"{url}/events?after={feed['last_seq'] - 2}",
+                          headers=auth(t) if t else {}).get_json()["events"]
+        assert tail == feed["events"][-2:]
+    score = client.get(f"{url}/score").get_json()
+    assert client.get(f"{url}/replay").get_json()["score"] == score
+    assert client.get(url).get_json()["version"] == final.get_json()["version"]
+    again = client.post(f"{url}/moves", json={"type": "cast", "roles": None},
+                        headers={**auth(tokens[seat]), "Idempotency-Key": "the-last"})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == final.get_json()

@@ -31,6 +31,9 @@ class Config:
     idle_ttl: int = 30 * DAY
     #: seconds an Idempotency-Key is remembered
     idempotency_ttl: int = DAY
+    #: seconds the keys of a game's moves are still remembered once it is over (a finished
+    #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
+    finished_idempotency_seconds: int = 600
     #: compare-and-set attempts before a move gives up with 503 (each re-reads the game)
     cas_attempts: int = 16
     #: seconds a Redis command may take before the request fails with 503
@@ -67,6 +70,8 @@ class Config:
             finished_ttl=_int("FINISHED_TTL_SECONDS", cls.finished_ttl),
             idle_ttl=_int("IDLE_TTL_SECONDS", cls.idle_ttl),
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
+            finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
+                                              cls.finished_idempotency_seconds),
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT") or cls.redis_timeout),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import random
 import secrets
 import time
-import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -24,7 +24,9 @@ from .config import Config
 from .games import RULESETS, RulesError, Ruleset
 from .games.base import redact_event
 from .metrics import CAS_RETRIES, GAMES, MOVES
-from .store import GameStore
+from .store import GameStore, StoreUnavailable, codec
+
+log = logging.getLogger("impresario_engine.service")
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 _MOVE_COUNTERS: dict[tuple[str, str, str], Any] = {}
@@ -86,26 +88,6 @@ class Caller:
 
 
 SPECTATOR = Caller()
-
-
-# Records are deflated raw with a 4 KiB window: a game view is a few KB, and the small window
-# makes compression about three times cheaper than zlib's defaults for the same size.
-_RAW_DEFLATE = b"\x01"  # first byte of a record in this format (never "{" nor a zlib header)
-
-
-def _pack(record: dict[str, Any]) -> bytes:
-    """An idempotency record as stored: the response it replays is a whole game view, so it
-    is compressed (about 3x smaller)."""
-    c = zlib.compressobj(1, zlib.DEFLATED, -12)
-    return _RAW_DEFLATE + c.compress(orjson.dumps(record)) + c.flush()
-
-
-def _unpack(raw: bytes) -> dict[str, Any]:
-    if raw[:1] == _RAW_DEFLATE:
-        return orjson.loads(zlib.decompress(raw[1:], -12))
-    if raw[:1] == b"{":  # a record written before records were compressed
-        return orjson.loads(raw)
-    return orjson.loads(zlib.decompress(raw))  # zlib-wrapped, as written by earlier versions
 
 
 @dataclass
@@ -380,12 +362,23 @@ class GameService:
             CAS_RETRIES.inc()
             return None
         self._count(loaded, doc)
+        if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED):
+            self._archive(game_id, version, doc)
         # the deadline index the reaper reads (advisory: the reaper re-checks every game)
         if deadline is not None:
             self.store.schedule(game_id, deadline)
         elif loaded is not None and loaded.doc.get("scheduled"):
             self.store.unschedule(game_id)
         return version
+
+    def _archive(self, game_id: str, version: int, doc: dict[str, Any]) -> None:
+        """Make the just-finished game compact. The move is saved already: if Redis fails
+        now, the game stays as it was (correct, only larger) until it expires."""
+        try:
+            self.store.archive(game_id, version, doc,
+                               self.config.finished_idempotency_seconds * 1000)
+        except StoreUnavailable as exc:
+            log.warning("archiving finished game %s failed: %s", game_id, exc)
 
     def _count(self, loaded: Loaded | None, doc: dict[str, Any]) -> None:
         """Metrics of a saved write, and the index of live games."""
@@ -652,7 +645,7 @@ class GameService:
                      status: int, body: dict[str, Any]) -> tuple[str, bytes] | None:
         if key is None:
             return None
-        record = _pack({"fp": fingerprint, "status": status,
+        record = codec.pack({"fp": fingerprint, "status": status,
                                "body": seal_secrets(body, loaded.doc["id"], key)})
         return self._idem_key(token_id, key), record  # type: ignore[return-value]
 
@@ -660,7 +653,7 @@ class GameService:
     def _replayed(loaded: Loaded, fingerprint: str, key: str | None) -> dict[str, Any] | None:
         if loaded.idem is None or key is None:
             return None
-        record = _unpack(loaded.idem)
+        record = codec.unpack(loaded.idem)
         if record["fp"] != fingerprint:
             raise ApiError(422, "idempotency_key_reused",
                            "this Idempotency-Key was used with a different request")
@@ -686,7 +679,7 @@ class GameService:
                 raise ApiError(409, "idempotency_in_progress",
                                "a request with this Idempotency-Key is still being processed",
                                headers={"Retry-After": "1"})
-            record = _unpack(raw)
+            record = codec.unpack(raw)
             if record["fp"] != fingerprint:
                 raise ApiError(422, "idempotency_key_reused",
                                "this Idempotency-Key was used with a different request")
@@ -695,7 +688,7 @@ class GameService:
 
     def finish_create_idempotency(self, key: str, fingerprint: str, body: dict[str, Any]) -> None:
         record = {"fp": fingerprint, "body": seal_secrets(body, "create", key)}
-        self.store.set(self._create_key(key), _pack(record), self.config.idempotency_ttl)
+        self.store.set(self._create_key(key), codec.pack(record), self.config.idempotency_ttl)
 
     def abort_create_idempotency(self, key: str) -> None:
         try:

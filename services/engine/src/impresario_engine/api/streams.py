@@ -110,7 +110,11 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
                     if svc._due(current.doc):
                         svc.settle(game_id)
                         continue
-                    if current.doc["status"] == "finished" and last >= current.doc["seq"]:
+                    if current.doc["status"] == "finished":
+                        # the stream may have been archived before this wait began
+                        for seq, event in svc.store.events(game_id, last):
+                            last = seq
+                            yield _frame(svc._numbered(seq, event, caller.viewer))
                         return
                 if time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
                     beat = time.monotonic()

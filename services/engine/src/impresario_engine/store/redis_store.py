@@ -2,13 +2,18 @@
 
 A game is a hash ``game:{id}`` with its version ``v`` and its document ``doc`` (JSON: settings,
 seats with hashed tokens, and the rules state), a stream ``game:{id}:events`` whose entry ids are
-the event sequence numbers (``<seq>-0``), and idempotency records ``game:{id}:idem:<key>``. The
-braces are a hash tag: all of a game's keys live in one Redis Cluster slot, so the Lua scripts
-that touch several of them stay atomic there too.
+the event sequence numbers (``<seq>-0``), and a hash ``game:{id}:idem`` of idempotency records
+(one field per caller and key). The braces are a hash tag: all of a game's keys live in one
+Redis Cluster slot, so the Lua scripts that touch several of them stay atomic there too.
 
 A request costs one read (``read.lua``: version, document and idempotency record together) and
 one atomic write (``write.lua``: compare-and-set on the version, events appended, idempotency
 record stored). Nothing is cached in the process between requests.
+
+When a game finishes it is archived (``archive.lua``): the document is compressed, the event
+stream is folded into one compressed field ``events`` of the game hash, and the idempotency
+records are kept only for a short replay window. Readers take either form
+(:mod:`.codec`, ``events.lua``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from redis.exceptions import ClusterError, RedisClusterException
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, TryAgainError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from . import codec
 
 
 class StoreUnavailable(Exception):
@@ -91,18 +98,27 @@ def events_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
 
 
-def idem_key(game_id: str, key: str) -> str:
-    return f"game:{{{game_id}}}:idem:{key}"
+def idem_hash_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:idem"
+
+
+def legacy_idem_key(game_id: str, field: str) -> str:
+    """Where versions before the idempotency hash kept a record (still read while upgrading)."""
+    return f"game:{{{game_id}}}:idem:{field}"
 
 
 class GameStore:
     READ = _lua("read.lua")
     WRITE = _lua("write.lua")
+    EVENTS = _lua("events.lua")
+    ARCHIVE = _lua("archive.lua")
 
     def __init__(self, client: Any) -> None:
         self.client = client
         self._read = client.register_script(self.READ)
         self._write = client.register_script(self.WRITE)
+        self._events = client.register_script(self.EVENTS)
+        self._archive = client.register_script(self.ARCHIVE)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):
@@ -124,13 +140,15 @@ class GameStore:
 
     def read(self, game_id: str, idempotency_key: str | None = None
              ) -> tuple[int | None, dict | None, bytes | None]:
-        keys = [game_key(game_id)]
+        """(version, document, the idempotency record of ``idempotency_key`` if any)."""
+        keys, args = [game_key(game_id)], []
         if idempotency_key is not None:
-            keys.append(idem_key(game_id, idempotency_key))
-        version, doc, idem = self._call(self._read, keys=keys)
+            keys += [idem_hash_key(game_id), legacy_idem_key(game_id, idempotency_key)]
+            args.append(idempotency_key)
+        version, doc, idem = self._call(self._read, keys=keys, args=args)
         if version is None:
             return None, None, None
-        return int(version), orjson.loads(doc), (idem or None)
+        return int(version), codec.unpack(doc), (idem or None)
 
     def write(self, game_id: str, expected: int | None, doc: dict, events: Iterable[dict],
               first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
@@ -138,8 +156,7 @@ class GameStore:
               ) -> tuple[bool, int | None]:
         """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
         the game must not exist). Returns (written, the version now stored)."""
-        keys = [game_key(game_id), events_key(game_id),
-                idem_key(game_id, idempotency_key or "-")]
+        keys = [game_key(game_id), events_key(game_id), idem_hash_key(game_id)]
         args: list[Any] = [
             "" if expected is None else str(expected),
             orjson.dumps(doc),
@@ -147,6 +164,7 @@ class GameStore:
             idempotency_record or b"",
             int(idempotency_ttl * 1000),
             first_seq,
+            idempotency_key or "",
         ]
         args.extend(orjson.dumps(e) for e in events)
         ok, version = self._call(self._write, keys=keys, args=args)
@@ -154,10 +172,33 @@ class GameStore:
 
     def events(self, game_id: str, after: int = 0, count: int | None = None
                ) -> list[tuple[int, dict]]:
-        """Events with a sequence number greater than ``after``, in order."""
-        entries = self._call(self.client.xrange, events_key(game_id), f"({after}-0", "+",
-                             count=count)
-        return [(int(eid.split(b"-")[0]), orjson.loads(fields[b"e"])) for eid, fields in entries]
+        """Events with a sequence number greater than ``after``, in order (from the stream, or
+        from the archive of a finished game)."""
+        archived, found = self._call(
+            self._events, keys=[game_key(game_id), events_key(game_id)],
+            args=[f"({after}-0", "" if count is None else count])
+        if archived:
+            if not found:
+                return []
+            events = codec.unpack(found)  # seq n is events[n - 1]
+            end = len(events) if count is None else min(len(events), after + count)
+            return [(seq, events[seq - 1]) for seq in range(after + 1, end + 1)]
+        # through Lua an entry's fields come as a flat list: [b"e", <the event>]
+        return [(int(eid.split(b"-")[0]), orjson.loads(fields[1])) for eid, fields in found]
+
+    def archive(self, game_id: str, version: int, doc: dict, replay_window_ms: int) -> bool:
+        """Make a finished game compact (see the module's doc); False if it was not at
+        ``version`` or its stream is not whole (then it stays as it was, still correct)."""
+        entries = self._call(self.client.xrange, events_key(game_id), "-", "+")
+        for seq, (eid, _fields) in enumerate(entries, 1):
+            if int(eid.split(b"-")[0]) != seq:
+                return False
+        events = codec.pack_json(b"[" + b",".join(fields[b"e"] for _, fields in entries) + b"]",
+                                 small=True)
+        return bool(self._call(
+            self._archive, keys=[game_key(game_id), events_key(game_id), idem_hash_key(game_id)],
+            args=[version, codec.pack(doc, small=True), events, len(entries),
+                  replay_window_ms]))
 
     def wait_events(self, game_id: str, after: int, block_ms: int) -> list[tuple[int, dict]]:
         """Like :meth:`events`, blocking up to ``block_ms`` for the first new one."""

@@ -1,9 +1,9 @@
 -- Compare-and-set of a game on its version, with the move's events appended to the game's
 -- stream and the idempotency record stored, all in one atomic step.
--- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] idempotency key (may be unused)
+-- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] the game's idempotency hash
 -- ARGV[1] expected version ('' = the game must not exist yet), ARGV[2] new document,
 -- ARGV[3] ttl ms, ARGV[4] idempotency record ('' = none), ARGV[5] its ttl ms,
--- ARGV[6] seq of the first event, ARGV[7..] the events (JSON)
+-- ARGV[6] seq of the first event, ARGV[7] the record's field, ARGV[8..] the events (JSON)
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '' then
   if v then return {0, v} end
@@ -14,12 +14,15 @@ end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[2])
 local seq = tonumber(ARGV[6])
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[i])
   seq = seq + 1
 end
 local ttl = tonumber(ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
-if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5]) end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[7], ARGV[4])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
 return {1, nv}
