@@ -73,7 +73,7 @@ def install_game(pipe, gid: str, t: Template, ttl_ms: int) -> None:
     """Queue on a pipeline the commands that (re)create game ``gid`` as a copy of ``t``."""
     doc = dict(t.doc)
     doc["id"] = gid
-    pipe.delete(events_key(gid))
+    pipe.delete(game_key(gid), events_key(gid), game_key(gid) + ":idem")  # archived or not
     pipe.hset(game_key(gid), mapping={"v": t.version, "doc": orjson.dumps(doc)})
     pipe.pexpire(game_key(gid), ttl_ms)
     for eid, fields in t.events:

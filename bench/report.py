@@ -42,15 +42,19 @@ def render(r: dict) -> str:
         out.append(f"| {c} | {x['moves_rps_ratio']:.2f} | {x['bid_rps_ratio']:.2f} | "
                    f"{x['p99_ratio']:.2f} | {x['cpu_capacity_ratio']:.2f} |")
     out += ["", "### Storage per finished game (MEMORY USAGE, every POST with an Idempotency-Key)", "",
-            "| players | total B | without idempotency B | game hash B | events stream B | "
-            "idempotency records B (count) | create record B | doc JSON B (state / moves log) | events |",
+            "Kept: what a finished game holds for its lifetime (its archived hash). At the finish: "
+            "that plus the idempotency records of its moves (kept for FINISHED_IDEMPOTENCY_SECONDS, "
+            "default 10 minutes) and of its creation (IDEMPOTENCY_TTL_SECONDS, default a day).", "",
+            "| players | kept B | at the finish B | game hash B | events stream B | "
+            "idempotency records B (count) | create record B | doc JSON B (stored) | "
+            "events (stored B) |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for x in r["storage"]:
-        out.append(f"| {x['players']} | {x['total']:.0f} | {x['total_without_idempotency']:.0f} | "
+        out.append(f"| {x['players']} | {x['total_without_idempotency']:.0f} | {x['total']:.0f} | "
                    f"{x['game_hash']:.0f} | {x['events']:.0f} | {x['idempotency']:.0f} "
                    f"({x['idempotency_records']:.0f}) | {x['create_idempotency']:.0f} | "
-                   f"{x['doc_json_bytes']:.0f} ({x['state_json_bytes']:.0f} / "
-                   f"{x['moves_log_json_bytes']:.0f}) | {x['event_count']:.0f} |")
+                   f"{x['doc_json_bytes']:.0f} ({x.get('doc_stored_bytes', 0):.0f}) | "
+                   f"{x['event_count']:.0f} ({x.get('events_stored_bytes', 0):.0f}) |")
     s = r["scale"]
     out += ["", "### Scale (16 clients)", "",
             f"- 100 live games: {s['bid_rps_100']:.0f} bids/s "
