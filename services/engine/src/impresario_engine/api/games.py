@@ -240,7 +240,9 @@ def get_actions(game_id: str):
                  "description": "the ETag the move is based on (412 if the game moved on)"},
                 {"in": "header", "name": "Idempotency-Key", "required": False,
                  "schema": {"type": "string", "maxLength": 200},
-                 "description": "same key and body: the same response again"}])
+                 "description": "same key and body: the same response again (while the game is "
+                                "played, and for 10 minutes after it ends: see "
+                                "FINISHED_IDEMPOTENCY_SECONDS)"}])
 @blp.response(200, s.MoveResultSchema, description="The move's events and the new view")
 @problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
 def make_move(game_id: str):
