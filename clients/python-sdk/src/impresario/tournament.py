@@ -19,19 +19,56 @@ def play_game(client: Client, bots: list[Bot], seed: int | None = None,
               options: dict[str, Any] | None = None, ruleset: str = "turandot"
               ) -> tuple[str, dict[str, Any], list[Seat]]:
     """Create a game for ``len(bots)`` seats, seat the bots and play it to the end in this
-    thread. Returns the game id, the score and the seats."""
+    thread. Returns the game id, the score and the seats.
+
+    Each bot decides on its own seat's view of the game as it stands (and the seat's actions),
+    exactly as if the view were read just before. While no pending seat has a deadline, the game
+    changes only through the moves made here, so a view is not read again when one at the game's
+    current version is at hand: every move answers with the moving seat's new view, and any
+    seat's view carries the (public) status and pending seats. A game whose pending seats have
+    deadlines (``move_seconds``, Word Jam's windows) can move on between requests: then every
+    view is read before it is used."""
     game = client.create_game(ruleset, players=len(bots), seed=seed, options=options)
     seats = [game.join(f"{bot.name}-{i}") for i, bot in enumerate(bots)]
-    view = seats[0].view()
+    # views no bot has been given yet, by seat (each bot gets a view of its own, as when read)
+    unseen: dict[int, dict[str, Any]] = {s.seat: s.last_view for s in seats if s.last_view}
+    # a view at the game's current version while that is known (no deadline pending), or None
+    latest = seats[-1].last_view if _settled(seats[-1].last_view) else None
+    view = latest or seats[0].view()
     while view["status"] != "finished":
         moved = False
-        for p in view["pending"]:
-            seat = seats[p["seat"]]
-            moved |= take_turn(seat, bots[p["seat"]], seat.view())
-        view = seats[0].view()
+        for seat_no in [p["seat"] for p in view["pending"]]:
+            seat = seats[seat_no]
+            if latest is not None and (latest["status"] != "playing" or all(
+                    p["seat"] != seat_no for p in latest["pending"])):
+                continue  # a view read now would say the same: nothing to do
+            own = unseen.pop(seat_no, None)
+            if latest is None or own is None or own["version"] != latest["version"]:
+                own = seat.view()
+            latest = None
+            if take_turn(seat, bots[seat_no], own):
+                moved = True
+                latest = unseen[seat_no] = seat.last_view  # the move's answer: the view after it
+                if not _settled(latest):
+                    latest = None
+        if moved and latest is not None:
+            view = latest
+        else:
+            view = seats[0].view()
+            latest = None
         if not moved and view["status"] != "finished" and not view["pending"]:
             raise RuntimeError(f"game {game.id} is stuck: nobody has to act")
+    if seats[0].last_view is None or seats[0].last_view["version"] != view["version"]:
+        seats[0].view()  # seat 0's last view is the finished game, as when it was re-read
     return game.id, seats[0].score(), seats
+
+
+def _settled(view: dict[str, Any] | None) -> bool:
+    """Whether the game stays as ``view`` shows it until someone moves here: no seat that must
+    act has a deadline (once one passes, the engine plays a default at the next request or by
+    itself)."""
+    return view is not None and view.get("status") != "open" and not any(
+        p.get("deadline") is not None for p in view.get("pending") or ())
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
