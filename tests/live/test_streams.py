@@ -298,3 +298,37 @@ def test_head_requests_do_not_use_up_stream_slots(app_factory):
     assert stream.status == 200
     stream.close()
     assert streams.open_streams() == base
+
+
+def test_a_stream_waiting_when_the_game_is_archived_gets_the_last_events(app_factory,
+                                                                      redis_client):
+    """The finishing move folds the event stream into the game's archive; a stream whose wait
+    begins after that still delivers the final events (from the archive), then ends."""
+    app = app_factory(stream_poll_ms=20, stream_max_seconds=3)  # a miss ends, never hangs
+    client = app.test_client()
+    created, tokens = setup_game(client, [None, None], seed=8)
+    url = f"/v1/games/{created['game']['id']}"
+    rng = random.Random(8)
+    while True:  # play to the last move: one singer left to cast
+        view = client.get(url).get_json()
+        pending = [p["seat"] for p in view["pending"]]
+        if view["phase"] == "casting" and len(pending) == 1:
+            break
+        mover = rng.choice(pending)
+        actions = client.get(f"{url}/actions", headers=auth(tokens[mover])).get_json()
+        assert client.post(f"{url}/moves", json=random_move(actions, rng),
+                           headers=auth(tokens[mover])).status_code == 200
+    stream = TestStream(client, f"{url}/events", auth(tokens[0]))
+    try:
+        assert stream.next_block() == {"retry": 2000}
+        backlog = stream.events(view["last_seq"])  # the generator now waits for the next pull
+        final = client.post(f"{url}/moves", json={"type": "cast", "roles": None},
+                            headers=auth(tokens[pending[0]]))
+        assert final.status_code == 200
+        assert not redis_client.exists(f"game:{{{created['game']['id']}}}:events")  # archived
+        last_seq = final.get_json()["game"]["last_seq"]
+        rest = [b for b in stream.rest() if "data" in b]
+        assert [int(b["id"]) for b in backlog + rest] == list(range(1, last_seq + 1))
+        assert rest[-1]["event"] == "game_finished" and stream.ended
+    finally:
+        stream.close()
