@@ -103,4 +103,8 @@ bench: install
 		&& (apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 \
 		&& apt-get install -y -qq wrk >/dev/null 2>&1; }); } \
 		|| echo "wrk is not available: the Python load generator measures its own ceiling"
+	@command -v valgrind >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& (apt-get install -y -qq valgrind >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 \
+		&& apt-get install -y -qq valgrind >/dev/null 2>&1; }); } \
+		|| echo "valgrind is not available: no instruction counts in this run"
 	$(BIN)/python bench/run.py

@@ -10,7 +10,9 @@ Steps (each prints its progress on stderr):
  3. storage: bytes in Redis per finished game, key by key, for 2-5 players;
  4. scale: bids/s with 100 live games vs 10,000 live games in Redis (A/B/A/B);
  5. the SDK: tournament games/s with bots over HTTP (impresario.tournament.run_tournament);
- 6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop;
+ 6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop,
+    and instructions per request in process, engine and floor (valgrind, when installed:
+    counts that other tenants of the machine cannot disturb);
  then the plot (bench/throughput.png) and the table.
 
 Every server binds 127.0.0.1 and is stopped at the end, also on failure or Ctrl-C.
@@ -642,6 +644,13 @@ def main() -> int:
 
     engine.stop()
     floor.stop()
+    log("instructions per request in process, engine and floor (valgrind; ~2 minutes)")
+    import instructions
+    try:
+        results["instructions"] = instructions.run(url, 150 if QUICK else 450, log)
+    except RuntimeError as exc:  # the other figures stand without the counts
+        log(f"instruction counts failed: {exc}")
+        results["instructions"] = {"error": str(exc)}
     server.stop()
     results["elapsed_s"] = time.time() - started
     results["loadavg_at_end"] = loadavg()
@@ -699,6 +708,12 @@ def table(r: dict) -> str:
     for c, x in r["engine_vs_floor"].items():
         lines.append(f"  {'':<27}{c:>6}{x['moves_rps_ratio']:>14.2f}{x['bid_rps_ratio']:>14.2f}"
                      f"{x['p99_ratio']:>11.2f}{x['cpu_capacity_ratio']:>14.2f}")
+    ins = r.get("instructions", {})
+    if "engine" in ins:
+        lines += ["", "instructions per request, in process (valgrind): engine "
+                  f"{ins['engine'] / 1e6:.2f} M (no Idempotency-Key {ins['engine-no-key'] / 1e6:.2f} M, "
+                  f"no request log {ins['engine-no-log'] / 1e6:.2f} M), floor {ins['floor'] / 1e6:.2f} M "
+                  f"-> floor/engine {ins['floor_over_engine']:.2f}"]
     lines += ["", "storage per finished game    players  at finish B  kept B   hash  "
               "events  idem records"]
     for x in r["storage"]:
