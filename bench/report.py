@@ -41,6 +41,15 @@ def render(r: dict) -> str:
     for c, x in r["engine_vs_floor"].items():
         out.append(f"| {c} | {x['moves_rps_ratio']:.2f} | {x['bid_rps_ratio']:.2f} | "
                    f"{x['p99_ratio']:.2f} | {x['cpu_capacity_ratio']:.2f} |")
+    ins = r.get("instructions", {})
+    if "engine" in ins:
+        out += ["", f"### Instructions per request in process (valgrind, {ins['requests']} requests "
+                "each; no gunicorn, Redis not counted)", "",
+                "| request | instructions | ÷ engine move |", "|---|---:|---:|"]
+        for mode in ("engine", "engine-no-key", "engine-no-log", "floor"):
+            out.append(f"| {mode} | {ins[mode] / 1e6:.2f} M | {ins[mode] / ins['engine']:.2f} |")
+    elif "error" in ins:
+        out += ["", f"(instruction counts unavailable: {ins['error']})"]
     out += ["", "### Storage per finished game (MEMORY USAGE, every POST with an Idempotency-Key)", "",
             "Kept: what a finished game holds for its lifetime (its archived hash). At the finish: "
             "that plus the idempotency records of its moves (kept for FINISHED_IDEMPOTENCY_SECONDS, "
