@@ -14,7 +14,7 @@ from typing import Any
 from impresario_engine.api import streams
 from .live_helpers import (SSE, FakeClock, TestStream, create, doc_of, open_raw_stream,
                           play_humans, raw_events, read_blocks, seat, setup_game)
-from service_helpers import Http, assert_problem, auth, random_move
+from service_helpers import Http, assert_problem, auth, play_to_last_move, random_move
 
 STREAMS = 50
 REQUEST_TIMEOUT = 10.0  # every request of the game must answer within this (socket timeout)
@@ -308,22 +308,13 @@ def test_a_stream_waiting_when_the_game_is_archived_gets_the_last_events(app_fac
     client = app.test_client()
     created, tokens = setup_game(client, [None, None], seed=8)
     url = f"/v1/games/{created['game']['id']}"
-    rng = random.Random(8)
-    while True:  # play to the last move: one singer left to cast
-        view = client.get(url).get_json()
-        pending = [p["seat"] for p in view["pending"]]
-        if view["phase"] == "casting" and len(pending) == 1:
-            break
-        mover = rng.choice(pending)
-        actions = client.get(f"{url}/actions", headers=auth(tokens[mover])).get_json()
-        assert client.post(f"{url}/moves", json=random_move(actions, rng),
-                           headers=auth(tokens[mover])).status_code == 200
+    view, last = play_to_last_move(client, url, tokens, random.Random(8))
     stream = TestStream(client, f"{url}/events", auth(tokens[0]))
     try:
         assert stream.next_block() == {"retry": 2000}
         backlog = stream.events(view["last_seq"])  # the generator now waits for the next pull
         final = client.post(f"{url}/moves", json={"type": "cast", "roles": None},
-                            headers=auth(tokens[pending[0]]))
+                            headers=auth(tokens[last]))
         assert final.status_code == 200
         assert not redis_client.exists(f"game:{{{created['game']['id']}}}:events")  # archived
         last_seq = final.get_json()["game"]["last_seq"]

@@ -85,6 +85,21 @@ def pending_seats(view: dict[str, Any]) -> list[int]:
     return [p["seat"] for p in view["pending"]]
 
 
+def play_to_last_move(client, url: str, tokens: list[str], rng: random.Random
+                      ) -> tuple[dict[str, Any], int]:
+    """Play a Turandot game with random legal moves up to its last move (one singer left to
+    cast), and stop there. Returns the view then and the seat whose cast ends the game."""
+    while True:
+        view = client.get(url).get_json()
+        pending = pending_seats(view)
+        if view["phase"] == "casting" and len(pending) == 1:
+            return view, pending[0]
+        seat = rng.choice(pending)
+        actions = client.get(f"{url}/actions", headers=auth(tokens[seat])).get_json()
+        assert client.post(f"{url}/moves", json=random_move(actions, rng),
+                           headers=auth(tokens[seat])).status_code == 200
+
+
 def play_random(client, game, rng: random.Random,
                 observe: Callable[[int, dict[str, Any], Any], None] | None = None,
                 max_moves: int = 500) -> list[Move]:

@@ -6,7 +6,7 @@ import random
 
 from redis.crc import key_slot
 
-from service_helpers import auth, pending_seats, play_random, random_move, stored
+from service_helpers import auth, play_random, play_to_last_move, stored
 
 
 def _values(redis_client, key: bytes) -> list[bytes]:
@@ -146,19 +146,9 @@ def test_finished_game_is_archived_small_and_whole(client, redis_client):
     its moves' keys): its events, view, score and replay are what they were before."""
     game_id, host, tokens = _play_with_keys(client, 4, 7)
     url = f"/v1/games/{game_id}"
-    rng = random.Random(7)
-    while True:  # play to just before the last move (the last singer cast), and stop there
-        view = client.get(url).get_json()
-        pending = pending_seats(view)
-        if view["phase"] == "casting" and len(pending) == 1:
-            break
-        seat = rng.choice(pending)
-        actions = client.get(f"{url}/actions", headers=auth(tokens[seat])).get_json()
-        assert client.post(f"{url}/moves", json=random_move(actions, rng),
-                           headers=auth(tokens[seat])).status_code == 200
+    _view, seat = play_to_last_move(client, url, tokens, random.Random(7))
     before = {who: client.get(f"{url}/events?after=0", headers=auth(t) if t else {}).get_json()
               for who, t in [("spectator", None), *((i, tok) for i, tok in enumerate(tokens))]}
-    seat = pending[0]
     final = client.post(f"{url}/moves", json={"type": "cast", "roles": None},
                         headers={**auth(tokens[seat]), "Idempotency-Key": "the-last"})
     assert final.status_code == 200 and final.get_json()["game"]["status"] == "finished"
