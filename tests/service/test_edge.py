@@ -125,3 +125,16 @@ def test_request_metric_tells_problem_codes_apart(client):
     client.get("/v1/games/nope")
     text = client.get("/metrics").get_data(as_text=True)
     assert 'code="game_not_found"' in text
+
+
+def test_gunicorn_logs_from_a_worker_still_format(gunicorn_server, redis_url, tmp_path):
+    """The app tunes the logging module for every log record of its process, gunicorn's
+    included: gunicorn's own lines (``[%(process)d]``) must still print, not a logging error."""
+    import urllib.request
+
+    with gunicorn_server(redis_url, tmp_path, workers=1, threads=2, LOG_LEVEL="info") as url:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=10) as resp:
+            assert resp.status == 200
+    text = (tmp_path / "gunicorn.log").read_text(errors="replace")
+    assert "Worker exiting" in text, text[-2000:]  # logged by the worker on the way out
+    assert "Logging error" not in text and "Traceback" not in text, text[-2000:]
