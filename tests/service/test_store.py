@@ -4,13 +4,29 @@ from __future__ import annotations
 
 import random
 
+import orjson
 from redis.crc import key_slot
+
+from impresario_engine.store import codec
 
 from service_helpers import auth, play_random, play_to_last_move, stored
 
 
+def _readable(value: bytes) -> bytes:
+    """A stored value as its plain bytes: compressed ones (documents, archives, records)
+    decompressed, so that a scan sees inside them too."""
+    try:
+        return orjson.dumps(codec.unpack(value))
+    except Exception:  # noqa: BLE001 - not one of the store's compressed forms: as it is
+        return value
+
+
 def _values(redis_client, key: bytes) -> list[bytes]:
-    """Every byte string stored under ``key``, whatever its type."""
+    """Every byte string stored under ``key``, whatever its type (decompressed)."""
+    return [_readable(v) for v in _raw_values(redis_client, key)]
+
+
+def _raw_values(redis_client, key: bytes) -> list[bytes]:
     kind = redis_client.type(key)
     if kind == b"string":
         return [redis_client.get(key)]
@@ -85,8 +101,11 @@ def test_tokens_are_not_stored_in_clear(client, make_game, redis_client):
     """Scan every value of every key for every raw token (host and seats), including the
     idempotency records of keyed creates, joins and moves."""
     game_id, host, tokens = _play_with_keys(client, 4, 3)
+    over, over_host, over_tokens = _play_with_keys(client, 3, 8)
+    play_random(client, _Game(over, over_host, over_tokens), random.Random(8))  # archived
+    assert redis_client.hexists(f"game:{{{over}}}", "events")
     plain = make_game(players=2, seed=4)
-    secrets = [host, *tokens, plain.host_token, *plain.tokens]
+    secrets = [host, *tokens, over_host, *over_tokens, plain.host_token, *plain.tokens]
     assert len(set(secrets)) == len(secrets)
     found = []
     for key in redis_client.scan_iter("*"):
@@ -170,3 +189,80 @@ def test_finished_game_is_archived_small_and_whole(client, redis_client):
                         headers={**auth(tokens[seat]), "Idempotency-Key": "the-last"})
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == final.get_json()
+
+
+def test_a_failed_archive_leaves_the_finished_game_whole(app_factory, redis_client, caplog):
+    """Archiving runs after the finishing move is saved: if Redis refuses it (out of memory,
+    say) or the game is not as expected, the move still succeeds and the game reads as ever."""
+    import logging
+
+    from redis.exceptions import ResponseError
+
+    app = app_factory()
+    client = app.test_client()
+    store = app.extensions["impresario_store"]
+    caplog.set_level(logging.WARNING, logger="impresario_engine")
+    for seed, failure in ((9, ResponseError("OOM command not allowed when used memory > "
+                                            "'maxmemory'")), (11, False)):
+        game_id, _host, tokens = _play_with_keys(client, 2, seed)
+        url = f"/v1/games/{game_id}"
+        _view, seat = play_to_last_move(client, url, tokens, random.Random(seed))
+
+        def archive(*_args, failure=failure):
+            if failure is False:
+                return False
+            raise failure
+
+        store.archive = archive
+        try:
+            final = client.post(f"{url}/moves", json={"type": "cast", "roles": None},
+                                headers=auth(tokens[seat]))
+        finally:
+            del store.archive
+        assert final.status_code == 200 and final.get_json()["game"]["status"] == "finished"
+        assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"  # not archived
+        feed = client.get(f"{url}/events?after=0").get_json()
+        assert [e["seq"] for e in feed["events"]] == list(range(1, feed["last_seq"] + 1))
+        assert client.get(f"{url}/score").status_code == 200
+        assert any(game_id in r.getMessage() and "archiv" in r.getMessage()
+                   for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_an_archived_game_refuses_any_further_write(client, redis_client):
+    """Defence in depth: nothing writes a finished game, and the store refuses to, since a new
+    stream next to the archive would hide the archived events."""
+    from impresario_engine.store import GameStore
+
+    game_id, host, tokens = _play_with_keys(client, 2, 10)
+    play_random(client, _Game(game_id, host, tokens), random.Random(10))
+    store = GameStore(redis_client)
+    version, doc, _ = store.read(game_id)
+    written, now = store.write(game_id, version, doc, [{"type": "x"}], doc["seq"] + 1, 60)
+    assert (written, now) == (False, version)
+    assert not redis_client.exists(f"game:{{{game_id}}}:events")
+
+
+def test_a_full_or_read_only_redis_is_unavailable_not_an_error():
+    """Out of memory (maxmemory with noeviction) and a replica after a failover answer 503
+    storage_unavailable with Retry-After, like a Redis that is away, not 500."""
+    import pytest
+    from redis.exceptions import OutOfMemoryError, ReadOnlyError, ResponseError
+
+    from impresario_engine.store import GameStore, StoreUnavailable
+
+    class Client:
+        def register_script(self, _script):
+            return None
+
+    store = GameStore(Client())
+    for exc in (OutOfMemoryError("command not allowed when used memory > 'maxmemory'."),
+                ResponseError("Error running script (call to f_1): @user_script:12: -OOM "
+                              "command not allowed when used memory > 'maxmemory'."),
+                ReadOnlyError("You can't write against a read only replica."),
+                ResponseError("READONLY You can't write against a read only replica.")):
+        def fail(exc=exc):
+            raise exc
+        with pytest.raises(StoreUnavailable):
+            store._call(fail)
+    with pytest.raises(ResponseError):  # any other error is a bug, and stays one
+        store._call(lambda: (_ for _ in ()).throw(ResponseError("ERR wrong number of args")))

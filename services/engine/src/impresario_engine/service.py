@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import orjson
+from redis.exceptions import RedisError
 
 from .api.errors import ApiError
 from .config import Config
@@ -375,10 +376,16 @@ class GameService:
         """Make the just-finished game compact. The move is saved already: if Redis fails
         now, the game stays as it was (correct, only larger) until it expires."""
         try:
-            self.store.archive(game_id, version, doc,
-                               self.config.finished_idempotency_seconds * 1000)
+            done = self.store.archive(game_id, version, doc,
+                                      self.config.finished_idempotency_seconds * 1000)
+        except RedisError as exc:  # e.g. out of memory: the move stands all the same
+            log.warning("archiving finished game %s failed: %s", game_id, exc)
         except StoreUnavailable as exc:
             log.warning("archiving finished game %s failed: %s", game_id, exc)
+        else:
+            if not done:
+                log.warning("finished game %s was not archived: it changed, or its event "
+                            "stream is not whole", game_id)
 
     def _count(self, loaded: Loaded | None, doc: dict[str, Any]) -> None:
         """Metrics of a saved write, and the index of live games."""

@@ -28,14 +28,19 @@ from redis.commands.core import Script
 from redis.connection import Encoder
 from redis.exceptions import ClusterError, RedisClusterException
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, TryAgainError
+from redis.exceptions import (BusyLoadingError, MasterDownError, OutOfMemoryError,
+                               ReadOnlyError, RedisError, TryAgainError)
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import codec
 
 
 class StoreUnavailable(Exception):
-    """Redis could not be reached or did not answer in time."""
+    """Redis could not be reached, did not answer in time, or cannot take writes now."""
+
+
+_BUSY = (BusyLoadingError, OutOfMemoryError, ReadOnlyError, MasterDownError)
+_BUSY_CODES = ("LOADING ", "CLUSTERDOWN ", "TRYAGAIN ", "OOM ", "READONLY ", "MASTERDOWN ")
 
 
 def _lua(name: str) -> str:
@@ -130,8 +135,13 @@ class GameStore:
             # a cluster with a primary down ("The cluster is down"), slots moving, no reachable
             # node: retry later, like a single server that is away
             raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
+        except _BUSY as exc:
+            raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
         except RedisError as exc:
-            if "LOADING" in str(exc) or "CLUSTERDOWN" in str(exc) or "TRYAGAIN" in str(exc):
+            # a server that cannot take the command now: loading its data, a cluster moving
+            # slots, out of memory (maxmemory with noeviction), a replica after a failover;
+            # inside a Lua script such errors come back as a plain error naming them
+            if any(code in str(exc) for code in _BUSY_CODES):
                 raise StoreUnavailable(str(exc)) from exc
             raise
 
@@ -174,6 +184,8 @@ class GameStore:
                ) -> list[tuple[int, dict]]:
         """Events with a sequence number greater than ``after``, in order (from the stream, or
         from the archive of a finished game)."""
+        if count == 0:
+            return []
         archived, found = self._call(
             self._events, keys=[game_key(game_id), events_key(game_id)],
             args=[f"({after}-0", "" if count is None else count])

@@ -10,6 +10,8 @@ if ARGV[1] == '' then
   v = '0'
 elseif v ~= ARGV[1] then
   return {0, v or ''}
+elseif redis.call('HEXISTS', KEYS[1], 'events') == 1 then
+  return {0, v}  -- archived: a finished game takes no write (its stream would hide its events)
 end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[2])
