@@ -492,11 +492,11 @@ def _compile_field(field: fields.Field):
 
 def _compile(schema: Schema):
     """``body -> dict | None``: the loaded move for a plain body, None to ask marshmallow."""
-    if schema.opts.unknown != RAISE:
-        return None
+    if schema.opts.unknown != RAISE or schema._hooks and any(schema._hooks.values()):
+        return None  # hooks (pre/post-load, validates...) run only in marshmallow
     plan = []
     for name, field in schema.load_fields.items():
-        if field.data_key not in (None, name):
+        if field.data_key not in (None, name) or field.attribute not in (None, name):
             return None
         check = _compile_field(field)
         if check is None:
