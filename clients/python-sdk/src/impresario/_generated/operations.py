@@ -46,11 +46,11 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> mo
     return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
 
 
-def create_game(transport: Transport, body: models.CreateGame) -> models.CreatedGame:
+def create_game(transport: Transport, body: models.CreateGame, *, idempotency_key: str | None = None) -> models.CreatedGame:
     """Create a game (``POST /v1/games``)."""
     path = "/v1/games"
     params = None
-    headers = None
+    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
     return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
 
 
@@ -62,11 +62,11 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def join_game(transport: Transport, game_id: str, body: models.Join, *, token: str | None = None) -> models.Joined:
+def join_game(transport: Transport, game_id: str, body: models.Join, *, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
     """Take the next free seat (``POST /v1/games/{game_id}/seats``)."""
     path = f"/v1/games/{game_id}/seats"
     params = None
-    headers = None
+    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
     return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 

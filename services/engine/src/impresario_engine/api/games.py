@@ -112,6 +112,15 @@ def _replay_headers(result: dict) -> dict[str, str]:
     return {"Idempotent-Replayed": "true"} if result.pop("_replayed", False) else {}
 
 
+IDEMPOTENCY_PARAM = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "same key and body from the same caller: the same response again, marked "
+                   "Idempotent-Replayed (the request is not made twice); another body: 422 "
+                   "idempotency_key_reused. Keys are remembered for IDEMPOTENCY_TTL_SECONDS "
+                   "(a day) after the game's last keyed request, and for "
+                   "FINISHED_IDEMPOTENCY_SECONDS (10 minutes) once the game is over"}
+
 _GAME_FROM_CREATE = {"game_id": "$response.body#/game/id"}
 _GAME_FROM_PATH = {"game_id": "$request.path.game_id"}
 CREATE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_CREATE}
@@ -126,7 +135,8 @@ MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
 
 
 @blp.route("", methods=["POST"])
-@blp.doc(operationId="createGame", responses={201: {"links": CREATE_LINKS}}, requestBody={
+@blp.doc(operationId="createGame", responses={201: {"links": CREATE_LINKS}},
+         parameters=[IDEMPOTENCY_PARAM], requestBody={
     "required": True, "content": {"application/json": {"schema": "CreateGame",
                                                        "example": {"ruleset": "turandot", "players": 4, "seed": 7,
                                                                    "options": {"first_maestro": 0}}}}})
@@ -188,6 +198,7 @@ def get_game(game_id: str):
 
 @blp.route("/<game_id>/seats", methods=["POST"])
 @blp.doc(operationId="joinGame", security=AUTH, responses={201: {"links": JOIN_LINKS}},
+         parameters=[IDEMPOTENCY_PARAM],
          requestBody={"required": True, "content": {"application/json": {
              "schema": "Join", "examples": {"player": {"value": {"name": "Anna"}},
                                             "bot": {"value": {"name": "Robo", "bot": "greedy"}}}}}})
@@ -238,11 +249,7 @@ def get_actions(game_id: str):
         }}}},
     parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
                  "description": "the ETag the move is based on (412 if the game moved on)"},
-                {"in": "header", "name": "Idempotency-Key", "required": False,
-                 "schema": {"type": "string", "maxLength": 200},
-                 "description": "same key and body: the same response again (while the game is "
-                                "played, and for 10 minutes after it ends: see "
-                                "FINISHED_IDEMPOTENCY_SECONDS)"}])
+                IDEMPOTENCY_PARAM])
 @blp.response(200, s.MoveResultSchema, description="The move's events and the new view")
 @problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
 def make_move(game_id: str):
