@@ -266,3 +266,44 @@ def test_a_full_or_read_only_redis_is_unavailable_not_an_error():
             store._call(fail)
     with pytest.raises(ResponseError):  # any other error is a bug, and stays one
         store._call(lambda: (_ for _ in ()).throw(ResponseError("ERR wrong number of args")))
+
+
+def test_storage_format_1_writes_what_the_previous_version_reads(app_factory, redis_client):
+    """STORAGE_FORMAT=1, for a rolling upgrade: records in a key each and zlib-wrapped, no
+    archive (what versions before storage format 2 read); format 2 reads all of it back."""
+    import zlib
+
+    old = app_factory(storage_format=1).test_client()
+    game_id, host, tokens = _play_with_keys(old, 2, 12)
+    play_random(old, _Game(game_id, host, tokens), random.Random(12))
+    assert not redis_client.exists(f"game:{{{game_id}}}:idem")
+    records = list(redis_client.scan_iter(f"game:{{{game_id}}}:idem:*"))
+    assert len(records) == 2 + 2  # two keyed joins, two keyed bids
+    for key in records:
+        record = orjson.loads(zlib.decompress(redis_client.get(key)))  # as older versions read
+        assert set(record) >= {"fp", "body"}
+    from impresario_engine.service import GameService
+
+    created = redis_client.get(GameService._create_key("create-12"))
+    assert created[:1] == b"\x78"  # zlib-wrapped
+    # finished but not archived: the stream and the plain JSON document stay
+    assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"
+    assert orjson.loads(redis_client.hget(f"game:{{{game_id}}}", "doc"))["status"] == "finished"
+    # the next version replays those records
+    new = app_factory().test_client()
+    again = new.post(f"/v1/games/{game_id}/moves",
+                     json={"type": "bid", "slot": 1, "money": 0, "bluff": False},
+                     headers={**auth(tokens[0]), "Idempotency-Key": "bid-0"})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    rejoined = new.post(f"/v1/games/{game_id}/seats", json={"name": "P1"},
+                        headers={"Idempotency-Key": "join-12-1"})
+    assert rejoined.status_code == 201 and rejoined.get_json()["token"] == tokens[1]
+
+
+def test_storage_format_must_be_known():
+    import pytest
+
+    from impresario_engine.config import Config
+
+    with pytest.raises(SystemExit):
+        Config(storage_format=3)

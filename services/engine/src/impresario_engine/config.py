@@ -34,6 +34,10 @@ class Config:
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
     #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
     finished_idempotency_seconds: int = 600
+    #: what the store writes: 2 (finished games archived, a game's idempotency records in one
+    #: hash) or 1 (as versions before 2 wrote: no archive, a key per record, zlib records),
+    #: for a rolling upgrade from such a version (see docs/operations.md). Both are read.
+    storage_format: int = 2
     #: compare-and-set attempts before a move gives up with 503 (each re-reads the game)
     cas_attempts: int = 16
     #: seconds a Redis command may take before the request fails with 503
@@ -72,6 +76,7 @@ class Config:
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
+            storage_format=_int("STORAGE_FORMAT", cls.storage_format),
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT") or cls.redis_timeout),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
@@ -83,6 +88,10 @@ class Config:
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
         )
+
+    def __post_init__(self) -> None:
+        if self.storage_format not in (1, 2):
+            raise SystemExit(f"STORAGE_FORMAT must be 1 or 2, not {self.storage_format}")
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":
         if not overrides:

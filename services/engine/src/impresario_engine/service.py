@@ -358,12 +358,14 @@ class GameService:
             game_id, loaded.version if loaded else None, doc, events, first_seq, ttl,
             idempotency_key=idem[0] if idem else None,
             idempotency_record=idem[1] if idem else None,
-            idempotency_ttl=min(self.config.idempotency_ttl, ttl))
+            idempotency_ttl=min(self.config.idempotency_ttl, ttl),
+            record_key_of_its_own=self.config.storage_format == 1)
         if not ok:
             CAS_RETRIES.inc()
             return None
         self._count(loaded, doc)
-        if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED):
+        if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED) \
+                and self.config.storage_format >= 2:
             self._archive(game_id, version, doc)
         # the deadline index the reaper reads (advisory: the reaper re-checks every game)
         if deadline is not None:
@@ -653,7 +655,8 @@ class GameService:
         if key is None:
             return None
         record = codec.pack({"fp": fingerprint, "status": status,
-                               "body": seal_secrets(body, loaded.doc["id"], key)})
+                             "body": seal_secrets(body, loaded.doc["id"], key)},
+                            legacy=self.config.storage_format == 1)
         return self._idem_key(token_id, key), record  # type: ignore[return-value]
 
     @staticmethod
@@ -695,7 +698,9 @@ class GameService:
 
     def finish_create_idempotency(self, key: str, fingerprint: str, body: dict[str, Any]) -> None:
         record = {"fp": fingerprint, "body": seal_secrets(body, "create", key)}
-        self.store.set(self._create_key(key), codec.pack(record), self.config.idempotency_ttl)
+        self.store.set(self._create_key(key),
+                       codec.pack(record, legacy=self.config.storage_format == 1),
+                       self.config.idempotency_ttl)
 
     def abort_create_idempotency(self, key: str) -> None:
         try:

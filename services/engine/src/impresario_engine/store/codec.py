@@ -16,7 +16,11 @@ import orjson
 RAW_DEFLATE = b"\x01"
 
 
-def pack(value: Any, small: bool = False) -> bytes:
+def pack(value: Any, small: bool = False, legacy: bool = False) -> bytes:
+    """``value`` as compact JSON; ``legacy``: zlib-wrapped, what versions before storage
+    format 2 read (see ``STORAGE_FORMAT``)."""
+    if legacy:
+        return zlib.compress(orjson.dumps(value), 1)
     return pack_json(orjson.dumps(value), small)
 
 

@@ -162,11 +162,15 @@ class GameStore:
 
     def write(self, game_id: str, expected: int | None, doc: dict, events: Iterable[dict],
               first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
-              idempotency_record: bytes | None = None, idempotency_ttl: int = 0
-              ) -> tuple[bool, int | None]:
+              idempotency_record: bytes | None = None, idempotency_ttl: int = 0,
+              record_key_of_its_own: bool = False) -> tuple[bool, int | None]:
         """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
-        the game must not exist). Returns (written, the version now stored)."""
-        keys = [game_key(game_id), events_key(game_id), idem_hash_key(game_id)]
+        the game must not exist). Returns (written, the version now stored).
+        ``record_key_of_its_own``: store the record as storage format 1 did."""
+        own = record_key_of_its_own and idempotency_key is not None
+        keys = [game_key(game_id), events_key(game_id),
+                legacy_idem_key(game_id, idempotency_key) if own  # type: ignore[arg-type]
+                else idem_hash_key(game_id)]
         args: list[Any] = [
             "" if expected is None else str(expected),
             orjson.dumps(doc),
@@ -174,7 +178,7 @@ class GameStore:
             idempotency_record or b"",
             int(idempotency_ttl * 1000),
             first_seq,
-            idempotency_key or "",
+            "" if own else (idempotency_key or ""),
         ]
         args.extend(orjson.dumps(e) for e in events)
         ok, version = self._call(self._write, keys=keys, args=args)

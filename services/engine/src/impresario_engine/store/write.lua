@@ -1,9 +1,11 @@
 -- Compare-and-set of a game on its version, with the move's events appended to the game's
 -- stream and the idempotency record stored, all in one atomic step.
--- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] the game's idempotency hash
+-- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] the game's idempotency hash (or, in
+-- storage format 1, the record's own key)
 -- ARGV[1] expected version ('' = the game must not exist yet), ARGV[2] new document,
 -- ARGV[3] ttl ms, ARGV[4] idempotency record ('' = none), ARGV[5] its ttl ms,
--- ARGV[6] seq of the first event, ARGV[7] the record's field, ARGV[8..] the events (JSON)
+-- ARGV[6] seq of the first event, ARGV[7] the record's field ('' = KEYS[3] is its own key),
+-- ARGV[8..] the events (JSON)
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '' then
   if v then return {0, v} end
@@ -23,7 +25,9 @@ end
 local ttl = tonumber(ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
-if ARGV[4] ~= '' then
+if ARGV[4] ~= '' and ARGV[7] == '' then
+  redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
+elseif ARGV[4] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[7], ARGV[4])
   redis.call('PEXPIRE', KEYS[3], ARGV[5])
 end
