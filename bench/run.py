@@ -256,7 +256,8 @@ def install_pool(rds: redis.Redis, templates: list[loadgen.Template], count: int
 def delete_games(rds: redis.Redis, gids: list[str]) -> None:
     pipe = rds.pipeline(transaction=False)
     for i, gid in enumerate(gids):
-        pipe.delete(loadgen.game_key(gid), loadgen.events_key(gid))
+        pipe.delete(loadgen.game_key(gid), loadgen.events_key(gid),
+                    loadgen.game_key(gid) + ":idem")
         if i % 1000 == 999:
             pipe.execute()
     pipe.execute()
