@@ -119,6 +119,28 @@ class Ruleset:
         out). Raises :class:`InvalidOptions` for bad options."""
         raise NotImplementedError
 
+    # the checks every new game starts with, in this order: players, options, seed
+    def check_players(self, players: Any) -> None:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions("invalid_players", f"{self.title} is for {self.min_players} "
+                                 f"to {self.max_players} players")
+
+    def known_options(self, options: Any) -> dict[str, Any]:
+        """A copy of ``options``: an object whose every name the ruleset documents."""
+        if options is not None and not isinstance(options, dict):
+            raise InvalidOptions("invalid_options", "the options must be an object")
+        options = dict(options or {})
+        unknown = set(options) - set(self.options_doc)
+        if unknown:
+            raise InvalidOptions("unknown_option", f"unknown options: {sorted(unknown)}",
+                                 options=sorted(unknown))
+        return options
+
+    @staticmethod
+    def check_seed(seed: Any) -> None:
+        if type(seed) is not int:
+            raise InvalidOptions("invalid_seed", "the seed must be an integer")
+
     def pending(self, state: State) -> dict[int, list[str]]:
         """Who must act now and which kinds of move each may make (several seats at once when
         moves are simultaneous; empty when the game is over)."""
@@ -189,12 +211,19 @@ class Ruleset:
     #: names of the server-side bots this ruleset offers for bot seats
     bot_names: ClassVar[tuple[str, ...]] = ("random",)
 
+    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
+        """The server-side bots by name. The base offers ``random``: uniform over the legal
+        moves; a ruleset with bots of its own returns its table."""
+        return {"random": self.sample_action}
+
     def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
         """The move the bot ``bot`` makes for ``seat`` now (it may look only at what the seat
-        may see). The base offers ``random``: uniform over the legal moves."""
-        if bot == "random":
-            return self.sample_action(state, seat, rng)
-        raise ValueError(f"unknown bot {bot!r}")
+        may see)."""
+        try:
+            play = self.bots()[bot]
+        except KeyError:
+            raise ValueError(f"unknown bot {bot!r}") from None
+        return play(state, seat, rng)
 
     def default_action(self, state: State, seat: int) -> Action:
         """The move the engine makes for ``seat`` when a deadline passes."""

@@ -15,7 +15,7 @@ shares the untouched parts with the old one.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from .. import rng as rngmod
 from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
@@ -89,17 +89,9 @@ class Muzicando(Ruleset):
     # ------------------------------------------------------------------ setup
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
                  ) -> tuple[State, list[Event]]:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions("invalid_players", "Muzicando is for 2 to 8 players")
-        if options is not None and not isinstance(options, dict):
-            raise InvalidOptions("invalid_options", "the options must be an object")
-        options = dict(options or {})
-        unknown = set(options) - set(self.options_doc)
-        if unknown:
-            raise InvalidOptions("unknown_option", f"unknown options: {sorted(unknown)}",
-                                 options=sorted(unknown))
-        if type(seed) is not int:
-            raise InvalidOptions("invalid_seed", "the seed must be an integer")
+        self.check_players(players)
+        options = self.known_options(options)
+        self.check_seed(seed)
         n = players
         mode = options.get("mode", TEAM if n == 4 else INDIVIDUAL)
         if mode not in (TEAM, INDIVIDUAL):
@@ -652,13 +644,10 @@ class Muzicando(Ruleset):
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
         return rng.choice(actions)
 
-    def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
+    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
 
-        try:
-            return BOTS[bot](state, seat, rng)
-        except KeyError:
-            raise ValueError(f"unknown bot {bot!r}") from None
+        return BOTS
 
     def default_action(self, state: State, seat: int) -> Action:
         """Auction: pass, or when the dealer must bid, the lowest contract he can open. Choice:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from typing import Any, Callable
 
 from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
                     check_fields)
@@ -71,17 +71,9 @@ class Turandot(Ruleset):
     # ------------------------------------------------------------------ setup
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
                  ) -> tuple[State, list[Event]]:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions("invalid_players", "Turandot is for 2 to 5 players")
-        if options is not None and not isinstance(options, dict):
-            raise InvalidOptions("invalid_options", "the options must be an object")
-        options = dict(options or {})
-        unknown = set(options) - set(self.options_doc)
-        if unknown:
-            raise InvalidOptions("unknown_option", f"unknown options: {sorted(unknown)}",
-                                 options=sorted(unknown))
-        if type(seed) is not int:
-            raise InvalidOptions("invalid_seed", "the seed must be an integer")
+        self.check_players(players)
+        options = self.known_options(options)
+        self.check_seed(seed)
         g = rngmod.seed_state(seed)
         first = options.get("first_maestro", 0)
         if first == "random":
@@ -598,13 +590,10 @@ class Turandot(Ruleset):
 
     bot_names = ("random", "greedy")
 
-    def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
+    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
 
-        try:
-            return BOTS[bot](state, seat, rng)
-        except KeyError:
-            raise ValueError(f"unknown bot {bot!r}") from None
+        return BOTS
 
     def default_action(self, state: State, seat: int) -> Action:
         """R7: lowest number card, no money, no bluff; office hires clockwise from the maestro's

@@ -19,7 +19,7 @@ change.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from .. import rng as rngmod
 from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
@@ -106,13 +106,7 @@ class WordJam(Ruleset):
 
     # ------------------------------------------------------------------ setup
     def parse_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
-        if options is not None and not isinstance(options, dict):
-            raise InvalidOptions("invalid_options", "the options must be an object")
-        options = dict(options or {})
-        unknown = set(options) - set(self.options_doc)
-        if unknown:
-            raise InvalidOptions("unknown_option", f"unknown options: {sorted(unknown)}",
-                                 options=sorted(unknown))
+        options = self.known_options(options)
         out: dict[str, Any] = {}
         for key, (default, _) in SECONDS_OPTIONS.items():
             value = options.get(key, default)
@@ -139,11 +133,9 @@ class WordJam(Ruleset):
 
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
                  ) -> tuple[State, list[Event]]:
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions("invalid_players", "Word Jam is for 5 to 12 players")
+        self.check_players(players)
         opts = self.parse_options(options)
-        if type(seed) is not int:
-            raise InvalidOptions("invalid_seed", "the seed must be an integer")
+        self.check_seed(seed)
         g = rngmod.seed_state(seed)
         cards = [s["id"] for s in W.styles()
                  if not (opts["no_visible_objects"] and s["visible_objects"])]
@@ -878,13 +870,10 @@ class WordJam(Ruleset):
     bot_names = ("random", "wordsmith")
     race_kinds = frozenset({"open_sesame"})
 
-    def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
+    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
 
-        try:
-            return BOTS[bot](state, seat, rng)
-        except KeyError:
-            raise ValueError(f"unknown bot {bot!r}") from None
+        return BOTS
 
     def default_action(self, state: State, seat: int) -> Action:
         """When a window's time runs out: sides and bets trust Alì Babà (R12), a thinker makes
