@@ -25,21 +25,8 @@ pytestmark = pytest.mark.slow
 GAMES = [(5, 31), (4, 32), (3, 33), (2, 34), (4, 35)]
 
 
-@pytest.fixture(scope="module")
-def redis_server(fault_dir):
-    from impresario_engine.store.embedded import EmbeddedRedis
-
-    server = EmbeddedRedis(fault_dir / "redis-aof", appendonly=True,
-                           extra_args=["--appendfsync", "always"]).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def server(redis_server, fault_dir):
-    g = Gunicorn(redis_server.url, fault_dir, workers=2, threads=8).start()
-    yield g
-    g.stop()
+#: this module's Redis (the ``redis_server`` fixture of conftest.py)
+REDIS_OPTIONS = {"appendonly": True, "extra_args": ["--appendfsync", "always"]}
 
 
 def _crash_and_restart(redis_server, server: Gunicorn) -> None:

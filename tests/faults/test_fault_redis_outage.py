@@ -33,20 +33,8 @@ OUTAGE_SECONDS = 3.0
 BOUND_SECONDS = 8.0
 
 
-@pytest.fixture(scope="module")
-def redis_server(fault_dir):
-    from impresario_engine.store.embedded import EmbeddedRedis
-
-    server = EmbeddedRedis(fault_dir / "redis-outage", appendonly=True).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def server(redis_server, fault_dir):
-    g = Gunicorn(redis_server.url, fault_dir, workers=2, threads=8).start()
-    yield g
-    g.stop()
+#: this module's Redis (the ``redis_server`` fixture of conftest.py)
+REDIS_OPTIONS = {"appendonly": True}
 
 
 def _wait_for_moves(players: list[Player], count: int, timeout: float = 30) -> None:

@@ -17,27 +17,15 @@ import time
 
 import pytest
 
-from fault_helpers import Gunicorn, Player, check_game, start_players
+from fault_helpers import Player, check_game, start_players
 
 pytestmark = pytest.mark.slow
 
 GAMES = [(3, 11), (4, 12), (5, 13), (2, 14), (3, 15), (4, 16), (5, 17), (2, 18)]
 
 
-@pytest.fixture(scope="module")
-def redis_server(fault_dir):
-    from impresario_engine.store.embedded import EmbeddedRedis
-
-    server = EmbeddedRedis(fault_dir / "redis-kill", appendonly=False).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def server(redis_server, fault_dir):
-    g = Gunicorn(redis_server.url, fault_dir, workers=2, threads=8).start()
-    yield g
-    g.stop()
+#: this module's Redis (the ``redis_server`` fixture of conftest.py)
+REDIS_OPTIONS = {"appendonly": False}
 
 
 def test_kill_worker_mid_games(server, redis_server):
