@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import http.client
 import random
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import urlsplit
 
 import orjson
@@ -60,15 +60,21 @@ def raw_events(redis_client, game_id: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 def play_humans(client, game_id: str, tokens: list[str | None], rng: random.Random,
-                max_moves: int = 400, viewer: str | None = None) -> int:
+                max_moves: int = 400, viewer: str | None = None,
+                idle: Callable[[], bool] | None = None,
+                after_move: Callable[[int], None] | None = None) -> int:
     """Play the human seats of a game to the end with random legal moves (the bots act inside
     these requests); returns the number of moves made. ``viewer``: the token to read the game
-    with (a private game's spectator token)."""
+    with (a private game's spectator token). ``idle()``, asked before each move: True when
+    nobody moves this time (the caller let the clock run instead); ``after_move(n)`` is called
+    after the n-th move."""
     moves = 0
-    while True:
+    for _ in range(2 * max_moves):
         view = client.get(f"/v1/games/{game_id}", headers=auth(viewer)).get_json()
         if view["status"] == "finished":
             return moves
+        if idle is not None and idle():
+            continue
         humans = [p["seat"] for p in view["pending"] if tokens[p["seat"]] is not None]
         assert humans, f"nobody can move but the game is not over: {view['pending']}"
         s = rng.choice(humans)
@@ -78,6 +84,9 @@ def play_humans(client, game_id: str, tokens: list[str | None], rng: random.Rand
         assert resp.status_code == 200, (move, resp.get_data(as_text=True))
         moves += 1
         assert moves < max_moves, "the game does not end"
+        if after_move is not None:
+            after_move(moves)
+    raise AssertionError("the game does not end")
 
 
 class FakeClock:

@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 import pytest
 
-from .live_helpers import TestStream, doc_of, setup_game
-from service_helpers import auth, random_move
+from .live_helpers import TestStream, doc_of, play_humans, setup_game
+from service_helpers import auth
 
 COMMITTED = {"seq", "type", "round", "seat", "face_down"}
 
@@ -127,19 +127,8 @@ def test_feeds_leak_no_secret(app_factory, redis_client, players, kinds, private
             assert received[i] == feed["events"]
 
     check_all("start")
-    moves = 0
-    while True:
-        view = client.get(url, headers=auth(created["host_token"])).get_json()
-        if view["status"] == "finished":
-            break
-        humans = [p["seat"] for p in view["pending"] if tokens[p["seat"]] is not None]
-        s = rng.choice(humans)
-        actions = client.get(f"{url}/actions", headers=auth(tokens[s])).get_json()
-        resp = client.post(f"{url}/moves", json=random_move(actions, rng),
-                           headers=auth(tokens[s]))
-        assert resp.status_code == 200, resp.get_data(as_text=True)
-        moves += 1
-        check_all(f"move {moves}")
+    moves = play_humans(client, gid, tokens, rng, viewer=created["host_token"],
+                        after_move=lambda n: check_all(f"move {n}"))
     for i, (viewer, token) in enumerate(viewers):
         assert received[i][-1]["type"] == "game_finished"
         # the whole stream at once, from the start: the same, and it ends by itself

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from impresario_engine.games import TURANDOT
-from .live_helpers import doc_of, raw_events, setup_game
-from service_helpers import assert_problem, auth, random_move
+from .live_helpers import doc_of, play_humans, raw_events, setup_game
+from service_helpers import assert_problem
 
 GAMES = 102
 MOVE_SECONDS = 30
@@ -39,21 +39,13 @@ def _play(client, clock, gid: str, tokens: list[str | None], rng: random.Random,
           deadlines: bool) -> None:
     """Humans move at random; in a game with deadlines, now and then nobody does and the clock
     runs out (the next read plays the defaults)."""
-    url = f"/v1/games/{gid}"
-    for _ in range(500):
-        view = client.get(url).get_json()
-        if view["status"] == "finished":
-            return
+    def idle() -> bool:
         if deadlines and rng.random() < 0.4:
             clock.advance(MOVE_SECONDS)
-            continue
-        humans = [p["seat"] for p in view["pending"] if tokens[p["seat"]] is not None]
-        s = rng.choice(humans)
-        actions = client.get(f"{url}/actions", headers=auth(tokens[s])).get_json()
-        resp = client.post(f"{url}/moves", json=random_move(actions, rng),
-                           headers=auth(tokens[s]))
-        assert resp.status_code == 200, resp.get_data(as_text=True)
-    raise AssertionError("the game does not end")
+            return True
+        return False
+
+    play_humans(client, gid, tokens, rng, max_moves=500, idle=idle)
 
 
 def _check_replay(client, redis_client, gid: str, expect: dict[str, Any]) -> int:
