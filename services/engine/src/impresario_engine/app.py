@@ -94,25 +94,27 @@ def _document(api: Api) -> None:
     s.register_rulesets()
     games, scores = {}, []
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
-        score_name = score_schema.__name__.removesuffix("Schema")
-        spec.components.schema(score_name, schema=score_schema)
-        scores.append({"$ref": f"#/components/schemas/{score_name}"})
-        name = game_schema.__name__.removesuffix("Schema")
-        spec.components.schema(name, schema=game_schema)
-        games[ruleset] = f"#/components/schemas/{name}"
-    spec.components.schema("Game", {
-        "oneOf": [{"$ref": r} for r in games.values()],
-        "discriminator": {"propertyName": "ruleset", "mapping": games},
-    })
+        scores.append({"$ref": _component(spec, score_schema)})
+        games[ruleset] = _component(spec, game_schema)
+    _union(spec, "Game", "ruleset", games)
     spec.components.schema("Score", {"anyOf": scores})
-    refs = {}
-    for kind, schema in s.MOVE_SCHEMAS.items():
-        name = schema.__name__.removesuffix("Schema")
-        spec.components.schema(name, schema=schema)
-        refs[kind] = f"#/components/schemas/{name}"
-    spec.components.schema("Move", {
-        "oneOf": [{"$ref": r} for r in refs.values()],
-        "discriminator": {"propertyName": "type", "mapping": refs},
+    _union(spec, "Move", "type", {kind: _component(spec, schema)
+                                  for kind, schema in s.MOVE_SCHEMAS.items()})
+
+
+def _component(spec, schema) -> str:
+    """Register ``schema`` under its class name without "Schema"; its $ref."""
+    name = schema.__name__.removesuffix("Schema")
+    spec.components.schema(name, schema=schema)
+    return f"#/components/schemas/{name}"
+
+
+def _union(spec, name: str, field: str, mapping: dict[str, str]) -> None:
+    """A oneOf of the components in ``mapping`` ($refs), told apart by ``field`` (its value:
+    the key in ``mapping``)."""
+    spec.components.schema(name, {
+        "oneOf": [{"$ref": r} for r in mapping.values()],
+        "discriminator": {"propertyName": field, "mapping": mapping},
     })
 
 
