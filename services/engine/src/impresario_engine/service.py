@@ -134,6 +134,8 @@ class GameService:
         self.store = store
         self.config = config
         self.clock = clock
+        #: STORAGE_FORMAT=1: write what versions before storage format 2 read
+        self.legacy_storage = config.storage_format == 1
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str, idempotency_key: str | None = None) -> Loaded:
@@ -359,13 +361,13 @@ class GameService:
             idempotency_key=idem[0] if idem else None,
             idempotency_record=idem[1] if idem else None,
             idempotency_ttl=min(self.config.idempotency_ttl, ttl),
-            record_key_of_its_own=self.config.storage_format == 1)
+            record_key_of_its_own=self.legacy_storage)
         if not ok:
             CAS_RETRIES.inc()
             return None
         self._count(loaded, doc)
         if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED) \
-                and self.config.storage_format >= 2:
+                and not self.legacy_storage:
             self._archive(game_id, version, doc)
         # the deadline index the reaper reads (advisory: the reaper re-checks every game)
         if deadline is not None:
@@ -380,9 +382,7 @@ class GameService:
         try:
             done = self.store.archive(game_id, version, doc,
                                       self.config.finished_idempotency_seconds * 1000)
-        except RedisError as exc:  # e.g. out of memory: the move stands all the same
-            log.warning("archiving finished game %s failed: %s", game_id, exc)
-        except StoreUnavailable as exc:
+        except (RedisError, StoreUnavailable) as exc:  # the move stands all the same
             log.warning("archiving finished game %s failed: %s", game_id, exc)
         else:
             if not done:
@@ -656,7 +656,7 @@ class GameService:
             return None
         record = codec.pack({"fp": fingerprint, "status": status,
                              "body": seal_secrets(body, loaded.doc["id"], key)},
-                            legacy=self.config.storage_format == 1)
+                            legacy=self.legacy_storage)
         return self._idem_key(token_id, key), record  # type: ignore[return-value]
 
     @staticmethod
@@ -699,7 +699,7 @@ class GameService:
     def finish_create_idempotency(self, key: str, fingerprint: str, body: dict[str, Any]) -> None:
         record = {"fp": fingerprint, "body": seal_secrets(body, "create", key)}
         self.store.set(self._create_key(key),
-                       codec.pack(record, legacy=self.config.storage_format == 1),
+                       codec.pack(record, legacy=self.legacy_storage),
                        self.config.idempotency_ttl)
 
     def abort_create_idempotency(self, key: str) -> None:
