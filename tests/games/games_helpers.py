@@ -11,6 +11,7 @@ from typing import Any, Iterator
 
 from impresario_engine.games import RULESETS
 from impresario_engine.games.base import RulesError
+from impresario_engine.games.wordjam import lexicon
 from impresario_engine.games.wordjam import words as W
 from service_helpers import auth, stored
 
@@ -133,9 +134,9 @@ def replay_core(table: Table, replay: dict[str, Any], check_defaults: bool = Tru
 def valid_word(coins: list[dict[str, Any]], forbidden: str, check: str | None,
                used: list[str], rng: random.Random, style: str | None = None,
                avoid: set[str] = frozenset()) -> str:
-    """A word that passes the engine's checks for these coins: from the bots' word list when one
-    fits, otherwise made up (the engine judges only letters, forbidden, reuse and the two
-    checked themes)."""
+    """A word that passes the engine's checks for these coins: from the lexicon's vocabulary
+    when one fits, otherwise made up (the engine judges only letters, forbidden, reuse and the
+    two checked themes, unless the game has the dictionary option)."""
     table = {c["consonant"]: c["coins"] for c in coins}
     one = coins[0]["consonant"]
 
@@ -143,7 +144,7 @@ def valid_word(coins: list[dict[str, Any]], forbidden: str, check: str | None,
         r = W.check(w, table, forbidden, used=used, theme_check=check, one_coin=one)
         return r["valid"] and r["folded"] not in avoid
 
-    listed = [w for w in W.candidates(style or "free_theme") if ok(w)]
+    listed = [w for w, folded in lexicon.vocabulary()[::7] if ok(w)]
     if listed and rng.random() < 0.8:
         return rng.choice(listed)
     allowed = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c != forbidden]
@@ -187,7 +188,7 @@ def wordjam_move(actions: dict[str, Any], view: dict[str, Any], rng: random.Rand
         r = rng.random()
         if r < 0.2:
             return {"type": "thief_pass"}
-        word = rng.choice(W.candidates(view["style"]["id"]) or ["ZEBRA"])
+        word = rng.choice(lexicon.vocabulary())[0]
         if r < 0.35:  # a word made up, possibly invalid by the rules: it is still legal
             word = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(6))
         return {"type": "thief_word", "word": word, "final": rng.random() < 0.75}

@@ -130,12 +130,15 @@ def _play(client, redis_client, clock, table, rng, expire_rate=0.12, max_steps=6
 ])
 def test_a_game_for_six_end_to_end(client, redis_client, clock, seed, kinds):
     rng = random.Random(seed)
-    table = setup_table(client, "wordjam", kinds, seed, **SHORT)
+    # bots at once (bot_seconds 0): this game is about the humans' windows
+    table = setup_table(client, "wordjam", kinds, seed, **SHORT, bot_seconds=0)
+    table.options = SHORT
     observer, moves, fired = _play(client, redis_client, clock, table, rng)
     assert moves > 10 and fired > 0
 
     replay = get_json(client, f"{table.url}/replay")
     assert replay["ruleset"] == "wordjam" and replay["options"] == SHORT
+    assert replay["bot_seconds"] == 0
     assert replay["bots"] == kinds
     by = {m["by"] for m in replay["moves"]}
     assert {"seat", "bot", "deadline"} <= by, by
@@ -194,27 +197,61 @@ def test_deadline_of_the_think_window_is_the_option_and_plays_no_call(client, cl
     assert {p["deadline"] for p in view["pending"]} == {clock.now + 40}
 
 
-def test_bots_wait_for_the_humans_in_the_race(client, clock):
-    """A wordsmith seat does not call while a human may still call; it calls once the humans
-    have all said no_call."""
+def test_bots_call_only_inside_the_think_window(client, clock, redis_client):
+    """R4: a bot calls at a secret time inside the think window, never after it. Four humans
+    and a wordsmith: the bot has not moved at the start; by 80% of the window (the latest a bot
+    thinks) it has called or said it has nothing, and nothing else happened in between."""
     table = setup_table(client, "wordjam", [None, None, "wordsmith", None, None], 5,
                         think_seconds=60)
     view = get_json(client, table.url)
     assert view["phase"] == THINK and 2 in [p["seat"] for p in view["pending"]]
-    for s in (0, 1, 3):
+    assert view["bot_seconds"] == 20
+    deadline = view["pending"][0]["deadline"]
+    assert {p["deadline"] for p in view["pending"]} == {deadline}, "the bot shows the window only"
+    clock.advance(20)  # bot_seconds 20 (the default): it has moved by now
+    view = get_json(client, table.url)
+    _, doc = truth(redis_client, table.id)
+    assert [m[:1] + m[2:] for m in doc["moves"]] == [[2, "bot"]]
+    if doc["moves"][0][1]["type"] == "open_sesame":
+        assert view["ali_baba"] == 2 and view["phase"] == "challenge"
+    else:
+        assert view["turn"] == 1 and view["players"][2]["no_call"] is True
+
+
+def test_a_bot_thinks_before_it_calls(client, clock, redis_client):
+    """Bots think like people: once every human has said no_call, the wordsmith does not answer
+    at once but after its secret think time (at least a fifth of bot_seconds, at most all of
+    it), applied by whichever request comes next."""
+    table = setup_table(client, "wordjam", [None, None, "wordsmith", None, None], 5,
+                        think_seconds=60)
+    for s in (0, 1, 3, 4):
         resp = client.post(f"{table.url}/moves", json={"type": "no_call"},
                            headers=auth(table.tokens[s]))
         assert resp.status_code == 200
-        assert resp.get_json()["game"]["ali_baba"] is None
-    resp = client.post(f"{table.url}/moves", json={"type": "no_call"},
-                       headers=auth(table.tokens[4]))
-    assert resp.status_code == 200
-    game = resp.get_json()["game"]
-    types = [e["type"] for e in resp.get_json()["events"]]
-    if "sesame_called" in types:  # the bot knew a valid word
-        assert game["ali_baba"] == 2 and game["phase"] == "challenge"
-    else:
-        assert game["turn"] == 2
+    view = get_json(client, table.url)
+    assert [p["seat"] for p in view["pending"]] == [2], "the bot is still thinking"
+    clock.advance(0.2 * 20 - 0.01)
+    assert [p["seat"] for p in get_json(client, table.url)["pending"]] == [2]
+    clock.advance(20)
+    view = get_json(client, table.url)
+    _, doc = truth(redis_client, table.id)
+    assert doc["moves"][-1][0] == 2 and doc["moves"][-1][2] == "bot"
+    assert view["ali_baba"] == 2 or view["turn"] == 2
+
+
+def test_the_race_between_bots_is_not_won_by_seat_number(client, clock, redis_client):
+    """All-bot tables: who calls first is decided by the bots' secret think times, so Alì Babà
+    is not always seat 0 (before, seat 0 won every race)."""
+    alis = []
+    for seed in (1, 2):
+        table = setup_table(client, "wordjam", ["wordsmith"] * 5, seed)
+        for _ in range(600):
+            if get_json(client, table.url)["status"] == "finished":
+                break
+            clock.advance(3)
+        _, doc = truth(redis_client, table.id)
+        alis += [r["ali_baba"] for r in doc["state"]["history"] if r["called"]]
+    assert len(alis) >= 10 and len(set(alis)) >= 3, alis
 
 
 def test_a_call_after_the_winner_is_409_and_a_bad_word_is_422(client, clock):

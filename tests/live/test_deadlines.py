@@ -145,8 +145,10 @@ def test_a_late_move_gets_the_default_first_and_is_then_refused(client, make_gam
     clock.advance(MINUTE)
     late = client.post(f"{game.url}/moves", headers=auth(game.tokens[0]),
                        json={"type": "bid", "slot": 3, "money": 2, "bluff": True})
-    # both deadlines had passed: both defaults were played first, which resolved the round
-    assert_problem(late, 409, "not_bidding_phase")
+    # both deadlines had passed: both defaults were played first, which resolved the round;
+    # the late bid is refused, naming where the game is now (tests/live/test_late_moves.py)
+    body = assert_problem(late, 409, "deadline_passed")
+    assert (body["round"], body["phase"], body["default_played"]) == (1, "office", True)
     doc = doc_of(redis_client, game.id)
     assert doc["moves"] == [[0, LOWEST_BID, "deadline"], [1, LOWEST_BID, "deadline"]]
     assert doc["state"]["phase"] == "office"

@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 from .api.errors import ApiError
 from .config import Config
 from .games import RULESETS, RulesError, Ruleset
-from .games.base import redact_event
+from .games.base import BotRandom, redact_event
 from .metrics import CAS_RETRIES, GAMES, MOVES
 from .store import GameStore, StoreUnavailable, codec
 
@@ -32,6 +32,10 @@ log = logging.getLogger("impresario_engine.service")
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 _MOVE_COUNTERS: dict[tuple[str, str, str], Any] = {}
 HOST = "host"
+
+
+def _raise(error: Exception) -> Any:
+    raise error
 
 
 def new_token() -> str:
@@ -98,9 +102,22 @@ class _Done:
     result: Any
 
 
+@dataclass
+class _Refused:
+    """A transaction step whose write must be saved, after which the request is refused (the
+    deadlines that fell due before a move the rules or the clock refuse still count)."""
+
+    error: ApiError
+
+
 #: options the service itself handles; every other option goes to the ruleset
-SERVICE_OPTIONS = ("move_seconds",)
+SERVICE_OPTIONS = ("move_seconds", "bot_seconds")
 MAX_MOVE_SECONDS = 7 * 86400
+MAX_BOT_SECONDS = 3600
+#: a bot's think time is drawn in [BOT_PACE[0], BOT_PACE[1]] times its cap: the game's
+#: bot_seconds, at most BOT_WINDOW_SHARE of the window the bot must act in
+BOT_PACE = (0.2, 1.0)
+BOT_WINDOW_SHARE = 0.8
 
 
 def split_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -114,7 +131,22 @@ def split_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[
                            f"move_seconds must be an integer from 1 to {MAX_MOVE_SECONDS}",
                            errors={"options": {"move_seconds": ["out of range"]}})
         settings["move_seconds"] = seconds
+    pace = core.pop("bot_seconds", None)
+    if pace is not None:
+        if type(pace) is not int or not 0 <= pace <= MAX_BOT_SECONDS:
+            raise ApiError(422, "invalid_bot_seconds",
+                           f"bot_seconds must be an integer from 0 to {MAX_BOT_SECONDS}",
+                           errors={"options": {"bot_seconds": ["out of range"]}})
+        settings["bot_seconds"] = pace
     return core, settings
+
+
+def bot_seconds(doc: dict[str, Any]) -> int:
+    """The longest a bot of this game thinks before a move (the option, else the ruleset's
+    default; 0 for games stored before bots had a secret to draw their times from)."""
+    if not doc.get("secret"):
+        return 0
+    return doc["settings"].get("bot_seconds", RULESETS[doc["ruleset"]].bot_seconds)
 
 
 @dataclass
@@ -204,6 +236,8 @@ class GameService:
             "last_seq": doc["seq"],
             "private": bool(doc["settings"].get("private")),
             "move_seconds": doc["settings"].get("move_seconds"),
+            "bot_seconds": bot_seconds(doc),
+            "seeded": bool(doc.get("seeded")),
         }
         out.update(core)
         return out
@@ -222,11 +256,16 @@ class GameService:
                 "default": ruleset.default_action(state, seat)}
 
     def replay(self, loaded: Loaded) -> dict[str, Any]:
-        """Seed, options and every move of a finished game: all its secrets, revealed now."""
+        """Seed, options and every move of a finished game. What the rules never reveal (a
+        Word Jam thief's word nobody heard) stays hidden: the ruleset redacts those moves so
+        that replaying them still gives the same game. The bots' secret is not part of it."""
         doc = loaded.doc
         if doc["status"] != FINISHED:
             raise ApiError(409, "game_not_finished", "a replay is available once the game is over")
         options = dict(doc["options"])
+        ruleset = loaded.ruleset
+        moves = ruleset.public_moves(doc["players"], options, doc["seed"],
+                                     [(m[0], m[1]) for m in doc["moves"]])
         return {
             "id": doc["id"],
             "ruleset": doc["ruleset"],
@@ -234,10 +273,12 @@ class GameService:
             "seed": doc["seed"],
             "options": options,
             "move_seconds": doc["settings"].get("move_seconds"),
+            "bot_seconds": bot_seconds(doc),
             "names": [s["name"] for s in doc["seats"]],
             "bots": [s.get("bot") for s in doc["seats"]],
-            "moves": [{"seat": m[0], "move": m[1], "by": m[2]} for m in doc["moves"]],
-            "score": loaded.ruleset.score(doc["state"]),
+            "moves": [{"seat": m[0], "move": move, "by": m[2]}
+                      for m, move in zip(doc["moves"], moves)],
+            "score": ruleset.score(doc["state"]),
         }
 
     # ------------------------------------------------------------------ the flow of play
@@ -295,56 +336,83 @@ class GameService:
                 out[s] = start + seconds
         return out
 
-    def _due_seats(self, doc: dict[str, Any], pending: dict[int, list[str]]) -> list[int]:
+    @staticmethod
+    def _bot_times(doc: dict[str, Any], pending: dict[int, list[str]]
+                   ) -> dict[int, tuple[float, float]]:
+        """When each pending bot seat moves: ``(time, tie-break)``. A bot thinks for a time
+        drawn from the game's secret (never from anything public), at most ``bot_seconds`` and
+        at most a share of the window it must act in, counted from when its turn began; the
+        tie-break (equal times, as with ``bot_seconds`` 0) is secret too, so no seat wins a
+        race by its number. The draw depends only on the secret, the window and the seat: it
+        stays the same however often the game is read."""
+        if doc["status"] != PLAYING:
+            return {}
+        seats = doc["seats"]
+        bots = [s for s in pending if seats[s].get("bot")]
+        if not bots:
+            return {}
+        secret = doc.get("secret")
+        pace = bot_seconds(doc)
+        ruleset = RULESETS[doc["ruleset"]]
+        state = doc["state"]
+        limit = doc["settings"].get("move_seconds")
+        since = doc.get("since", {})
+        out = {}
+        for s in bots:
+            start = since.get(str(s), 0.0)
+            if not secret:  # stored before bots had a secret: at once, in seat order
+                out[s] = (start, float(s))
+                continue
+            window = ruleset.turn_key(state, s) or len(doc["moves"])
+            draw = random.Random(f"{secret}:think:{start!r}:{window}:{s}")
+            seconds = ruleset.turn_seconds(state, s, limit)
+            cap = pace if not seconds else min(pace, BOT_WINDOW_SHARE * seconds)
+            delay = cap * draw.uniform(*BOT_PACE) if cap > 0 else 0.0
+            out[s] = (start + delay, draw.random())
+        return out
+
+    def _due_moves(self, doc: dict[str, Any], deadlines: bool = True
+                   ) -> list[tuple[float, float, int]]:
+        """What the engine must play now, earliest first: ``(time, tie-break, seat)`` for each
+        bot whose think time is over and each human seat whose deadline has passed."""
+        if doc["status"] != PLAYING:
+            return []
         now = self.clock()
-        return sorted(s for s, t in self._deadlines(doc, pending).items() if t <= now)
+        pending = RULESETS[doc["ruleset"]].pending(doc["state"])
+        due = [(t, tie, s) for s, (t, tie) in self._bot_times(doc, pending).items() if t <= now]
+        if deadlines:
+            seats = doc["seats"]
+            due += [(t, float(s), s) for s, t in self._deadlines(doc, pending).items()
+                    if t <= now and not seats[s].get("bot")]
+        return sorted(due)
 
     def _due(self, doc: dict[str, Any]) -> bool:
-        if doc["status"] != PLAYING:
-            return False
-        return bool(self._due_seats(doc, RULESETS[doc["ruleset"]].pending(doc["state"])))
+        return bool(self._due_moves(doc))
 
     def _advance(self, doc: dict[str, Any], ruleset: Ruleset, events: list[dict[str, Any]],
                  deadlines: bool = True) -> dict[str, Any]:
-        """Play every move that is the engine's to make now: bot seats whose turn it is, and the
-        default move of every seat whose deadline has passed, until a human must act."""
+        """Play every move that is the engine's to make now, in the order they fell due: the
+        bots whose think time is over, and the default move of every seat whose deadline has
+        passed, until nothing more is due."""
         seats = doc["seats"]
         for _ in range(10_000):  # a game is far shorter; this only guards against a loop
-            if doc["status"] != PLAYING:
+            due = self._due_moves(doc, deadlines)
+            if not due:
                 break
+            _, _, seat = due[0]
             state = doc["state"]
-            pending = ruleset.pending(state)
-            due = self._due_seats(doc, pending) if deadlines else []
-            bots = [s for s in sorted(pending) if seats[s].get("bot")
-                    and self._bot_may_act(ruleset, seats, pending, s, due)]
-            if bots:
-                seat = bots[0]
-                rng = random.Random(f"{doc['id']}:{len(doc['moves'])}")
+            if seats[seat].get("bot"):
+                if not doc.get("secret"):  # a game stored before bots had a secret
+                    doc = {**doc, "secret": secrets.token_hex(16)}
+                rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
                 action = ruleset.bot_action(state, seat, seats[seat]["bot"], rng)
                 doc = self._apply(doc, ruleset, seat, action, "bot", events)
                 continue
-            due = [s for s in due if not seats[s].get("bot")]
-            if not due:
-                break
-            seat = due[0]
-            events.append({"type": "deadline_passed", "seat": seat, "kinds": pending[seat]})
+            events.append({"type": "deadline_passed", "seat": seat,
+                           "kinds": ruleset.pending(state)[seat]})
             doc = self._apply(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
                               events)
         return doc
-
-    @staticmethod
-    def _bot_may_act(ruleset: Ruleset, seats: list[dict[str, Any]],
-                     pending: dict[int, list[str]], seat: int, due: list[int]) -> bool:
-        """A bot moves as soon as it is its turn, except in a race (the first to call wins):
-        there it leaves the humans the window, and moves when no human is left in the race
-        or when its own time is up."""
-        race = ruleset.race_kinds
-        if not race or not race & set(pending[seat]):
-            return True
-        if seat in due:
-            return True
-        return not any(not seats[o].get("bot") and race & set(kinds)
-                       for o, kinds in pending.items())
 
     # ------------------------------------------------------------------ writing
     def _save(self, game_id: str, loaded: Loaded | None, doc: dict[str, Any],
@@ -407,9 +475,12 @@ class GameService:
             self.store.mark_done(doc["id"])
 
     def _next_deadline(self, doc: dict[str, Any]) -> float | None:
+        """The next time the engine has something to play: a deadline or a bot's move."""
         if doc["status"] != PLAYING:
             return None
-        times = self._deadlines(doc, RULESETS[doc["ruleset"]].pending(doc["state"])).values()
+        pending = RULESETS[doc["ruleset"]].pending(doc["state"])
+        times = [*self._deadlines(doc, pending).values(),
+                 *(t for t, _ in self._bot_times(doc, pending).values())]
         return min(times, default=None)
 
     def _transact(self, game_id: str, step: Callable[[Loaded], tuple[dict, list, Any] | None],
@@ -424,6 +495,8 @@ class GameService:
                 return outcome.result
             doc, events, result, idem = outcome
             if self._save(game_id, loaded, doc, events, idem) is not None:
+                if isinstance(result, _Refused):
+                    raise result.error
                 return result
         raise self._contention()
 
@@ -454,6 +527,7 @@ class GameService:
                            f"{ruleset.max_players} players, not {players}")
         core_options, settings = split_options(options)
         settings["private"] = bool(private)
+        seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         try:
@@ -470,6 +544,9 @@ class GameService:
                 "ruleset": ruleset.name,
                 "players": players,
                 "seed": seed,
+                "seeded": seeded,
+                # the bots' randomness (their choices and think times): never sent to anyone
+                "secret": secrets.token_hex(16),
                 "options": core_options,
                 "settings": settings,
                 "created": now,
@@ -554,7 +631,7 @@ class GameService:
             raise ApiError(401, "missing_token", "a move needs the seat's bearer token",
                            headers={"WWW-Authenticate": "Bearer"})
         token_id = token_hash(token)[:16]
-        attempts = [0]
+        first: dict[str, Any] = {}  # what the first attempt found: the situation the sender saw
 
         def step(loaded: Loaded):
             caller = self.authenticate(loaded.doc, token)
@@ -568,33 +645,42 @@ class GameService:
                 raise ApiError(412, "stale_version",
                                f"the game is at version {loaded.version}, not {if_match}",
                                version=loaded.version)
-            attempts[0] += 1
             doc = loaded.doc
             if doc["status"] == OPEN:
                 raise ApiError(409, "game_not_started", "the game starts when every seat is taken")
             if doc["status"] == FINISHED:
                 raise ApiError(409, "game_finished", "the game is over")
             ruleset = loaded.ruleset
+            seat = caller.seat
+            if not first:
+                first.update(seen=ruleset.situation(doc["state"], seat), moves=len(doc["moves"]))
+            # moves the engine made since this request arrived (another writer won the race to
+            # save them): the sender still means the situation the first attempt found
+            fell = [m for m in doc["moves"][first["moves"]:] if m[2] != "seat"]
+            seen = first["seen"] if fell else ruleset.situation(doc["state"], seat)
             events: list[dict[str, Any]] = []
-            # a deadline that passed before this move is applied first, as it would have been
+            # what fell due before this move (deadlines, bots' think times) is played first,
+            # as it would have been had anyone been looking
             doc = self._advance(doc, ruleset, events)
-            if doc["status"] == FINISHED:
-                raise ApiError(409, "game_finished", "the game is over")
+            if events or fell:
+                refusal = self._late(loaded, doc, ruleset, seat, seen, fell, events, if_match)
+                if refusal is not None:
+                    return (doc, events, refusal, None) if events else _raise(refusal.error)
             try:
-                new_doc = self._apply(doc, ruleset, caller.seat, action, "seat", events)
+                new_doc = self._apply(doc, ruleset, seat, action, "seat", events)
             except RulesError as err:
                 if events:  # the deadlines still count: save them, then report the refusal
-                    self._save(game_id, loaded, doc, events)
+                    return doc, events, _Refused(ApiError.from_rules(err)), None
                 raise ApiError.from_rules(err) from err
             if new_doc is loaded.doc:  # an idempotent re-send: nothing to write
                 return _Done({"version": loaded.version, "events": [],
                               "game": self.view(loaded, caller)})
             new_doc = self._advance(new_doc, ruleset, events)
             new_doc["seq"] = loaded.doc["seq"] + len(events)
-            first = loaded.doc["seq"] + 1
+            first_seq = loaded.doc["seq"] + 1
             result = {
                 "version": loaded.version + 1,
-                "events": [self._numbered(first + i, e, caller.viewer)
+                "events": [self._numbered(first_seq + i, e, caller.viewer)
                            for i, e in enumerate(events)],
                 "game": self.view(Loaded(loaded.version + 1, new_doc, None), caller),
             }
@@ -609,6 +695,39 @@ class GameService:
                 raise ApiError(412, "stale_version",
                                "the game changed while this move was made") from err
             raise
+
+    @staticmethod
+    def _late(loaded: Loaded, doc: dict[str, Any], ruleset: Ruleset, seat: int,
+              seen: dict[str, Any], fell: list[list[Any]], events: list[dict[str, Any]],
+              if_match: int | None) -> _Refused | None:
+        """The refusal of a move that arrives after deadlines or bot moves fell due (``doc``:
+        the game with them played), or None when the move may still be made.
+
+        ``409 deadline_passed`` when they changed the seat's situation (the turn, round or hand,
+        the phase, what the seat must do) or played the seat's own default; ``412
+        stale_version`` when the move came with If-Match (it was based on a version that is no
+        longer the game's, even if the seat's situation is the same); ``409 game_finished``
+        when they ended the game."""
+        version = loaded.version + (1 if events else 0)
+        if doc["status"] == FINISHED:
+            return _Refused(ApiError(409, "game_finished", "the game ended before this move: "
+                                     "the deadlines that had passed were played first",
+                                     version=version))
+        own = any(m[0] == seat and m[2] == "deadline" for m in fell) or any(
+            e["type"] == "deadline_passed" and e["seat"] == seat for e in events)
+        now = ruleset.situation(doc["state"], seat)
+        if own or now != seen:
+            what = ", ".join(f"{k} {v}" for k, v in now.items() if k != "pending" and v is not None)
+            return _Refused(ApiError(
+                409, "deadline_passed",
+                f"time ran out before this move arrived: the game moved on to {what}"
+                + ("; your default move was played" if own else ""),
+                version=version, default_played=own, **now))
+        if if_match is not None and events:
+            return _Refused(ApiError(412, "stale_version",
+                                     f"deadlines passed before this move: the game is now at "
+                                     f"version {version}, not {if_match}", version=version))
+        return None
 
     def resolve(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Apply every default that is due now (``POST /resolve``); 409 when nothing is due."""

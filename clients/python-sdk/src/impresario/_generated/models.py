@@ -154,6 +154,8 @@ class TurandotGame(TypedDict):
     last_seq: int
     private: bool
     move_seconds: int | None
+    bot_seconds: int
+    seeded: bool
     ruleset: Literal['turandot']
     round: int
     phase: Literal['bidding', 'office', 'nominate', 'fire', 'casting', 'finished']
@@ -248,7 +250,7 @@ class WordJamDeclaration(TypedDict):
     word: str | None
     value: int | None
     valid: bool | None
-    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', None] | None
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary', None] | None
     outcome: Literal['pass', 'invalid', 'not_enough', 'voided', 'chief', 'not_counted', 'counted', 'pending']
 
 
@@ -333,7 +335,7 @@ class WordJamPlayer(TypedDict):
 class WordJamWordCheck(TypedDict):
     value: int
     valid: bool
-    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', None] | None
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary', None] | None
 
 
 class WordJamYou(TypedDict):
@@ -355,6 +357,8 @@ class WordJamGame(TypedDict):
     last_seq: int
     private: bool
     move_seconds: int | None
+    bot_seconds: int
+    seeded: bool
     ruleset: Literal['wordjam']
     turn: int
     extra_turn: int
@@ -510,6 +514,8 @@ class MuzicandoGame(TypedDict):
     last_seq: int
     private: bool
     move_seconds: int | None
+    bot_seconds: int
+    seeded: bool
     ruleset: Literal['muzicando']
     mode: Literal['team', 'individual']
     auction_variant: bool
@@ -684,7 +690,7 @@ class CalculatorResult(TypedDict):
 class WordJamValue(TypedDict):
     value: int
     valid: bool
-    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', None] | None
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary', None] | None
 
 
 class CreatedGame(TypedDict):
@@ -741,6 +747,7 @@ class Replay(TypedDict):
     seed: int
     options: dict[str, Any]
     move_seconds: int | None
+    bot_seconds: int
     names: list[str]
     bots: list[str | None]
     moves: list["ReplayMove"]

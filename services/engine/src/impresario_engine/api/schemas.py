@@ -108,8 +108,10 @@ class CreateGameSchema(Base):
     seed = Int(validate=validate.Range(-SEED_MAX, SEED_MAX), metadata={
         "description": "seed of the game's randomness (random if omitted)", "example": 7})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
-        "description": "ruleset options (see GET /v1/rulesets/{ruleset}), and move_seconds: "
-                       "the time each seat has for a move before the engine plays its default",
+        "description": "ruleset options (see GET /v1/rulesets/{ruleset}), and two of the "
+                       "service's: move_seconds, the time each seat has for a move before the "
+                       "engine plays its default; bot_seconds (0-3600), the longest a bot seat "
+                       "thinks before a move (default: Word Jam 20, others 0, at once)",
         "example": {"first_maestro": 0, "move_seconds": 60}})
     private = StrictBool(load_default=False, metadata={
         "description": "spectators see nothing without the spectator link"})
@@ -235,6 +237,13 @@ class GameBaseSchema(Base):
         "description": "the sequence number of the game's last event: follow the feed from here"})
     private = StrictBool(required=True)
     move_seconds = Int(required=True, allow_none=True)
+    bot_seconds = Int(required=True, metadata={
+        "description": "the longest a bot seat thinks before a move (0: at once); when a bot "
+                       "will move is secret: the pending entry shows its window's deadline"})
+    seeded = StrictBool(required=True, metadata={
+        "description": "the game was created with an explicit seed: whoever chose it can work "
+                       "out the deck. For practice, tests and replays, not for play among "
+                       "strangers"})
 
 
 class TurandotGameSchema(GameBaseSchema):
@@ -331,6 +340,7 @@ class ReplaySchema(Base):
     seed = Int(required=True)
     options = fields.Dict(required=True)
     move_seconds = Int(required=True, allow_none=True)
+    bot_seconds = Int(required=True)
     names = fields.List(fields.String(), required=True)
     bots = fields.List(fields.String(allow_none=True), required=True)
     moves = fields.List(fields.Nested(ReplayMoveSchema), required=True)

@@ -12,12 +12,13 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..games.wordjam.rules import MAX_SECONDS, OUTCOMES, PHASES, SIDE_NAMES
+from ..games.wordjam.rules import NOT_IN_DICTIONARY
 from ..games.wordjam.words import CONSONANTS, MAX_WORD_CHARS, REASON_TEXT
 from .schemas import Base, GameBaseSchema, Int, MoveBase, PendingSchema, StrictBool
 
 CONSONANT = validate.OneOf(list(CONSONANTS))
 SIDE = validate.OneOf(list(SIDE_NAMES))
-REASONS = validate.OneOf(list(REASON_TEXT))
+REASONS = validate.OneOf([*REASON_TEXT, NOT_IN_DICTIONARY])
 WORD = validate.Length(1, MAX_WORD_CHARS)
 SECONDS = validate.Range(1, MAX_SECONDS)
 
@@ -121,6 +122,8 @@ class WordJamOptionsSchema(Base):
     vote_seconds = Int(validate=SECONDS, metadata={"example": 20})
     cave = fields.Nested(WordJamCaveSchema, allow_none=True)
     no_visible_objects = StrictBool()
+    dictionary = StrictBool(metadata={
+        "description": "refuse words the lexicon does not know (word_not_in_dictionary)"})
 
 
 # ---------------------------------------------------------------------------- game view

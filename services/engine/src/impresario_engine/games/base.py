@@ -204,9 +204,16 @@ class Ruleset:
         this. ``None``: no deadline."""
         return move_seconds
 
-    #: kinds of move that are races (the first committed wins): server bots leave them to the
-    #: humans until no human is left in the race or the bot's own time is up
-    race_kinds: ClassVar[frozenset[str]] = frozenset()
+    def situation(self, state: State, seat: int) -> dict[str, Any]:
+        """What a move by ``seat`` is about: the turn (round, hand), the phase and the kinds of
+        move the seat must make now. The service refuses a move (``409 deadline_passed``) when
+        the deadlines or bot moves that fell due before it changed this, so a late move never
+        lands in a situation its sender did not see. Rulesets name their own turn counter."""
+        return {"phase": state.get("phase"), "pending": self.pending(state).get(seat, [])}
+
+    #: the longest a server bot thinks before a move, in seconds (the game option
+    #: ``bot_seconds`` overrides it; 0: bots move as soon as it is their turn)
+    bot_seconds: ClassVar[int] = 0
 
     #: names of the server-side bots this ruleset offers for bot seats
     bot_names: ClassVar[tuple[str, ...]] = ("random",)
@@ -218,7 +225,8 @@ class Ruleset:
 
     def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
         """The move the bot ``bot`` makes for ``seat`` now (it may look only at what the seat
-        may see)."""
+        may see). ``rng`` is the bot's randomness: in the service a :class:`BotRandom` drawn
+        from the game's secret, so nothing public predicts it."""
         try:
             play = self.bots()[bot]
         except KeyError:
@@ -230,6 +238,13 @@ class Ruleset:
         raise NotImplementedError
 
     # -- what leaves the engine ------------------------------------------------------------
+    def public_moves(self, players: int, options: dict[str, Any] | None, seed: int,
+                     moves: list[tuple[int, Action]]) -> list[Action]:
+        """The moves of a finished game as its replay shows them: each move as made, except
+        what the rules never reveal, which a ruleset replaces by a stand-in that leads to the
+        same game (replaying the result from the seed gives the same states and score)."""
+        return [move for _, move in moves]
+
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """The state as ``viewer`` may see it. The only way state leaves the engine."""
         raise NotImplementedError
@@ -250,6 +265,28 @@ class Ruleset:
             "options": self.options_doc,
             "move_types": list(self.move_types),
         }
+
+
+class BotRandom(random.Random):
+    """A bot's random generator in the service: seeded from the game's secret (which never
+    leaves the engine while the game is on) and the move's place in the game. ``stable(...)``
+    gives a generator that stays the same for the same parts (a bot that must remember, all
+    turn long, which words it thought of)."""
+
+    def __init__(self, secret: str, *parts: Any) -> None:
+        super().__init__(":".join(map(str, (secret, *parts))))
+        self.secret = secret
+
+    def stable(self, *parts: Any) -> random.Random:
+        return random.Random(":".join(map(str, (self.secret, "stable", *parts))))
+
+
+def stable_random(rng: random.Random, *parts: Any) -> random.Random:
+    """``rng.stable(*parts)`` for a :class:`BotRandom`; for any other generator (simulations,
+    tests) one seeded from the parts alone."""
+    if isinstance(rng, BotRandom):
+        return rng.stable(*parts)
+    return random.Random(":".join(map(str, ("stable", *parts))))
 
 
 def play_random_game(

@@ -183,6 +183,10 @@ class Muzicando(Ruleset):
     def is_finished(self, state: State) -> bool:
         return state["phase"] == FINISHED
 
+    def situation(self, state: State, seat: int) -> dict[str, Any]:
+        return {"hand": state["hand"], "phase": state["phase"],
+                "pending": self.pending(state).get(seat, [])}
+
     def pending(self, state: State) -> dict[int, list[str]]:
         """Who acts and which kinds of move the rules allow in that phase. The kinds never
         depend on the seat's hand (that would tell the table what he holds): in the auction

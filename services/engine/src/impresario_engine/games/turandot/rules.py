@@ -120,6 +120,10 @@ class Turandot(Ruleset):
     def is_finished(self, state: State) -> bool:
         return state["phase"] == FINISHED
 
+    def situation(self, state: State, seat: int) -> dict[str, Any]:
+        return {"round": state["round"], "phase": state["phase"],
+                "pending": self.pending(state).get(seat, [])}
+
     def pending(self, state: State) -> dict[int, list[str]]:
         phase = state["phase"]
         if phase == BIDDING:

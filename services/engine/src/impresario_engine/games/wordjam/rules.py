@@ -24,6 +24,7 @@ from typing import Any, Callable
 from .. import rng as rngmod
 from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
                     check_fields)
+from . import lexicon
 from . import words as W
 
 TURNS = 8
@@ -74,8 +75,15 @@ def _word_field(action: Action) -> str:
     return word
 
 
+#: the reason a word fails the game option ``dictionary``
+NOT_IN_DICTIONARY = "not_in_dictionary"
+_REASON_TEXT = {NOT_IN_DICTIONARY: "the word is not in the lexicon this game plays with (option "
+                                   "dictionary)"}
+
+
 def _word_refusal(reason: str) -> IllegalMove:
-    return IllegalMove(f"word_{reason}", W.REASON_TEXT[reason], reason=reason)
+    text = _REASON_TEXT.get(reason) or W.REASON_TEXT[reason]
+    return IllegalMove(f"word_{reason}", text, reason=reason)
 
 
 def _with(lst: list, index: int, value: Any) -> list:
@@ -101,6 +109,12 @@ class WordJam(Ruleset):
         "no_visible_objects": {
             "type": "boolean", "default": False,
             "description": "R11: leave the Style card 'Objects visible from where you sit' out",
+        },
+        "dictionary": {
+            "type": "boolean", "default": False,
+            "description": "refuse words the lexicon (wordfreq's Italian and English lists) does "
+                           "not know (word_not_in_dictionary), for tables of strangers; off, "
+                           "words are the table's call as in the rulebook",
         },
     }
 
@@ -129,6 +143,10 @@ class WordJam(Ruleset):
             raise InvalidOptions("invalid_no_visible_objects",
                                  "no_visible_objects must be true or false")
         out["no_visible_objects"] = flag
+        dictionary = options.get("dictionary", False)
+        if type(dictionary) is not bool:
+            raise InvalidOptions("invalid_dictionary", "dictionary must be true or false")
+        out["dictionary"] = dictionary
         return out
 
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
@@ -185,30 +203,36 @@ class WordJam(Ruleset):
             "best": {ALI_BABA: None, THIEVES: None} if turn == FINAL_TURN else None,
             "challenge": None,
         })
-        col = self.column(new)
+        red, yellow = self.prizes(new)
         events.append({
             "type": "turn_started", "turn": turn, "extra_turn": extra,
             "final_turn": turn == FINAL_TURN, "participants": list(participants),
             "coins": self._coin_list(new), "forbidden": new["forbidden"],
             "style": self._style_view(new["style"]),
-            "column": {"column": col + 1, "red": new["opts"]["cave"]["red"][col],
-                       "yellow": new["opts"]["cave"]["yellow"][col]},
+            "column": {"column": self.column(new) + 1, "red": red, "yellow": yellow},
         })
         return new
 
     def column(self, state: State) -> int:
-        """The cave column (0-based) that scores this turn: the current one (R1), the last one
-        for extra turns (R7)."""
+        """The cave column (0-based) the Sesame has uncovered this turn: the turn's own, the
+        last one for extra turns (R7)."""
         return min(state["turn"], TURNS) - 1
+
+    def prizes(self, state: State) -> tuple[int, int]:
+        """What this turn pays (R1): the highest red and the highest yellow value visible on
+        the cave, every column up to the Sesame's. With the default cave (never decreasing)
+        that is the current column's."""
+        col = self.column(state)
+        cave = state["opts"]["cave"]
+        return max(cave["red"][:col + 1]), max(cave["yellow"][:col + 1])
 
     def _end_turn(self, state: State, events: list[Event], awards: list[dict[str, Any]],
                   called: bool) -> State:
-        col = self.column(state)
-        cave = state["opts"]["cave"]
+        red, yellow = self.prizes(state)
         ali_word = state["ali_word"]
         record = {
-            "turn": state["turn"], "extra_turn": state["extra"], "column": col + 1,
-            "red": cave["red"][col], "yellow": cave["yellow"][col], "called": called,
+            "turn": state["turn"], "extra_turn": state["extra"], "column": self.column(state) + 1,
+            "red": red, "yellow": yellow, "called": called,
             "style": state["style"],
             "ali_baba": state["ali"] if called else None,
             "word": ali_word["word"] if called and ali_word else None,
@@ -223,6 +247,11 @@ class WordJam(Ruleset):
         }
         new = dict(state)
         new["history"] = state["history"] + [record]
+        # what the rules never reveal is forgotten with the turn: the thieves' words nobody
+        # heard, and turn 8's sides when nobody called (R13)
+        new["words"] = [None] * state["n"]
+        if not state["sides_revealed"]:
+            new["sides"] = [None] * state["n"]
         totals = self.totals(new)
         events.append({"type": "turn_scored", "turn": state["turn"],
                        "extra_turn": state["extra"], "called": called,
@@ -260,6 +289,14 @@ class WordJam(Ruleset):
     def _bettors(self, state: State) -> list[int]:
         return [s for s in state["participants"] if s != state["ali"]]
 
+    def situation(self, state: State, seat: int) -> dict[str, Any]:
+        """The turn, the phase (a think window's attempt, the word in question) and what the
+        seat must do."""
+        ch = state["challenge"]
+        return {"turn": state["turn"], "extra_turn": state["extra"], "phase": state["phase"],
+                "attempt": state["attempt"], "word_id": ch["word_id"] if ch else None,
+                "pending": self.pending(state).get(seat, [])}
+
     def pending(self, state: State) -> dict[int, list[str]]:
         phase = state["phase"]
         if phase == THINK:
@@ -289,8 +326,12 @@ class WordJam(Ruleset):
     def check_word(self, state: State, word: str) -> dict[str, Any]:
         """The engine's checks of ``word`` now (letters, forbidden, reuse, the themes)."""
         style = W.style_by_id()[state["style"]]
-        return W.check(word, self.coin_table(state), state["forbidden"], used=state["used"],
-                       theme_check=style["check"], one_coin=self._one_coin(state))
+        result = W.check(word, self.coin_table(state), state["forbidden"], used=state["used"],
+                         theme_check=style["check"], one_coin=self._one_coin(state))
+        if result["valid"] and state["opts"].get("dictionary") and not lexicon.knows(word):
+            result["valid"] = False
+            result["reason"] = NOT_IN_DICTIONARY
+        return result
 
     # ------------------------------------------------------------------ time
     def turn_key(self, state: State, seat: int) -> str | None:
@@ -725,9 +766,7 @@ class WordJam(Ruleset):
 
     # -- scoring
     def _score_turn(self, state: State, events: list[Event]) -> State:
-        col = self.column(state)
-        red = state["opts"]["cave"]["red"][col]
-        yellow = state["opts"]["cave"]["yellow"][col]
+        red, yellow = self.prizes(state)
         awards: list[dict[str, Any]] = []
         if state["turn"] == FINAL_TURN:
             for side, colour, points in ((ALI_BABA, RED, red), (THIEVES, YELLOW, yellow)):
@@ -749,19 +788,17 @@ class WordJam(Ruleset):
         return self._end_turn(state, events, awards, True)
 
     # ------------------------------------------------------------------ legal moves
-    def _valid_list_words(self, state: State, limit: int | None = None) -> list[str]:
-        out = []
-        for w in W.candidates(state["style"]):
-            if self.check_word(state, w)["valid"]:
-                out.append(w)
-                if limit is not None and len(out) >= limit:
-                    break
-        return out
+    def _valid_list_words(self, state: State) -> list[str]:
+        """The lexicon's vocabulary words that pass the engine's checks now."""
+        style = W.style_by_id()[state["style"]]
+        return [w for w, _ in lexicon.playable(
+            lexicon.vocabulary(), self.coin_table(state), state["forbidden"], state["used"],
+            style["check"], self._one_coin(state))]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """The legal moves of ``seat``. Words are an open set: the word moves listed here are
-        the bot word list's words that pass the engine's checks (any other word that passes them
-        is legal too)."""
+        the lexicon vocabulary's words that pass the engine's checks (any other word that passes
+        them is legal too; with the ``dictionary`` option, any other word the lexicon knows)."""
         kinds = self.pending(state).get(seat)
         if not kinds:
             return []
@@ -781,16 +818,19 @@ class WordJam(Ruleset):
             return [{"type": "bet", "side": s} for s in SIDE_NAMES]
         if kind == "thief_word":
             return ([{"type": "thief_word", "word": w, "final": f}
-                     for w in W.candidates(state["style"]) for f in (False, True)]
+                     for w in self._valid_list_words(state) for f in (False, True)]
                     + [{"type": "thief_pass"}])
         raise AssertionError(kind)
 
     def _random_word(self, state: State, rng: random.Random) -> str | None:
-        """A random word that passes the engine's checks: from the bot list, or made up."""
-        if rng.random() < 0.5:
+        """A random word that passes the engine's checks: from the lexicon, or made up (not
+        with the ``dictionary`` option, which refuses words the lexicon does not know)."""
+        if rng.random() < 0.5 or state["opts"].get("dictionary"):
             valid = self._valid_list_words(state)
             if valid:
                 return rng.choice(valid)
+            if state["opts"].get("dictionary"):
+                return None
         style = W.style_by_id()[state["style"]]
         allowed = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c != state["forbidden"]]
         for _ in range(20):
@@ -868,7 +908,10 @@ class WordJam(Ruleset):
         raise AssertionError(kind)
 
     bot_names = ("random", "wordsmith")
-    race_kinds = frozenset({"open_sesame"})
+    #: bots think like people by default: each call, bet, word and vote comes after a secret
+    #: delay of up to 20 seconds (at most 80% of the window); the game option bot_seconds
+    #: changes it (0: at once)
+    bot_seconds = 20
 
     def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
@@ -926,6 +969,37 @@ class WordJam(Ruleset):
         winners = [p["seat"] for p in players if p["total"] == best]
         return {"players": players, "winners": winners, "shared": len(winners) > 1,
                 "extra_turns": max((r["extra_turn"] for r in state["history"]), default=0)}
+
+    # ------------------------------------------------------------------ replays
+    def public_moves(self, players: int, options: dict[str, Any] | None, seed: int,
+                     moves: list[tuple[int, Action]]) -> list[Action]:
+        """The moves as a finished game's replay shows them. A thief's word that was never
+        declared (replaced in the window, withdrawn, after the Chief Thief, or not counted in
+        turn 8) and a turn-8 side that was never revealed (nobody called) stay secret: the word
+        becomes that turn's forbidden consonant (so it is refused at any declaration, as a word
+        that was never said), the side ``ali_baba``. Neither changes the game: the rules forget
+        both when the turn ends."""
+        state, _ = self.new_game(players, options, seed)
+        out: list[Action] = []
+        hidden: list[tuple[int, int, int, str]] = []  # (move index, turn record, seat, word)
+        sides: list[tuple[int, int]] = []  # (move index, turn record) of choose_side moves
+        for i, (seat, move) in enumerate(moves):
+            out.append(move)
+            if move.get("type") == "thief_word":
+                hidden.append((i, len(state["history"]), seat, state["forbidden"]))
+            elif move.get("type") == "choose_side":
+                sides.append((i, len(state["history"])))
+            state, _ = self.apply(state, seat, move)
+        history = state["history"]
+        for i, record, seat, forbidden in hidden:
+            said = {d["word"] for d in history[record]["declarations"]
+                    if d["seat"] == seat and d["word"] is not None}
+            if moves[i][1].get("word") not in said:
+                out[i] = {**moves[i][1], "word": forbidden}
+        for i, record in sides:
+            if history[record]["sides"] is None:
+                out[i] = {**moves[i][1], "side": ALI_BABA}
+        return out
 
     # ------------------------------------------------------------------ views
     def _coin_list(self, state: State) -> list[dict[str, Any]]:

@@ -1,0 +1,125 @@
+"""Word Jam's lexicon: the Italian and English word lists of the ``wordfreq`` package.
+
+The server bots play words from it, challenge and vote against words it does not know, and the
+game option ``dictionary`` refuses such words. The SDK's ``WordJamBot`` reads the same package
+with the same settings (``impresario.wordjam``; a unit test keeps the two in step). The lists
+ship inside the package's wheel: nothing is downloaded at run time. They are loaded once per
+process, on first use (about half a second and 30 MB), so a worker that never serves Word Jam
+never loads them.
+
+Two views of the lists:
+
+- :func:`knows`: a word is *known* when each of its parts (split at spaces, apostrophes and
+  hyphens, accents and case folded) is in a list with a frequency of at least ``KNOWN_ZIPF`` on
+  the Zipf scale (1.5: about three uses in a hundred million words), or is a single letter
+  (the elisions l', d', un'). KCKCKCKC is unknown; GIRAFFA, OKAPI's Italian cousin
+  ORNITORINCO, and FELLINI are known.
+- :func:`vocabulary`: the words a bot may think of, the ``VOCABULARY`` most frequent words of
+  each language with at least ``MIN_LETTERS`` letters, folded once.
+
+A plain lexicon knows words, not themes: whether a word fits "Animals" is still the table's call
+(challenge and vote).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+LANGUAGES = ("it", "en")
+KNOWN_ZIPF = 1.5
+VOCABULARY = {"it": 8000, "en": 4000}
+#: the most frequent words of each list are left out of the vocabulary: articles, pronouns,
+#: auxiliaries ("della", "sono", "that") are no table's idea of a word
+SKIP_TOP = 300
+MIN_LETTERS = 4
+#: words a bot at a family table does not say (the lists count them as words all the same)
+RUDE = frozenset("""ASSHOLE BASTARD BITCH COCK CUNT DAMN DICK FUCK FUCKED FUCKER FUCKING NIGGA
+    PUSSY SHIT SLUT WHORE CAZZO CAZZI COGLIONE COGLIONI FOTTUTO MERDA MINCHIA PUTTANA STRONZO
+    STRONZA STRONZI TROIA VAFFANCULO""".split())
+_PARTS = re.compile(r"[\s'’`´\-‐‑–—.]+")
+_SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
+            "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L"}
+
+
+def _fold(word: str) -> str:
+    """Upper case without accents (the lexicon's words have no spaces or punctuation)."""
+    if word.isascii():
+        return word.upper()
+    out = []
+    for ch in unicodedata.normalize("NFKD", word):
+        if ch in _SPELLED:
+            out.append(_SPELLED[ch])
+        elif not unicodedata.combining(ch):
+            out.append(ch)
+    return "".join(out).upper()
+
+
+def _ascii_letters(folded: str) -> bool:
+    return folded.isascii() and folded.isalpha()
+
+
+@lru_cache(maxsize=None)
+def known_words() -> frozenset[str]:
+    """Every folded word the lexicon knows."""
+    import wordfreq
+
+    floor = 10 ** (KNOWN_ZIPF - 9)
+    out: set[str] = set()
+    for lang in LANGUAGES:
+        for word, freq in wordfreq.get_frequency_dict(lang).items():
+            if freq >= floor:
+                folded = _fold(word)
+                if _ascii_letters(folded):
+                    out.add(folded)
+    return frozenset(out)
+
+
+def knows(word: str) -> bool:
+    """Whether every part of ``word`` is a known word (single letters always are)."""
+    parts = [_fold(p) for p in _PARTS.split(word.strip()) if p]
+    if not parts:
+        return False
+    words = known_words()
+    return all(len(p) == 1 and _ascii_letters(p) or p in words for p in parts)
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> tuple[tuple[str, str], ...]:
+    """``(word, folded)`` of the words bots think of, most frequent first, each once."""
+    import wordfreq
+
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    for lang in LANGUAGES:
+        for word in wordfreq.top_n_list(lang, VOCABULARY[lang])[SKIP_TOP:]:
+            folded = _fold(word)
+            if (len(folded) >= MIN_LETTERS and _ascii_letters(folded) and folded not in seen
+                    and folded not in RUDE):
+                seen.add(folded)
+                out.append((word, folded))
+    return tuple(out)
+
+
+def playable(words: Iterable[tuple[str, str]], coins: Mapping[str, int], forbidden: str | None,
+             used: Iterable[str] = (), theme_check: str | None = None,
+             one_coin: str | None = None) -> list[tuple[str, int]]:
+    """``(word, value)`` of the ``(word, folded)`` pairs that pass the engine's own checks now
+    (forbidden consonant, reuse, the 8-letter and first-letter themes): a fast path of
+    ``words.check`` for lists already folded."""
+    used = set(used)
+    out = []
+    for word, folded in words:
+        if forbidden and forbidden in folded or folded in used:
+            continue
+        if theme_check == "eight_letters" and len(folded) != 8:
+            continue
+        if theme_check == "first_letter" and not folded.startswith(one_coin or ""):
+            continue
+        out.append((word, sum(coins.get(c, 0) for c in folded)))
+    return out
+
+
+__all__ = ["knows", "known_words", "vocabulary", "playable", "KNOWN_ZIPF", "LANGUAGES"]
