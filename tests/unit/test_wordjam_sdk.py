@@ -8,7 +8,6 @@ import random
 import pytest
 
 from impresario import wordjam as sdk
-from impresario._wordjam_words import WORDS_TEXT
 from impresario_engine.games.wordjam import WORDJAM as WJ
 from impresario_engine.games.wordjam import words as W
 
@@ -49,24 +48,27 @@ def test_the_bot_bets_thieves_only_with_a_better_word():
     for seat in WJ.pending(state):
         view = WJ.view(state, seat)
         move = bot.choose(view, actions(state, seat))
-        best = sdk.best_word(view, bot.known(view))
+        best = bot.word(view)
         better = best is not None and best[1] > state["ali_word"]["value"]
         assert move == {"type": "bet", "side": "thieves" if better else "ali_baba"}
 
 
-def test_the_bot_votes_for_its_own_word_and_against_an_off_theme_one():
+def test_the_bot_votes_for_its_own_word_and_against_an_unknown_one():
     bot = sdk.WordJamBot(seed=1)
     view = {"style": {"id": "animals", "check": None}, "you": {"seat": 2}, "turn": 1}
-    space = {"type": "vote", "word_id": 4, "word": "Fellini", "author": 0,
+    space = {"type": "vote", "word_id": 4, "word": "KCKCKCKC", "author": 0,
              "in_favour": [True, False]}
-    assert bot.choose(view, {"moves": [space]})["in_favour"] is False  # filed under cinema
+    assert bot.choose(view, {"moves": [space]})["in_favour"] is False  # the lexicon: no
     assert bot.choose(view, {"moves": [{**space, "author": 2}]})["in_favour"] is True
-    assert bot.choose(view, {"moves": [{**space, "word": "okapi"}]})["in_favour"] is True
+    assert bot.choose(view, {"moves": [{**space, "word": "giraffa"}]})["in_favour"] is True
+    challenge = {"type": "challenge", "word_id": 4, "word": "KCKCKCKC", "author": 0}
+    assert bot.choose(view, {"moves": [challenge]})["type"] == "challenge"
+    assert bot.choose(view, {"moves": [{**challenge, "word": "okapi"}]})["type"] == "no_challenge"
 
 
 def test_the_sdk_calculator_agrees_with_the_engine():
     rng = random.Random(5)
-    words = [w for ws in W.word_list().values() for w in ws] + ["R2D2", "  ", "l'ananas"]
+    words = [w for w, _ in sdk.vocabulary()[::50]] + ["R2D2", "  ", "l'ananas", "Arsène Lupin"]
     for _ in range(200):
         letters = rng.sample(W.CONSONANTS, 5)
         coins = dict(zip(letters[:4], W.COIN_VALUES))
@@ -76,8 +78,15 @@ def test_the_sdk_calculator_agrees_with_the_engine():
         assert mine == {k: theirs[k] for k in ("value", "valid", "reason")}, w
 
 
-def test_the_sdk_ships_the_engines_word_list():
-    assert WORDS_TEXT == W.word_list_text()
+def test_the_sdk_and_the_engine_read_the_same_lexicon_the_same_way():
+    from impresario_engine.games.wordjam import lexicon
+
+    assert sdk.vocabulary() == lexicon.vocabulary()
+    assert sdk.known_words() == lexicon.known_words()
+    for word in ("Sherlock Holmes", "l'ananas", "KCKCKCKC", "De Niro", "x-y", "Totò"):
+        assert sdk.knows(word) == lexicon.knows(word), word
+    for name in ("KNOWN_ZIPF", "LANGUAGES", "VOCABULARY", "SKIP_TOP", "MIN_LETTERS", "RUDE"):
+        assert getattr(sdk, name) == getattr(lexicon, name), name
 
 
 class FakeSeat:
@@ -110,7 +119,4 @@ def test_one_helper_per_move():
 def test_the_sdk_does_not_import_the_engine():
     import inspect
 
-    import impresario._wordjam_words as words_module
-
-    for module in (sdk, words_module):
-        assert "impresario_engine" not in inspect.getsource(module)
+    assert "impresario_engine" not in inspect.getsource(sdk)

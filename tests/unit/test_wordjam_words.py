@@ -105,10 +105,17 @@ class TestShippedData:
         assert W.default_cave() == {"red": [2, 3, 3, 4, 4, 5, 5, 6],
                                     "yellow": [1, 1, 2, 2, 2, 3, 3, 4]}
 
-    def test_the_bot_list_is_well_formed_and_has_words_for_every_theme(self):
-        lists = W.word_list()
-        for card in W.styles():
-            assert W.candidates(card["id"]), card["id"]
-        for words in lists.values():
-            for w in words:
-                assert W.letters_reason(w) is None, w
+    def test_the_lexicon_knows_words_and_not_gibberish(self):
+        from impresario_engine.games.wordjam import lexicon
+
+        for word in ("pinguino", "GAZZELLA", "giraffa", "Sherlock Holmes", "Arsène Lupin",
+                     "l'ananas", "tiramisù", "Schwarzenegger", "penguin"):
+            assert lexicon.knows(word), word
+        for word in ("KCKCKCKC", "xqzjw", "", "  ", "zzzzqqq"):
+            assert not lexicon.knows(word), word
+        vocab = lexicon.vocabulary()
+        assert len(vocab) > 8000
+        for word, folded in vocab:
+            assert W.letters_reason(word) is None and W.fold(word) == folded, word
+            assert len(folded) >= lexicon.MIN_LETTERS and folded not in lexicon.RUDE
+            assert lexicon.knows(word), word

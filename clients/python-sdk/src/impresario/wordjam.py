@@ -10,25 +10,25 @@ actions.
     ...
     wordjam.open_sesame(anna, "pinguino")
 
-The bot plays words from a small list shipped with the SDK (``_wordjam_words.py``). It is a bot's
-list: whether a word fits the theme is for the human players to judge (challenge and vote).
+The bot plays words from the lexicon the engine's own bots use: the Italian and English lists of
+the ``wordfreq`` package, an optional dependency (``pip install "impresario[wordjam]"``); the
+moves and the calculator need nothing more than the SDK. A lexicon knows words, not themes:
+whether a word fits the theme is for the players to judge (challenge and vote).
 """
 
 from __future__ import annotations
 
 import random
+import re
+import secrets
 import unicodedata
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
-from ._wordjam_words import WORDS_TEXT
 from .client import Seat
 
 ALI_BABA, THIEVES = "ali_baba", "thieves"
 CONSONANTS = "BCDFGHJKLMNPQRSTVWXYZ"
-BROAD_STYLES = ("free_theme", "eight_letters", "first_letter")
-COMMON_SECTIONS = ("dictionary", "objects", "flora", "food", "human_body", "animals",
-                   "verbs_adjectives", "visible_objects")
 _SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
             "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L"}
 
@@ -126,83 +126,141 @@ def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None
     return {"value": value, "valid": reason is None, "reason": reason}
 
 
+# ------------------------------------------------------------------------------ lexicon
+# The engine's settings (its games/wordjam/lexicon.py; a unit test keeps the two
+# in step): the same words known, the same vocabulary.
+LANGUAGES = ("it", "en")
+KNOWN_ZIPF = 1.5
+VOCABULARY = {"it": 8000, "en": 4000}
+SKIP_TOP = 300
+MIN_LETTERS = 4
+RUDE = frozenset("""ASSHOLE BASTARD BITCH COCK CUNT DAMN DICK FUCK FUCKED FUCKER FUCKING NIGGA
+    PUSSY SHIT SLUT WHORE CAZZO CAZZI COGLIONE COGLIONI FOTTUTO MERDA MINCHIA PUTTANA STRONZO
+    STRONZA STRONZI TROIA VAFFANCULO""".split())
+_PARTS = re.compile(r"[\s'’`´\-‐‑–—.]+")
+
+
+def _wordfreq():
+    try:
+        import wordfreq
+    except ImportError:  # pragma: no cover - depends on how the SDK was installed
+        raise ImportError('WordJamBot needs the lexicon: pip install "impresario[wordjam]"'
+                          ) from None
+    return wordfreq
+
+
+def _letters(folded: str) -> bool:
+    return folded.isascii() and folded.isalpha()
+
+
+def _lexfold(word: str) -> str:
+    """Upper case without accents, punctuation kept (a lexicon word with an apostrophe, an
+    elision, is not a word of its own)."""
+    if word.isascii():
+        return word.upper()
+    out = []
+    for ch in unicodedata.normalize("NFKD", word):
+        if ch in _SPELLED:
+            out.append(_SPELLED[ch])
+        elif not unicodedata.combining(ch):
+            out.append(ch)
+    return "".join(out).upper()
+
+
 @lru_cache(maxsize=None)
-def word_list() -> dict[str, tuple[str, ...]]:
-    """The shipped bot list: ``{style_id: words}``."""
-    out: dict[str, list[str]] = {}
-    section = "dictionary"
-    for raw in WORDS_TEXT.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip()
-            continue
-        out.setdefault(section, []).append(line)
-    return {k: tuple(v) for k, v in out.items()}
+def known_words() -> frozenset[str]:
+    """Every folded word the lexicon knows (each list's words at least ``KNOWN_ZIPF``)."""
+    wf = _wordfreq()
+    floor = 10 ** (KNOWN_ZIPF - 9)
+    return frozenset(f for lang in LANGUAGES for w, freq in wf.get_frequency_dict(lang).items()
+                     if freq >= floor and _letters(f := _lexfold(w)))
 
 
-def candidates(style_id: str) -> list[str]:
-    lists = word_list()
-    sections = COMMON_SECTIONS if style_id in BROAD_STYLES else (style_id,)
+def knows(word: str) -> bool:
+    """Whether the lexicon knows every part of ``word`` (single letters always count)."""
+    parts = [_lexfold(p) for p in _PARTS.split(word.strip()) if p]
+    words = known_words()
+    return bool(parts) and all(len(p) == 1 and _letters(p) or p in words for p in parts)
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> tuple[tuple[str, str], ...]:
+    """``(word, folded)`` of the words the bot thinks of, most frequent first."""
+    wf = _wordfreq()
     seen: set[str] = set()
     out = []
-    for name in sections:
-        for w in lists.get(name, ()):
-            if fold(w) not in seen:
-                seen.add(fold(w))
-                out.append(w)
+    for lang in LANGUAGES:
+        for word in wf.top_n_list(lang, VOCABULARY[lang])[SKIP_TOP:]:
+            folded = _lexfold(word)
+            if (len(folded) >= MIN_LETTERS and _letters(folded) and folded not in seen
+                    and folded not in RUDE):
+                seen.add(folded)
+                out.append((word, folded))
+    return tuple(out)
+
+
+def best_words(view: dict[str, Any], words: Iterable[str] | None = None
+               ) -> list[tuple[str, int]]:
+    """``(word, value)`` of ``words`` (default: the lexicon's vocabulary) that pass the engine's
+    checks in ``view``, most valuable first."""
+    coins = {c["consonant"]: c["coins"] for c in view["coins"]}
+    style = view["style"]
+    out = []
+    for w in (w for w, _ in vocabulary()) if words is None else words:
+        r = word_value(w, coins, view["forbidden"], used=view["used_words"],
+                       check=style["check"], one_coin=view["coins"][0]["consonant"])
+        if r["valid"]:
+            out.append((w, r["value"]))
+    out.sort(key=lambda wv: -wv[1])
     return out
 
 
-def best_word(view: dict[str, Any], words: list[str] | None = None) -> tuple[str, int] | None:
-    """The most valuable word of ``words`` (default: the list's words for the theme) that passes
-    the engine's checks in ``view``, and its value."""
-    coins = {c["consonant"]: c["coins"] for c in view["coins"]}
-    style = view["style"]
-    best = None
-    for w in candidates(style["id"]) if words is None else words:
-        r = word_value(w, coins, view["forbidden"], used=view["used_words"],
-                       check=style["check"], one_coin=view["coins"][0]["consonant"])
-        if r["valid"] and (best is None or r["value"] > best[1]):
-            best = (w, r["value"])
-    return best
+def best_word(view: dict[str, Any], words: Iterable[str] | None = None
+              ) -> tuple[str, int] | None:
+    """The most valuable of ``words`` (default: the lexicon's vocabulary) that passes the
+    engine's checks in ``view``, and its value."""
+    found = best_words(view, words)
+    return found[0] if found else None
 
 
 # ------------------------------------------------------------------------------ bot
 class WordJamBot:
-    """Bets and votes sensibly, and plays words from the shipped list.
+    """Plays a seat like the engine's ``wordsmith``, from the same lexicon.
 
-    Each turn it knows a random share of the list's words for the theme. It calls Open Sesame
-    with its best valid word; bets Thieves only with a valid word worth strictly more than Alì
-    Babà's, and submits it (final) in the window, else passes; in turn 8 it picks a side
-    (Thieves one time in three) and submits its best word; challenges only words its list files
-    under another theme, and votes for its own word and for words it does not know to be off
-    theme."""
+    Each turn it thinks of a random third of the lexicon's vocabulary (the same all turn long)
+    and settles on one of its three most valuable words that pass the engine's checks, so bots
+    of one table find different words. It calls Open Sesame with that word; bets Thieves only
+    when it is worth strictly more than Alì Babà's, and submits it (final) in the window, else
+    passes; in turn 8 it picks a side (Thieves one time in three) and submits its word;
+    challenges a word the lexicon does not know and votes against it, and votes for its own word
+    and for every word the lexicon knows. ``seed`` makes it reproducible; without one its
+    choices come from the OS's secure generator."""
 
     name = "wordjam"
+    known_share = 1 / 3
+    top = 3
 
-    def __init__(self, seed: int | None = None, known_share: float = 2 / 3) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.known_share = known_share
+        self._key = str(seed) if seed is not None else secrets.token_hex(16)
+        self.rng = random.Random(f"{self._key}:moves")
 
-    def known(self, view: dict[str, Any]) -> list[str]:
-        style = view["style"]["id"]
+    def thought_of(self, view: dict[str, Any]) -> list[str]:
+        """The words it thinks of this turn."""
         me = view.get("you", {}).get("seat")
-        rng = random.Random(f"{self.seed}:{me}:{view['turn']}:{style}")
-        return [w for w in candidates(style) if rng.random() < self.known_share]
+        turn = random.Random(f"{self._key}:{me}:{view['turn']}:{view.get('extra_turn', 0)}")
+        vocab = vocabulary()
+        picked = sorted(turn.sample(range(len(vocab)), int(len(vocab) * self.known_share)))
+        return [vocab[i][0] for i in picked]
 
-    def _fits(self, view: dict[str, Any], word: str) -> bool | None:
-        folded = fold(word)
-        style = view["style"]["id"]
-        if any(fold(w) == folded for w in candidates(style)):
-            return True
-        if style in BROAD_STYLES:
+    def word(self, view: dict[str, Any]) -> tuple[str, int] | None:
+        """The word it settled on this turn, and its value."""
+        found = best_words(view, self.thought_of(view))
+        if not found:
             return None
-        if any(fold(w) == folded for words in word_list().values() for w in words):
-            return False
-        return None
+        me = view.get("you", {}).get("seat")
+        pick = random.Random(f"{self._key}:{me}:{view['turn']}:{view.get('extra_turn', 0)}:pick")
+        return pick.choice(found[:self.top])
 
     def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:
         space = actions["moves"][0]
@@ -211,29 +269,29 @@ class WordJamBot:
             return {"type": "choose_side",
                     "side": THIEVES if self.rng.random() < 1 / 3 else ALI_BABA}
         if kind == "open_sesame":
-            best = best_word(view, self.known(view))
+            best = self.word(view)
             return {"type": "open_sesame", "word": best[0]} if best else {"type": "no_call"}
         if kind == "bet":
-            best = best_word(view, self.known(view))
+            best = self.word(view)
             beats = best is not None and best[1] > space["value"]
             return {"type": "bet", "side": THIEVES if beats else ALI_BABA}
         if kind == "thief_word":
-            best = best_word(view, self.known(view))
+            best = self.word(view)
             must_beat = space["must_beat"]
             if best is not None and (must_beat is None or best[1] > must_beat):
                 return {"type": "thief_word", "word": best[0], "final": True}
             return {"type": "thief_pass"}
         if kind == "challenge":
-            if self._fits(view, space["word"]) is False:
+            if not knows(space["word"]):
                 return {"type": "challenge", "word_id": space["word_id"]}
             return {"type": "no_challenge", "word_id": space["word_id"]}
         if kind == "vote":
             mine = space["author"] == view.get("you", {}).get("seat")
-            in_favour = mine or self._fits(view, space["word"]) is not False
+            in_favour = mine or knows(space["word"])
             return {"type": "vote", "word_id": space["word_id"], "in_favour": in_favour}
         return dict(actions["default"])
 
 
 __all__ = ["WordJamBot", "choose_side", "open_sesame", "no_call", "challenge", "no_challenge",
            "vote", "bet", "thief_word", "thief_pass", "word_value", "fold", "best_word",
-           "word_list"]
+           "best_words", "knows", "vocabulary"]

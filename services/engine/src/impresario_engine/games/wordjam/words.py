@@ -160,54 +160,5 @@ def default_cave() -> dict[str, list[int]]:
     return {"red": list(raw["red"]), "yellow": list(raw["yellow"])}
 
 
-def parse_word_list(text: str) -> dict[str, tuple[str, ...]]:
-    """``{section: words}`` from the text of a word list (``# comments``, ``[section]`` lines,
-    one word per line)."""
-    out: dict[str, list[str]] = {}
-    section = "dictionary"
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip()
-            continue
-        out.setdefault(section, []).append(line)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-@lru_cache(maxsize=None)
-def word_list_text() -> str:
-    return (DATA / "words.txt").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=None)
-def word_list() -> dict[str, tuple[str, ...]]:
-    """The bots' word list by Style id (see ``data/README.md``: theme fit is for humans)."""
-    return parse_word_list(word_list_text())
-
-
-#: sections of common words the bots also use for the free, 8-letter and first-letter themes
-COMMON_SECTIONS = ("dictionary", "objects", "flora", "food", "human_body", "animals",
-                   "verbs_adjectives", "visible_objects")
-BROAD_STYLES = ("free_theme", "eight_letters", "first_letter")
-
-
-def candidates(style_id: str, lists: Mapping[str, tuple[str, ...]] | None = None
-               ) -> list[str]:
-    """The words a bot tries for a theme, in list order, without duplicates."""
-    lists = word_list() if lists is None else lists
-    sections = COMMON_SECTIONS if style_id in BROAD_STYLES else (style_id,)
-    seen: set[str] = set()
-    out: list[str] = []
-    for name in sections:
-        for w in lists.get(name, ()):
-            f = fold(w)
-            if f not in seen:
-                seen.add(f)
-                out.append(w)
-    return out
-
-
 __all__ = ["CONSONANTS", "COIN_VALUES", "fold", "check", "word_value", "value_of",
-           "letters_reason", "styles", "style_by_id", "default_cave", "word_list", "candidates"]
+           "letters_reason", "styles", "style_by_id", "default_cave"]
