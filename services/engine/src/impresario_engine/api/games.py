@@ -149,7 +149,10 @@ def create_game():
     The game opens with every seat free and starts when the last seat is taken. The response
     carries the host token, shown only once; a private game also gets a spectator token and
     link, without which spectators see nothing. ``options.move_seconds`` sets a deadline per
-    move: when it passes, the engine plays the seat's default move.
+    move: when it passes, the engine plays the seat's default move. `options.bot_seconds`
+    (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
+    A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
+    work out its deck, so seeded games are for practice, tests and replays.
     """
     body = s.load_body(_CREATE, json_body())
     svc = service()
@@ -209,7 +212,9 @@ def join_game(game_id: str):
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
     With the host's token and ``bot`` ("random" or "greedy") the seat is a bot's: the engine
-    plays it inside the request that makes it its turn, and no token is returned.
+    plays it, and no token is returned. A bot moves once its think time is over (option
+    `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
+    makes it its turn); when is never shown.
     """
     body = s.load_body(_JOIN, json_body())
     key = idempotency_key()
@@ -257,6 +262,16 @@ def make_move(game_id: str):
 
     A sealed bid, or a decision the rules hand to the caller. Bids are revealed, and the round
     resolved, the moment the last bid arrives.
+
+    A move is about the situation its sender saw. Deadlines that passed, and bot moves whose
+    think time is over, are played first, in the order they fell due. When they changed the
+    caller's situation (the round, turn or hand, the phase, or the kinds of move the seat must
+    make) or played the caller's own default, the move is refused with `409 deadline_passed`:
+    the problem carries the new situation (`round`, `turn` or `hand`, `phase`, `pending`, and
+    Word Jam's `extra_turn`, `attempt`, `word_id`), the `version` the game is now at and
+    `default_played`. With `If-Match`, the move is refused whenever anything fell due before it:
+    `409 deadline_passed` when the situation changed, else `412 stale_version` with the new
+    `version`. What fell due is saved in every case, and nothing else.
     """
     token = bearer_token()
     move = s.load_move(json_body())
