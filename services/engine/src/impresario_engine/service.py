@@ -110,8 +110,6 @@ class _Refused:
     error: ApiError
 
 
-#: options the service itself handles; every other option goes to the ruleset
-SERVICE_OPTIONS = ("move_seconds", "bot_seconds")
 MAX_MOVE_SECONDS = 7 * 86400
 MAX_BOT_SECONDS = 3600
 #: a bot's think time is drawn in [BOT_PACE[0], BOT_PACE[1]] times its cap: the game's
@@ -120,24 +118,24 @@ BOT_PACE = (0.2, 1.0)
 BOT_WINDOW_SHARE = 0.8
 
 
+#: the options the service itself handles, name -> (lowest, highest) whole seconds; every
+#: other option goes to the ruleset
+SECONDS_SETTINGS = {"move_seconds": (1, MAX_MOVE_SECONDS), "bot_seconds": (0, MAX_BOT_SECONDS)}
+
+
 def split_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the ruleset's options, the service's settings) from a game's options."""
     core = dict(options or {})
     settings: dict[str, Any] = {}
-    seconds = core.pop("move_seconds", None)
-    if seconds is not None:
-        if type(seconds) is not int or not 1 <= seconds <= MAX_MOVE_SECONDS:
-            raise ApiError(422, "invalid_move_seconds",
-                           f"move_seconds must be an integer from 1 to {MAX_MOVE_SECONDS}",
-                           errors={"options": {"move_seconds": ["out of range"]}})
-        settings["move_seconds"] = seconds
-    pace = core.pop("bot_seconds", None)
-    if pace is not None:
-        if type(pace) is not int or not 0 <= pace <= MAX_BOT_SECONDS:
-            raise ApiError(422, "invalid_bot_seconds",
-                           f"bot_seconds must be an integer from 0 to {MAX_BOT_SECONDS}",
-                           errors={"options": {"bot_seconds": ["out of range"]}})
-        settings["bot_seconds"] = pace
+    for name, (low, high) in SECONDS_SETTINGS.items():
+        seconds = core.pop(name, None)
+        if seconds is None:
+            continue
+        if type(seconds) is not int or not low <= seconds <= high:
+            raise ApiError(422, f"invalid_{name}",
+                           f"{name} must be an integer from {low} to {high}",
+                           errors={"options": {name: ["out of range"]}})
+        settings[name] = seconds
     return core, settings
 
 
@@ -363,7 +361,7 @@ class GameService:
             if not secret:  # stored before bots had a secret: at once, in seat order
                 out[s] = (start, float(s))
                 continue
-            window = ruleset.turn_key(state, s) or len(doc["moves"])
+            window = ruleset.turn_key(state, s) or ""  # else the start alone names the turn
             draw = random.Random(f"{secret}:think:{start!r}:{window}:{s}")
             seconds = ruleset.turn_seconds(state, s, limit)
             cap = pace if not seconds else min(pace, BOT_WINDOW_SHARE * seconds)

@@ -268,8 +268,8 @@ class Ruleset:
 
 
 class BotRandom(random.Random):
-    """A bot's random generator in the service: seeded from the game's secret (which never
-    leaves the engine while the game is on) and the move's place in the game. ``stable(...)``
+    """A bot's random generator in the service: seeded from the game's secret (kept in the
+    stored game, sent to nobody) and the move's place in the game. ``stable(...)``
     gives a generator that stays the same for the same parts (a bot that must remember, all
     turn long, which words it thought of)."""
 

@@ -4,8 +4,8 @@ The server bots play words from it, challenge and vote against words it does not
 game option ``dictionary`` refuses such words. The SDK's ``WordJamBot`` reads the same package
 with the same settings (``impresario.wordjam``; a unit test keeps the two in step). The lists
 ship inside the package's wheel: nothing is downloaded at run time. They are loaded once per
-process, on first use (about half a second and 30 MB), so a worker that never serves Word Jam
-never loads them.
+process, on first use (about a second and 50 MB), so a worker that never serves Word Jam never
+loads them.
 
 Two views of the lists:
 
@@ -62,19 +62,37 @@ def _ascii_letters(folded: str) -> bool:
 
 
 @lru_cache(maxsize=None)
-def known_words() -> frozenset[str]:
-    """Every folded word the lexicon knows."""
+def _lists() -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    """(the known words, the vocabulary), read once; wordfreq's own caches of the whole lists
+    are emptied afterwards (they would hold three times the memory)."""
     import wordfreq
 
     floor = 10 ** (KNOWN_ZIPF - 9)
-    out: set[str] = set()
+    known: set[str] = set()
+    vocab: list[tuple[str, str]] = []
     for lang in LANGUAGES:
         for word, freq in wordfreq.get_frequency_dict(lang).items():
             if freq >= floor:
                 folded = _fold(word)
                 if _ascii_letters(folded):
-                    out.add(folded)
-    return frozenset(out)
+                    known.add(folded)
+    seen: set[str] = set()
+    for lang in LANGUAGES:
+        for word in wordfreq.top_n_list(lang, VOCABULARY[lang])[SKIP_TOP:]:
+            folded = _fold(word)
+            if (len(folded) >= MIN_LETTERS and _ascii_letters(folded) and folded not in seen
+                    and folded not in RUDE):
+                seen.add(folded)
+                vocab.append((word, folded))
+    for cached in (wordfreq.get_frequency_dict, wordfreq.get_frequency_list,
+                   wordfreq.top_n_list):
+        getattr(cached, "cache_clear", lambda: None)()
+    return frozenset(known), tuple(vocab)
+
+
+def known_words() -> frozenset[str]:
+    """Every folded word the lexicon knows."""
+    return _lists()[0]
 
 
 def knows(word: str) -> bool:
@@ -86,21 +104,9 @@ def knows(word: str) -> bool:
     return all(len(p) == 1 and _ascii_letters(p) or p in words for p in parts)
 
 
-@lru_cache(maxsize=None)
 def vocabulary() -> tuple[tuple[str, str], ...]:
     """``(word, folded)`` of the words bots think of, most frequent first, each once."""
-    import wordfreq
-
-    seen: set[str] = set()
-    out: list[tuple[str, str]] = []
-    for lang in LANGUAGES:
-        for word in wordfreq.top_n_list(lang, VOCABULARY[lang])[SKIP_TOP:]:
-            folded = _fold(word)
-            if (len(folded) >= MIN_LETTERS and _ascii_letters(folded) and folded not in seen
-                    and folded not in RUDE):
-                seen.add(folded)
-                out.append((word, folded))
-    return tuple(out)
+    return _lists()[1]
 
 
 def playable(words: Iterable[tuple[str, str]], coins: Mapping[str, int], forbidden: str | None,
