@@ -12,6 +12,7 @@ from typing import Any, Iterator
 from impresario_engine.games import RULESETS
 from impresario_engine.games.base import RulesError
 from impresario_engine.games.wordjam import lexicon
+from impresario_engine.games.wordjam import rules as WJ_RULES
 from impresario_engine.games.wordjam import words as W
 from service_helpers import auth, stored
 
@@ -158,6 +159,16 @@ def valid_word(coins: list[dict[str, Any]], forbidden: str, check: str | None,
             return word
 
 
+# the strings a view or an event carries as values (phases, roles, sides, Style ids…): a secret
+# word equal to one of them could not be told apart from it in a view's text
+_API_STRINGS = {str(v).lower() for v in (
+    *WJ_RULES.PHASES, *WJ_RULES.OUTCOMES, *WJ_RULES.MOVE_TYPES, *WJ_RULES.SIDE_NAMES,
+    WJ_RULES.RED, WJ_RULES.YELLOW, WJ_RULES.CALL, WJ_RULES.DECLARATION, "chief_thief", "thief",
+    "follower", "best_ali_baba", "best_thieves", "playing", "finished", "open", "window",
+    "vote", *(c["id"] for c in W.styles()), *(c["name"] for c in W.styles()))}
+_SECRET_WORDS = [w for w, _ in lexicon.vocabulary() if w.lower() not in _API_STRINGS]
+
+
 def wordjam_move(actions: dict[str, Any], view: dict[str, Any], rng: random.Random
                  ) -> dict[str, Any]:
     """A random legal Word Jam move from ``GET /actions`` (and the seat's view for the words
@@ -188,7 +199,7 @@ def wordjam_move(actions: dict[str, Any], view: dict[str, Any], rng: random.Rand
         r = rng.random()
         if r < 0.2:
             return {"type": "thief_pass"}
-        word = rng.choice(lexicon.vocabulary())[0]
+        word = rng.choice(_SECRET_WORDS)
         if r < 0.35:  # a word made up, possibly invalid by the rules: it is still legal
             word = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(6))
         return {"type": "thief_word", "word": word, "final": rng.random() < 0.75}

@@ -92,7 +92,8 @@ def test_bots_choices_come_from_a_secret_nobody_is_sent(client, redis_client):
     assert view_a["status"] == view_b["status"] == "finished"
     calls = [[(r["turn"], r["ali_baba"], r["word"]) for r in v["history"]]
              for v in (view_a, view_b)]
-    assert [r["style"] for r in view_a["history"]] == [r["style"] for r in view_b["history"]]
+    assert [r["style"] for r in view_a["history"][:8]] == [
+        r["style"] for r in view_b["history"][:8]], "the same deal (extra turns may differ)"
     assert calls[0] != calls[1], "the same public facts gave the same bot words"
     _, doc = truth(redis_client, a.id)
     secret = doc["secret"]
