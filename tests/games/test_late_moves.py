@@ -44,7 +44,7 @@ def test_a_call_after_the_think_window_never_lands_in_the_next_turn(client, cloc
     # the problem names the new situation, and the version the defaults were saved as
     assert (body["turn"], body["phase"], body["pending"]) == (2, "think",
                                                                 ["open_sesame", "no_call"])
-    assert body["version"] == 7 and body["default_played"] is True
+    assert body["version"] == 7 and body["default_played"] is True and body["cause"] == "deadline"
     version, doc = truth(redis_client, table.id)
     assert version == 7, "the defaults that fell due are saved, and nothing else"
     state = doc["state"]
@@ -55,6 +55,22 @@ def test_a_call_after_the_think_window_never_lands_in_the_next_turn(client, cloc
     # the caller may now call in turn 2, which she can see
     after = get_json(client, table.url, table.tokens[0])
     assert after["turn"] == 2 and after["version"] == 7
+
+
+def test_a_call_after_a_bots_call_fell_due_is_refused_as_a_lost_race(client, clock,
+                                                                      redis_client):
+    """Four bots that think at most 4 s: once that time has passed, one of them has called
+    (each knows a third of a large vocabulary), so the human's call is about a think phase
+    that is over."""
+    table = setup_table(client, "wordjam", [None] + ["wordsmith"] * 4, 5000, bot_seconds=4)
+    assert get_json(client, table.url, table.tokens[0])["phase"] == "think"
+    clock.advance(4)
+    body = assert_problem(_post(client, table, 0, {"type": "open_sesame", "word": "baza"}),
+                          409, "deadline_passed")
+    assert body["cause"] == "bot" and body["default_played"] is False
+    assert "a bot moved first" in body["detail"]
+    _, doc = truth(redis_client, table.id)
+    assert doc["state"]["ali"] in (1, 2, 3, 4) and not any(m[2] == "seat" for m in doc["moves"])
 
 
 def test_a_late_no_call_is_not_counted_in_the_next_turn(client, clock, redis_client):

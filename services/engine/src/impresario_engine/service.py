@@ -716,11 +716,16 @@ class GameService:
         now = ruleset.situation(doc["state"], seat)
         if own or now != seen:
             what = ", ".join(f"{k} {v}" for k, v in now.items() if k != "pending" and v is not None)
+            # what moved the game on: a deadline, or only bots whose think time was over
+            timed_out = any(m[2] == "deadline" for m in fell) or any(
+                e["type"] == "deadline_passed" for e in events)
+            cause = "time ran out" if timed_out else "a bot moved first"
             return _Refused(ApiError(
                 409, "deadline_passed",
-                f"time ran out before this move arrived: the game moved on to {what}"
+                f"{cause} before this move arrived: the game moved on to {what}"
                 + ("; your default move was played" if own else ""),
-                version=version, default_played=own, **now))
+                version=version, default_played=own,
+                cause="deadline" if timed_out else "bot", **now))
         if if_match is not None and events:
             return _Refused(ApiError(412, "stale_version",
                                      f"deadlines passed before this move: the game is now at "
