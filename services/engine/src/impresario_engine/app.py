@@ -18,6 +18,7 @@ from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import schemas_wordjam as sj
 from .api.errors import ApiError, problem, to_response
+from .api.http import RequestTimeout
 from .config import Config
 from .service import GameService
 from .store import GameStore, StoreUnavailable, connect
@@ -128,6 +129,12 @@ def _errors(app: Flask) -> None:
         log.warning("redis unavailable: %s", err)
         return problem(503, "storage_unavailable", "the game store is unavailable; try again",
                        headers={"Retry-After": "2"})
+
+    @app.errorhandler(RequestTimeout)
+    def _slow_client(err: RequestTimeout) -> Response:
+        # the body did not arrive in time (the worker's deadline); the worker closes the
+        # connection after this answer
+        return problem(408, "request_timeout", "the request did not arrive in time")
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

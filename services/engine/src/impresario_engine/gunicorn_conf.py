@@ -8,6 +8,12 @@ Everything comes from the environment so the same image serves every deployment:
   worker admits at most ``MAX_STREAMS_PER_WORKER`` event streams (default 48), so at least
   ``GUNICORN_THREADS - MAX_STREAMS_PER_WORKER`` threads per worker always serve ordinary
   requests: keep the first above the second
+- ``REQUEST_READ_SECONDS`` (default 10): the time a client has to send a whole request (line,
+  headers and body) from its first byte; until it has, the request holds no thread (the
+  worker, :mod:`impresario_engine.worker`, gathers it without blocking), and past it the client
+  gets 408 and its connection is closed. ``GUNICORN_KEEPALIVE`` (default 5 s) bounds both the
+  wait for a request's first byte and the silence between its bytes, and closes idle
+  keep-alive connections
 - ``GUNICORN_TIMEOUT`` (default 30 s) and ``GUNICORN_GRACEFUL_TIMEOUT`` (default 20 s): on
   SIGTERM workers finish in-flight requests within the graceful timeout, which must stay below
   the pod's terminationGracePeriodSeconds
@@ -19,7 +25,9 @@ import os
 port = os.environ.get("PORT", "8000")
 bind = os.environ.get("BIND", f"127.0.0.1:{port}")
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count() * 2)))
-worker_class = "gthread"
+# gthread, with requests gathered before they take a thread, a deadline to send one, and
+# gunicorn's own refusals (414, 431, ...) in problem JSON
+worker_class = "impresario_engine.worker.Worker"
 threads = int(os.environ.get("GUNICORN_THREADS", "64"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))

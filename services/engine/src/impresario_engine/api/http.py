@@ -14,6 +14,11 @@ from .errors import ApiError
 IDEMPOTENCY_KEY_MAX = 200
 
 
+class RequestTimeout(Exception):
+    """The client did not send its whole request within ``REQUEST_READ_SECONDS`` (raised by the
+    worker's reads, :mod:`impresario_engine.worker`; answered 408 ``request_timeout``)."""
+
+
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
