@@ -323,3 +323,47 @@ def test_a_stream_waiting_when_the_game_is_archived_gets_the_last_events(app_fac
         assert rest[-1]["event"] == "game_finished" and stream.ended
     finally:
         stream.close()
+
+
+def test_a_closed_client_frees_its_stream_slot_promptly(redis_url, tmp_path_factory,
+                                                        gunicorn_server):
+    """Streams whose clients have gone give their slots back within a wait on Redis (a
+    second), not at the next heartbeat (15 s): a worker full of streams, all closed by their
+    clients, admits as many new ones a moment later. Bounded: 2 x 4 streams, under 10 s."""
+    budget = 4
+    with gunicorn_server(redis_url, tmp_path_factory.mktemp("closed-streams"), workers=1,
+                         threads=8, MAX_STREAMS_PER_WORKER=str(budget)) as base:
+        http = Http(base)
+        status, _, created = http.request("POST", "/v1/games", {"ruleset": "turandot",
+                                                               "players": 2})
+        assert status == 201
+        path = f"/v1/games/{created['game']['id']}/events"
+
+        def open_all() -> list:
+            opened = []
+            for _ in range(budget):
+                conn, resp = open_raw_stream(base, path, {}, timeout=10)
+                assert resp.status == 200, (resp.status, resp.read())
+                assert next(read_blocks(resp)) == {"retry": 2000}
+                opened.append(conn)
+            return opened
+
+        for conn in open_all():
+            conn.close()
+        # every slot is free again within 5 s of the clients leaving (heartbeats are 15 s)
+        deadline = time.monotonic() + 5
+        while True:
+            conn, resp = open_raw_stream(base, path, {}, timeout=10)
+            status = resp.status
+            if status == 200:
+                conn.close()
+            else:
+                resp.read()
+                conn.close()
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert status == 200
+        time.sleep(1.5)  # the probe just above leaves too
+        for conn in open_all():  # the whole budget, at once
+            conn.close()

@@ -5,12 +5,16 @@ A stream holds one gunicorn thread while it is open. Each worker process admits 
 ``GUNICORN_THREADS`` above that number, the remaining threads always serve ordinary requests, so
 open streams can never starve play. Streams end after ``stream_max_seconds`` (clients resume
 with ``Last-Event-ID``), send a heartbeat comment every ``stream_heartbeat_seconds``, and close
-once the game is over and every event was sent. While idle, a stream also applies deadlines
+once the game is over and every event was sent. A client that has gone is noticed within one
+wait on Redis (``stream_poll_ms``, a second): under gunicorn the stream looks at its socket
+after each wait (a closed connection reads as end-of-file), so its slot is free again at once
+rather than at the next heartbeat that would fail to send. While idle, a stream also applies deadlines
 that have passed, like any other request that touches the game.
 """
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from typing import Iterator
@@ -63,6 +67,19 @@ def _release() -> None:
         _open -= 1
 
 
+def client_gone(sock) -> bool:
+    """True when the peer of ``sock`` has closed the connection (end-of-file, or an error):
+    one non-blocking peek, so data the client sent meanwhile is left where it is."""
+    if sock is None:
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return True
+
+
 def _frame(event: dict) -> str:
     return (f"id: {event['seq']}\nevent: {event['type']}\n"
             f"data: {orjson.dumps(event).decode()}\n\n")
@@ -71,6 +88,8 @@ def _frame(event: dict) -> str:
 def event_stream(svc, loaded, caller, after: int) -> Response:
     cfg = svc.config
     game_id = loaded.doc["id"]
+    # the client's connection under gunicorn (absent under other servers and in tests' clients)
+    sock = request.environ.get("gunicorn.socket")
     _acquire(cfg.max_streams_per_worker)
     released = False
 
@@ -97,7 +116,7 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
                 return
             while not finished:
                 now = time.monotonic()
-                if now - started >= cfg.stream_max_seconds or _stopping():
+                if now - started >= cfg.stream_max_seconds or _stopping() or client_gone(sock):
                     return
                 found = svc.store.wait_events(game_id, last, cfg.stream_poll_ms)
                 for seq, event in found:
