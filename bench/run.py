@@ -171,7 +171,10 @@ class Gunicorn:
         for k in ("WEB_CONCURRENCY", "GUNICORN_THREADS", "PORT", "GUNICORN_MAX_REQUESTS"):
             env.pop(k, None)  # as shipped: the config's defaults
         env.update({"REDIS_URL": redis_url, "BIND": f"127.0.0.1:{self.port}",
-                    "PROMETHEUS_MULTIPROC_DIR": str(self.metrics)})
+                    "PROMETHEUS_MULTIPROC_DIR": str(self.metrics),
+                    # one address creates every game here: the per-address creation limit
+                    # (on by default) would measure itself, not the engine
+                    "RATE_LIMIT_CREATE_PER_IP": "0"})
         env["PYTHONPATH"] = str(cwd) + os.pathsep + env.get("PYTHONPATH", "")
         self.log_path = OUT / f"{name}-gunicorn.log"
         self.log = open(self.log_path, "wb")

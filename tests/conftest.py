@@ -30,6 +30,11 @@ import pytest
 
 LIVE_WORKERS = 4
 LIVE_THREADS = 8
+#: the limits that are on by default (games created, failed authentications per address) are
+#: off in the fixtures: the suite creates games and tries bad tokens far faster than a person
+#: from one address. The tests of those limits turn them on.
+UNLIMITED = {"rate_limit_create_per_ip": 0, "auth_failures_per_ip": 0}
+UNLIMITED_ENV = {"RATE_LIMIT_CREATE_PER_IP": "0", "AUTH_FAILURES_PER_IP": "0"}
 
 
 # ------------------------------------------------------------------------------------ redis
@@ -102,7 +107,7 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
     violations: list[str] = []
 
     def build(**overrides: Any):
-        application = create_app({"redis_url": redis_url, **overrides})
+        application = create_app({"redis_url": redis_url, **UNLIMITED, **overrides})
         application.testing = True
 
         @application.after_request
@@ -218,6 +223,7 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
         "WEB_CONCURRENCY": str(workers),
         "GUNICORN_THREADS": str(threads),
         "LOG_LEVEL": "warning",
+        **UNLIMITED_ENV,
         **env_extra,
     })
     log = open(log_path, "wb")

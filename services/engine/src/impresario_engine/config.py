@@ -56,13 +56,20 @@ class Config:
     rate_limit_per_ip: int = 0
     #: requests a minute allowed per bearer token on /v1 (0: no limit)
     rate_limit_per_token: int = 0
+    #: games one client address may create a minute (0: no limit)
+    rate_limit_create_per_ip: int = 20
+    #: failed authentications (a token or join link that is not valid) one client address may
+    #: make a minute; beyond, its requests that carry a credential get 429 until the minute
+    #: ends (0: no limit)
+    auth_failures_per_ip: int = 30
     #: origins allowed to call the API from a browser (comma-separated; "*" for any)
     cors_origins: str = ""
     #: one JSON log line per request
     log_requests: bool = True
     log_level: str = "INFO"
     #: proxies in front of the service whose X-Forwarded-For is trusted (0: none); the
-    #: per-address rate limit then counts the client's address, not the ingress's
+    #: per-address limits then count the client's address, not the ingress's. Only with that
+    #: many proxies really in front: without them a client writes the header itself
     trusted_proxies: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -83,6 +90,9 @@ class Config:
             stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
             rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", cls.rate_limit_per_ip),
             rate_limit_per_token=_int("RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
+            rate_limit_create_per_ip=_int("RATE_LIMIT_CREATE_PER_IP",
+                                          cls.rate_limit_create_per_ip),
+            auth_failures_per_ip=_int("AUTH_FAILURES_PER_IP", cls.auth_failures_per_ip),
             cors_origins=os.environ.get("CORS_ORIGINS", cls.cors_origins),
             log_requests=os.environ.get("LOG_REQUESTS", "1") not in ("0", "false", "no"),
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),

@@ -16,3 +16,7 @@ MOVES = Counter("impresario_moves_total", "Moves applied, by ruleset, move type 
 CAS_RETRIES = Counter("impresario_cas_retries_total",
                       "Compare-and-set writes that lost a race and were retried on a fresh copy")
 GAMES = Counter("impresario_games_total", "Games created and finished", ["event"])
+STORAGE_REFUSALS = Counter("impresario_storage_refusals_total",
+                           "Redis commands refused because Redis cannot take them now: oom "
+                           "(full under maxmemory), readonly (a replica), busy (loading, "
+                           "cluster down, failing over)", ["reason"])

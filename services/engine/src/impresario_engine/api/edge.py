@@ -3,10 +3,17 @@ CORS, security headers, metrics and one structured log line.
 
 - Request id: the client's ``X-Request-ID`` when sane, else a new one; echoed in the response
   header and in problem JSON, and on the log line.
-- Rate limits (off unless configured): fixed one-minute windows counted in Redis, per token
-  and per client address, so every worker and pod shares them; 429 problem JSON with
-  ``Retry-After`` beyond the limit.
+- Rate limits: fixed one-minute windows counted in Redis, so every worker and pod shares them;
+  429 problem JSON with ``Retry-After`` beyond the limit. Games created per client address (on
+  by default), requests per token and per client address (off unless configured).
+- Failed authentications (on by default): each 401 ``invalid_token`` or 403
+  ``invalid_join_token`` counts against the client's address in Redis; past
+  ``auth_failures_per_ip`` in a minute, the worker that sees it refuses that address's requests
+  carrying a credential (429 ``auth_rate_limited``) until the minute ends. Successful
+  requests cost nothing more than a dictionary lookup; across W workers a guesser gets at most
+  ``auth_failures_per_ip + W`` tries a minute.
 - CORS: only origins in the configured allow-list get CORS headers; preflights are answered.
+  ``OPTIONS`` without an allowed origin answers 204 with ``Allow`` (never Flask's HTML default).
 - Logs: one JSON line per request (method, path without the query string, status, duration,
   request id). Tokens travel in headers and are never logged; the query string (where a
   spectator link carries its token) is never logged either.
@@ -79,26 +86,79 @@ def configure_logging(level: str = "INFO") -> None:
     logging._srcfile = None  # type: ignore[attr-defined]
 
 
-def _client_address() -> str:
+#: the problem codes of a failed authentication (a guessed token or join link)
+AUTH_FAILURES = frozenset({"invalid_token", "invalid_join_token"})
+
+
+def client_address() -> str:
+    """The client's address as the limits count it (``X-Forwarded-For`` only through
+    ``TRUSTED_PROXIES``)."""
     return request.remote_addr or "unknown"
 
 
-def _limit(store, kind: str, ident: str, limit: int) -> None:
+def _retry_after() -> str:
+    return str(60 - int(time.time() % 60) or 1)
+
+
+def _count(store, kind: str, ident: str) -> int | None:
+    """One more hit in this minute's window of ``kind`` for ``ident``; None when Redis is away
+    (play is never refused because the limiter's store hiccups; the request will tell)."""
     window = int(time.time() // 60)
-    key = f"rate:{{{kind}:{ident}}}:{window}"
     try:
-        count = store.count_hit(key, 61)
+        return store.count_hit(f"rate:{{{kind}:{ident}}}:{window}", 61)
     except StoreUnavailable:
-        return  # never refuse play because the limiter's store hiccups; the request will tell
-    if count > limit:
-        retry = 60 - int(time.time() % 60) or 1
-        raise ApiError(429, "rate_limited",
-                       f"more than {limit} requests a minute from this {kind}; slow down",
-                       headers={"Retry-After": str(retry)})
+        return None
+
+
+def _limit(store, kind: str, ident: str, limit: int, code: str = "rate_limited",
+           what: str = "requests") -> None:
+    count = _count(store, kind, ident)
+    if count is not None and count > limit:
+        raise ApiError(429, code, f"more than {limit} {what} a minute from this {kind}; slow "
+                       "down", headers={"Retry-After": _retry_after()})
+
+
+def _carries_credential() -> bool:
+    return bool(request.headers.get("Authorization") or request.args.get("spectator")
+                or request.args.get("join"))
+
+
+class AuthThrottle:
+    """Failed authentications per client address: counted in Redis (every worker and pod adds
+    to one count a minute), remembered here once over the limit, so that checking a request
+    costs a dictionary lookup and no Redis call."""
+
+    def __init__(self, store, limit: int) -> None:
+        self.store = store
+        self.limit = limit
+        #: address -> the end of the minute until which its credentials are refused
+        self.until: dict[str, float] = {}
+
+    def check(self, address: str) -> None:
+        until = self.until.get(address)
+        if until is None:
+            return
+        if until <= time.time():
+            del self.until[address]
+            return
+        raise ApiError(429, "auth_rate_limited", "too many failed authentications from this "
+                       "address; wait before trying again",
+                       headers={"Retry-After": _retry_after()})
+
+    def failed(self, address: str) -> None:
+        count = _count(self.store, "authfail", address)
+        if count is None or count < self.limit:
+            return
+        if len(self.until) > 10_000:  # forget the minutes that have ended
+            now = time.time()
+            for key in [k for k, v in self.until.items() if v <= now]:
+                del self.until[key]
+        self.until[address] = (time.time() // 60 + 1) * 60
 
 
 def install(app: Flask, cfg: Config, store) -> None:
     origins = {o.strip().rstrip("/") for o in cfg.cors_origins.split(",") if o.strip()}
+    throttle = AuthThrottle(store, cfg.auth_failures_per_ip)
 
     @app.before_request
     def _before():
@@ -108,17 +168,30 @@ def install(app: Flask, cfg: Config, store) -> None:
         g.request_id = rid
         g.started = time.perf_counter()
         origin = request.headers.get("Origin")
-        if request.method == "OPTIONS" and origin and "*" not in origins and origin not in origins:
-            return None
-        if request.method == "OPTIONS" and origin and (origin in origins or "*" in origins):
-            resp = Response(status=204)
-            resp.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-            resp.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
-            resp.headers["Access-Control-Max-Age"] = "600"
+        if request.method == "OPTIONS" and request.url_rule is not None:
+            if origin and (origin in origins or "*" in origins):
+                resp = Response(status=204)
+                resp.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+                resp.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
+                resp.headers["Access-Control-Max-Age"] = "600"
+                return resp
+            # no CORS for this origin (or none asked): what the resource allows, no body
+            resp = app.make_default_options_response()
+            resp.status_code = 204
+            resp.set_data(b"")
+            resp.headers.pop("Content-Type", None)
             return resp
-        if cfg.rate_limit_per_ip and request.path.startswith("/v1/"):
-            _limit(store, "address", _client_address(), cfg.rate_limit_per_ip)
-        if cfg.rate_limit_per_token and request.path.startswith("/v1/"):
+        if not request.path.startswith("/v1/"):
+            return None
+        if throttle.limit and throttle.until and _carries_credential():
+            throttle.check(client_address())
+        if cfg.rate_limit_create_per_ip and request.method == "POST" \
+                and request.path == "/v1/games":
+            _limit(store, "create", client_address(), cfg.rate_limit_create_per_ip,
+                   "create_rate_limited", "games created")
+        if cfg.rate_limit_per_ip:
+            _limit(store, "address", client_address(), cfg.rate_limit_per_ip)
+        if cfg.rate_limit_per_token:
             header = request.headers.get("Authorization", "")
             if header:
                 ident = hashlib.sha256(header.encode("utf-8", "surrogatepass")).hexdigest()[:24]
@@ -141,6 +214,8 @@ def install(app: Flask, cfg: Config, store) -> None:
             resp.headers["Access-Control-Allow-Origin"] = origin
             resp.headers["Access-Control-Expose-Headers"] = EXPOSED
             resp.headers.add("Vary", "Origin")
+        if throttle.limit and g.get("problem_code") in AUTH_FAILURES:
+            throttle.failed(client_address())
         seconds = time.perf_counter() - g.get("started", time.perf_counter())
         ops.observe(request, resp, seconds)
         if cfg.log_requests and log.isEnabledFor(logging.INFO):

@@ -1,8 +1,13 @@
-"""Probes and metrics: ``/healthz`` (the process is up), ``/readyz`` (Redis answers),
-``/metrics`` (Prometheus text format; multi-process aware under gunicorn)."""
+"""Probes and metrics: ``/healthz`` (the process is up), ``/readyz`` (Redis answers and takes
+writes), ``/metrics`` (Prometheus text format; multi-process aware under gunicorn).
+
+What went wrong with Redis (its address, its error) goes to the logs, never into a probe's
+answer: the probes are public wherever the service is.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
 
 from flask import Response, current_app, g
@@ -19,6 +24,7 @@ from .errors import problem
 from .http import json_response
 
 blp = Blueprint("ops", __name__, description="Health, readiness and metrics")
+log = logging.getLogger("impresario_engine.ops")
 
 _children: dict[tuple, tuple] = {}
 
@@ -47,6 +53,13 @@ class LiveGames:
         except StoreUnavailable:
             return
         yield GaugeMetricFamily("impresario_games_live", "Games open or in play", value=live)
+        try:
+            refusal = self.store.write_refusal()
+        except StoreUnavailable:
+            return
+        yield GaugeMetricFamily(
+            "impresario_storage_writable", "1 while Redis takes writes; 0 while it refuses "
+            "them (full under maxmemory, read-only)", value=0 if refusal else 1)
 
 
 @blp.route("/healthz", methods=["GET"])
@@ -59,20 +72,32 @@ def healthz():
 
 @blp.route("/readyz", methods=["GET"])
 @blp.doc(operationId="readyz")
-@blp.response(200, s.HealthSchema, description="Redis answers")
+@blp.response(200, s.HealthSchema, description="Redis answers and takes writes")
 @blp.alt_response(503, schema=s.ProblemSchema, content_type="application/problem+json",
-                  description="Redis does not answer", example={
-                      "type": "https://impresario.dev/problems/storage_unavailable",
+                  description="Redis does not answer (`storage_unavailable`), or refuses writes: "
+                              "full under `maxmemory` or read-only (`storage_refuses_writes`); "
+                              "the details are in the logs", example={
+                      "type": "https://impresario.dev/problems/storage_refuses_writes",
                       "title": "Service Unavailable", "status": 503,
-                      "code": "storage_unavailable",
-                      "detail": "redis does not answer: Connection refused"})
+                      "code": "storage_refuses_writes",
+                      "detail": "the game store refuses writes (full or read-only)"})
 def readyz():
-    """Readiness probe"""
+    """Readiness probe
+
+    Redis answers and takes a small write (a key of its own, `impresario:probe`, kept a
+    minute): a Redis that refuses writes cannot take a move, so the pod is not ready.
+    """
     store = current_app.extensions["impresario_store"]
     try:
-        store.ping()
+        refusal = store.write_refusal()
     except StoreUnavailable as exc:
-        return problem(503, "storage_unavailable", f"redis does not answer: {exc}",
+        log.warning("readiness: redis does not answer: %s", exc)
+        return problem(503, "storage_unavailable", "the game store does not answer",
+                       headers={"Retry-After": "2"})
+    if refusal:
+        log.warning("readiness: redis refuses writes: %s", refusal)
+        return problem(503, "storage_refuses_writes",
+                       "the game store refuses writes (full or read-only)",
                        headers={"Retry-After": "2"})
     return json_response({"status": "ready"})
 

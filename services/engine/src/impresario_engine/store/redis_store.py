@@ -32,6 +32,7 @@ from redis.exceptions import (BusyLoadingError, MasterDownError, OutOfMemoryErro
                                ReadOnlyError, RedisError, TryAgainError)
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..metrics import STORAGE_REFUSALS
 from . import codec
 
 
@@ -41,6 +42,13 @@ class StoreUnavailable(Exception):
 
 _BUSY = (BusyLoadingError, OutOfMemoryError, ReadOnlyError, MasterDownError)
 _BUSY_CODES = ("LOADING ", "CLUSTERDOWN ", "TRYAGAIN ", "OOM ", "READONLY ", "MASTERDOWN ")
+
+
+def _refused(exc: Exception) -> None:
+    text = str(exc)
+    reason = "oom" if isinstance(exc, OutOfMemoryError) or "OOM " in text else \
+        "readonly" if isinstance(exc, ReadOnlyError) or "READONLY " in text else "busy"
+    STORAGE_REFUSALS.labels(reason).inc()
 
 
 def _lua(name: str) -> str:
@@ -136,17 +144,34 @@ class GameStore:
             # node: retry later, like a single server that is away
             raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
         except _BUSY as exc:
+            _refused(exc)
             raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
         except RedisError as exc:
             # a server that cannot take the command now: loading its data, a cluster moving
             # slots, out of memory (maxmemory with noeviction), a replica after a failover;
             # inside a Lua script such errors come back as a plain error naming them
             if any(code in str(exc) for code in _BUSY_CODES):
+                _refused(exc)
                 raise StoreUnavailable(str(exc)) from exc
             raise
 
     def ping(self) -> bool:
         return bool(self._call(self.client.ping))
+
+    PROBE = "impresario:probe"
+
+    def write_refusal(self) -> str | None:
+        """Why Redis refuses writes now (its error: full under ``maxmemory`` with
+        ``noeviction``, a read-only replica), or None when a small write goes through. Raises
+        StoreUnavailable when Redis does not answer at all."""
+        try:
+            self.client.set(self.PROBE, b"1", ex=60)
+        except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError,
+                RedisClusterException) as exc:
+            raise StoreUnavailable(str(exc) or type(exc).__name__) from exc
+        except RedisError as exc:
+            return str(exc) or type(exc).__name__
+        return None
 
     def read(self, game_id: str, idempotency_key: str | None = None
              ) -> tuple[int | None, dict | None, bytes | None]:

@@ -1,0 +1,109 @@
+"""The limits that are on by default: games created per client address, failed authentications
+per client address (shared by every worker through Redis), and what ``/readyz`` tells anyone.
+
+The suite's fixtures turn the default limits off (tests/conftest.py ``UNLIMITED``); these tests
+turn them back on, at their defaults where the default is what is checked."""
+
+from __future__ import annotations
+
+from impresario_engine.config import Config
+from service_helpers import assert_problem, auth
+
+DEFAULTS = Config()
+BODY = {"ruleset": "turandot", "players": 2}
+
+
+def test_creation_is_limited_per_address_by_default(app_factory):
+    limit = DEFAULTS.rate_limit_create_per_ip
+    assert 5 <= limit <= 60  # a few games a minute is normal at a table, hundreds are not
+    client = app_factory(rate_limit_create_per_ip=limit).test_client()
+    for _ in range(limit):
+        assert client.post("/v1/games", json=BODY).status_code == 201
+    refused = client.post("/v1/games", json=BODY)
+    assert_problem(refused, 429, "create_rate_limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    # the limit is on creating games, not on playing them
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/v1/rulesets").status_code == 200
+    # another address has its own budget
+    other = client.post("/v1/games", json=BODY, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201
+
+
+def test_a_forged_forwarded_for_is_ignored_without_trusted_proxies(app_factory):
+    assert DEFAULTS.trusted_proxies == 0
+    client = app_factory(rate_limit_create_per_ip=2).test_client()
+    for i in range(2):
+        assert client.post("/v1/games", json=BODY,
+                           headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code == 201
+    refused = client.post("/v1/games", json=BODY, headers={"X-Forwarded-For": "198.51.100.9"})
+    assert_problem(refused, 429, "create_rate_limited")
+
+
+def test_failed_authentications_are_throttled_per_address_across_workers(app_factory):
+    """Guessing tokens is throttled: after ``auth_failures_per_ip`` failures in a minute the
+    address's requests that carry a credential get 429, even with a valid token, while its
+    anonymous reads go on. Two apps on one Redis stand for two workers (or pods)."""
+    limit = DEFAULTS.auth_failures_per_ip
+    assert 5 <= limit <= 120
+    first = app_factory(auth_failures_per_ip=limit).test_client()
+    second = app_factory(auth_failures_per_ip=limit).test_client()
+    created = first.post("/v1/games", json=BODY).get_json()
+    url = f"/v1/games/{created['game']['id']}"
+    host = auth(created["host_token"])
+    for i in range(limit - 1):
+        guess = (first if i % 2 else second).get(url, headers=auth(f"guess-{i}"))
+        assert_problem(guess, 401, "invalid_token")
+    # the limit-th failure, seen by the second worker, closes the door there
+    assert_problem(second.get(url, headers=auth("guess-last")), 401, "invalid_token")
+    refused = second.get(url, headers=auth("guess-more"))
+    assert_problem(refused, 429, "auth_rate_limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert_problem(second.get(url, headers=host), 429, "auth_rate_limited")
+    assert_problem(second.get(f"{url}?spectator=x"), 429, "auth_rate_limited")
+    # the first worker learns it from Redis at its next failure: one more try, then closed
+    assert_problem(first.get(url, headers=auth("guess-again")), 401, "invalid_token")
+    assert_problem(first.get(url, headers=host), 429, "auth_rate_limited")
+    # requests without a credential are not refused: the game stays visible
+    assert first.get(url).status_code == 200
+    # another address is not affected
+    ok = second.get(url, headers=host, environ_base={"REMOTE_ADDR": "192.0.2.8"})
+    assert ok.status_code == 200
+
+
+def test_successes_are_not_counted_as_failures(app_factory):
+    client = app_factory(auth_failures_per_ip=3).test_client()
+    created = client.post("/v1/games", json=BODY).get_json()
+    url = f"/v1/games/{created['game']['id']}"
+    for _ in range(10):
+        assert client.get(url, headers=auth(created["host_token"])).status_code == 200
+
+
+def test_readyz_keeps_the_redis_details_in_the_logs(app_factory, caplog):
+    from impresario_engine.store.embedded import free_port
+
+    port = free_port()
+    client = app_factory(redis_url=f"redis://127.0.0.1:{port}/0", redis_timeout=0.5).test_client()
+    with caplog.at_level("WARNING", logger="impresario_engine"):
+        resp = client.get("/readyz")
+    assert_problem(resp, 503, "storage_unavailable")
+    text = resp.get_data(as_text=True)
+    assert str(port) not in text and "127.0.0.1" not in text and "refused" not in text.lower()
+    assert any(str(port) in r.getMessage() for r in caplog.records)
+
+
+def test_options_is_never_html(app_factory):
+    client = app_factory().test_client()
+    for headers in ({}, {"Origin": "https://elsewhere.example"}):
+        resp = client.options("/v1/games", headers=headers)
+        assert resp.status_code == 204, resp.status_code
+        assert resp.get_data() == b"" and "Content-Type" not in resp.headers
+        assert set(resp.headers["Allow"].replace(" ", "").split(",")) >= {"POST", "OPTIONS"}
+        assert "Access-Control-Allow-Origin" not in resp.headers
+    allowed = app_factory(cors_origins="https://table.example").test_client().options(
+        "/v1/games", headers={"Origin": "https://table.example",
+                              "Access-Control-Request-Method": "POST"})
+    assert allowed.status_code == 204
+    assert allowed.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    # an unknown path is a 404 in problem JSON, OPTIONS or not
+    assert_problem(client.options("/nowhere"), 404, "not_found")
