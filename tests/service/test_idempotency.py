@@ -140,3 +140,35 @@ def test_records_written_by_older_engines_still_replay():
                                                          for i in range(300)]}}
     assert len(_pack(big)) < len(orjson.dumps(big)) // 3
     assert _unpack(_pack(big)) == big
+
+
+def test_a_replay_never_hands_a_credential_to_another_client(client, make_game):
+    """An Idempotency-Key is no password: another client (another address) sending the same
+    key and body gets 409 idempotency_key_taken and no token, whether the first request took
+    a seat or created a game; the same client still gets its lost answer back."""
+    here, there = {"REMOTE_ADDR": "203.0.113.5"}, {"REMOTE_ADDR": "198.51.100.20"}
+    key = {"Idempotency-Key": "join-anna"}
+    game = make_game(players=3, seats=1)
+    first = client.post(f"{game.url}/seats", json={"name": "Anna"}, headers=key,
+                        environ_base=here)
+    assert first.status_code == 201
+    stolen = client.post(f"{game.url}/seats", json={"name": "Anna"}, headers=key,
+                         environ_base=there)
+    body = assert_problem(stolen, 409, "idempotency_key_taken")
+    assert first.get_json()["token"] not in stolen.get_data(as_text=True)
+    assert "token" not in body
+    again = client.post(f"{game.url}/seats", json={"name": "Anna"}, headers=key,
+                        environ_base=here)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["token"] == first.get_json()["token"]
+
+    create = {"ruleset": "turandot", "players": 2, "seed": 4}
+    key = {"Idempotency-Key": "create-mine"}
+    made = client.post("/v1/games", json=create, headers=key, environ_base=here)
+    assert made.status_code == 201
+    taken = client.post("/v1/games", json=create, headers=key, environ_base=there)
+    assert_problem(taken, 409, "idempotency_key_taken")
+    assert made.get_json()["host_token"] not in taken.get_data(as_text=True)
+    back = client.post("/v1/games", json=create, headers=key, environ_base=here)
+    assert back.status_code == 201 and back.headers["Idempotent-Replayed"] == "true"
+    assert back.get_json()["host_token"] == made.get_json()["host_token"]

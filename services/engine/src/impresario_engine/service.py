@@ -70,6 +70,20 @@ def seal_secrets(body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
     return out
 
 
+def client_tag(key: str, client: str) -> str:
+    """What binds a token-less request's Idempotency-Key to its client (its address): a replay
+    of a create or join answers with the credential only to the same key from the same
+    client, so a key someone else has seen (in a log, or guessed) is worth nothing to them."""
+    seed = b"impresario:idempotency-client\0" + key.encode() + b"\0" + client.encode()
+    return hashlib.sha256(seed).hexdigest()[:16]
+
+
+def _check_client(record: dict[str, Any], tag: str | None) -> None:
+    if record.get("who") and record["who"] != tag:
+        raise ApiError(409, "idempotency_key_taken", "this Idempotency-Key was used by another "
+                       "client; send a new random key")
+
+
 def unseal_secrets(body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
     for name in SECRET_FIELDS:
         value = body.get(name)
@@ -566,15 +580,17 @@ class GameService:
         raise ApiError(503, "id_collision", "could not allocate a game id; try again")
 
     def join(self, game_id: str, name: str, idempotency_key: str | None = None,
-             fingerprint: str = "", token: str | None = None, bot: str | None = None
-             ) -> dict[str, Any]:
+             fingerprint: str = "", token: str | None = None, bot: str | None = None,
+             client: str = "") -> dict[str, Any]:
         """Take the next free seat: ``{"seat", "token", "bot", "game"}``. A bot seat is added by
-        the host and gets no token: the engine plays it."""
+        the host and gets no token: the engine plays it. ``client`` (the caller's address)
+        scopes the Idempotency-Key of a request without a token."""
         seat_token = None if bot else new_token()
         scope = "anon" if token is None else token_hash(token)[:16]
+        who = client_tag(idempotency_key, client) if token is None and idempotency_key else None
 
         def step(loaded: Loaded):
-            replay = self._replayed(loaded, fingerprint, idempotency_key)
+            replay = self._replayed(loaded, fingerprint, idempotency_key, who)
             if replay is not None:
                 return _Done(replay)
             doc = loaded.doc
@@ -615,7 +631,8 @@ class GameService:
             viewer = Caller(seat=seat) if not bot else Caller(host=True)
             result = {"seat": seat, "token": seat_token, "bot": bot,
                       "game": self.view(result_loaded, viewer)}
-            idem = self._idem_record(loaded, scope, idempotency_key, fingerprint, 201, result)
+            idem = self._idem_record(loaded, scope, idempotency_key, fingerprint, 201, result,
+                                     who)
             return new_doc, events, result, idem
 
         return self._transact(game_id, step, self._idem_key(scope, idempotency_key))
@@ -773,19 +790,24 @@ class GameService:
         return None if key is None else f"{token_id}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
 
     def _idem_record(self, loaded: Loaded, token_id: str, key: str | None, fingerprint: str,
-                     status: int, body: dict[str, Any]) -> tuple[str, bytes] | None:
+                     status: int, body: dict[str, Any], who: str | None = None
+                     ) -> tuple[str, bytes] | None:
         if key is None:
             return None
-        record = codec.pack({"fp": fingerprint, "status": status,
-                             "body": seal_secrets(body, loaded.doc["id"], key)},
-                            legacy=self.legacy_storage)
+        fields = {"fp": fingerprint, "status": status,
+                  "body": seal_secrets(body, loaded.doc["id"], key)}
+        if who:
+            fields["who"] = who
+        record = codec.pack(fields, legacy=self.legacy_storage)
         return self._idem_key(token_id, key), record  # type: ignore[return-value]
 
     @staticmethod
-    def _replayed(loaded: Loaded, fingerprint: str, key: str | None) -> dict[str, Any] | None:
+    def _replayed(loaded: Loaded, fingerprint: str, key: str | None, who: str | None = None
+                  ) -> dict[str, Any] | None:
         if loaded.idem is None or key is None:
             return None
         record = codec.unpack(loaded.idem)
+        _check_client(record, who)
         if record["fp"] != fingerprint:
             raise ApiError(422, "idempotency_key_reused",
                            "this Idempotency-Key was used with a different request")
@@ -799,7 +821,11 @@ class GameService:
     def _create_key(key: str) -> str:
         return "idem:create:{" + hashlib.sha256(key.encode()).hexdigest()[:32] + "}"
 
-    def begin_create_idempotency(self, key: str, fingerprint: str) -> dict[str, Any] | None:
+    def begin_create_idempotency(self, key: str, fingerprint: str, client: str = ""
+                                 ) -> dict[str, Any] | None:
+        """The recorded answer to an earlier create with this key by this client, or None
+        (then this request may create the game, and records its answer with
+        :meth:`finish_create_idempotency`)."""
         name = self._create_key(key)
         for _ in range(3):
             if self.store.set_if_absent(name, b"pending", 60):
@@ -812,14 +838,17 @@ class GameService:
                                "a request with this Idempotency-Key is still being processed",
                                headers={"Retry-After": "1"})
             record = codec.unpack(raw)
+            _check_client(record, client_tag(key, client))
             if record["fp"] != fingerprint:
                 raise ApiError(422, "idempotency_key_reused",
                                "this Idempotency-Key was used with a different request")
             return unseal_secrets(record["body"], "create", key)
         raise self._contention()
 
-    def finish_create_idempotency(self, key: str, fingerprint: str, body: dict[str, Any]) -> None:
-        record = {"fp": fingerprint, "body": seal_secrets(body, "create", key)}
+    def finish_create_idempotency(self, key: str, fingerprint: str, body: dict[str, Any],
+                                  client: str = "") -> None:
+        record = {"fp": fingerprint, "body": seal_secrets(body, "create", key),
+                  "who": client_tag(key, client)}
         self.store.set(self._create_key(key),
                        codec.pack(record, legacy=self.legacy_storage),
                        self.config.idempotency_ttl)

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from ..games.base import RulesError
 from . import schemas as s
 from . import streams
+from .edge import client_address
 from .errors import TITLES, ApiError
 from .http import (bearer_token, etag, fingerprint, idempotency_key, if_match_version,
                    json_body, json_response, service)
@@ -115,11 +116,17 @@ def _replay_headers(result: dict) -> dict[str, str]:
 IDEMPOTENCY_PARAM = {
     "in": "header", "name": "Idempotency-Key", "required": False,
     "schema": {"type": "string", "maxLength": 200},
-    "description": "same key and body from the same caller: the same response again, marked "
-                   "Idempotent-Replayed (the request is not made twice); another body: 422 "
-                   "idempotency_key_reused. Keys are remembered for IDEMPOTENCY_TTL_SECONDS "
-                   "(a day) after the game's last keyed request, and for "
-                   "FINISHED_IDEMPOTENCY_SECONDS (10 minutes) once the game is over"}
+    "description": "Same key and body from the same caller: the same response again, marked "
+                   "`Idempotent-Replayed` (the request is not made twice); another body: 422 "
+                   "`idempotency_key_reused`. The caller is the bearer token; a request "
+                   "without one (creating a game, taking a seat) is bound to the client's "
+                   "address too, so its replay, which carries the new host or seat token, "
+                   "goes only to the same key from the same address: from another address "
+                   "the key answers 409 `idempotency_key_taken` and no token. Use a fresh "
+                   "random key per request (the SDK sends a UUID) and keep it as private as "
+                   "a token until the response has arrived. Keys are remembered for "
+                   "`IDEMPOTENCY_TTL_SECONDS` (a day) after the game's last keyed request, "
+                   "and for `FINISHED_IDEMPOTENCY_SECONDS` (10 minutes) once the game is over"}
 
 _GAME_FROM_CREATE = {"game_id": "$response.body#/game/id"}
 _GAME_FROM_PATH = {"game_id": "$request.path.game_id"}
@@ -142,7 +149,7 @@ MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
                                                                    "options": {"first_maestro": 0}}}}})
 @blp.response(201, s.CreatedGameSchema, description="The game, and the host token (shown once)",
               headers={"Location": {"description": "the game's URL", "schema": {"type": "string"}}})
-@problems(400, 413, 415, 404, 422, 503)
+@problems(400, 409, 413, 415, 404, 422, 503)
 def create_game():
     """Create a game
 
@@ -157,7 +164,7 @@ def create_game():
     body = s.load_body(_CREATE, json_body())
     svc = service()
     key = idempotency_key()
-    replay = svc.begin_create_idempotency(key, fingerprint()) if key else None
+    replay = svc.begin_create_idempotency(key, fingerprint(), client_address()) if key else None
     if replay is not None:
         return json_response(replay, 201, {"Location": f"/v1/games/{replay['game']['id']}",
                                            "Idempotent-Replayed": "true"})
@@ -173,7 +180,7 @@ def create_game():
               "spectator_link": (f"/v1/games/{view['id']}?spectator={spectator_token}"
                                  if spectator_token else None)}
     if key:
-        svc.finish_create_idempotency(key, fingerprint(), result)
+        svc.finish_create_idempotency(key, fingerprint(), result, client_address())
     return json_response(result, 201, {"Location": f"/v1/games/{view['id']}",
                                        "ETag": etag(view["version"])})
 
@@ -219,7 +226,7 @@ def join_game(game_id: str):
     body = s.load_body(_JOIN, json_body())
     key = idempotency_key()
     result = service().join(_game_id(game_id), body["name"], key, fingerprint() if key else "",
-                            token=bearer_token(), bot=body.get("bot"))
+                            token=bearer_token(), bot=body.get("bot"), client=client_address())
     headers = _replay_headers(result)
     headers["Location"] = f"/v1/games/{game_id}"
     return json_response(result, 201, headers)
