@@ -236,7 +236,7 @@ def read_template(rds: redis.Redis, gid: str, tokens: list[str], players: int
 
 
 def create_started(svc: GameService, players: int, seed: int) -> tuple[str, list[str]]:
-    view, _host, _spec = svc.create_game("turandot", players, seed, None)
+    view, _host, _spec, _join = svc.create_game("turandot", players, seed, None)
     tokens = [svc.join(view["id"], f"P{i}")["token"] for i in range(players)]
     return view["id"], tokens
 
@@ -312,7 +312,7 @@ def step_storage(url: str, rds: redis.Redis) -> list[dict]:
             rng = random.Random(seed)
             key = uuid.uuid4().hex
             svc.begin_create_idempotency(key, "fp")
-            view, host, _ = svc.create_game("turandot", n, seed, None)
+            view, host, _, _ = svc.create_game("turandot", n, seed, None)
             svc.finish_create_idempotency(key, "fp", {"game": view, "host_token": host})
             gid = view["id"]
             tokens = [svc.join(gid, f"P{i}", uuid.uuid4().hex, f"fp{i}")["token"]

@@ -103,3 +103,24 @@ def test_watch_follows_a_bot_game_live(live_server):
     text = "\n".join(lines)
     assert "Cy takes seat 2 (bot: greedy)" in text
     assert "— round 7" in text and "game over" in text and "Final score:" in text
+
+
+def test_the_sdk_seats_players_in_a_private_game_with_its_join_link(live_server):
+    from impresario import Client
+    from impresario.errors import ImpresarioError
+
+    host = Client(live_server).create_game("turandot", players=2, seed=3, private=True)
+    assert host.join_token
+    # a player given the game id and the join token (the two parts of the join link)
+    player = Client(live_server).game(host.id, join_token=host.join_token)
+    anna = player.join("Anna")
+    # a spectator with the game id alone cannot sit down
+    try:
+        Client(live_server).game(host.id).join("Eve")
+    except ImpresarioError as err:
+        assert err.status == 403 and err.code == "join_link_required"
+    else:
+        raise AssertionError("a private game seated a player without its join link")
+    bob = player.join("Bob")
+    assert (anna.seat, bob.seat) == (0, 1)
+    assert bob.view()["status"] == "playing"

@@ -83,3 +83,49 @@ def test_public_games_say_so(client, private):
     assert view["private"] is False and "you" not in view
     for path in ("/events", "/actions"):
         assert client.get(f"/v1/games/{gid}{path}").status_code == 200
+
+
+def test_a_private_game_seats_only_the_host_and_holders_of_its_join_link(client):
+    """The spectator link never opens a seat: neither anonymously (the game id is in the
+    link) nor with the spectator token as the bearer. The join link does, and it is another
+    secret, returned at creation like the spectator link."""
+    created = create(client, players=3, seed=5, private=True)
+    gid, spectator = created["game"]["id"], created["spectator_token"]
+    seats = f"/v1/games/{gid}/seats"
+    assert_problem(client.post(seats, json={"name": "Eve"}), 403, "join_link_required")
+    assert_problem(client.post(seats, json={"name": "Eve"}, headers=auth(spectator)), 403,
+                   "spectator_read_only")
+    join = created["join_token"]
+    assert join and join != spectator and join != created["host_token"]
+    assert created["join_link"] == f"/v1/games/{gid}/seats?join={join}"
+    assert_problem(client.post(f"{seats}?spectator={spectator}", json={"name": "Eve"}), 403,
+                   "join_link_required")
+    assert_problem(client.post(f"{seats}?join={spectator}", json={"name": "Eve"}), 403,
+                   "invalid_join_token")
+    assert_problem(client.post(f"{seats}?join=", json={"name": "Eve"}), 403,
+                   "invalid_join_token")
+    # nothing was taken
+    view = client.get(created["spectator_link"]).get_json()
+    assert view["seats_taken"] == 0
+    # the join link seats a player; the host's token seats the host (or a bot)
+    anna = client.post(created["join_link"], json={"name": "Anna"})
+    assert anna.status_code == 201 and anna.get_json()["seat"] == 0
+    host = client.post(seats, json={"name": "Host"}, headers=auth(created["host_token"]))
+    assert host.status_code == 201 and host.get_json()["seat"] == 1
+    # a seated player's token is not a join link either
+    assert_problem(client.post(seats, json={"name": "Bob"},
+                               headers=auth(anna.get_json()["token"])), 403,
+                   "join_link_required")
+    bob = client.post(created["join_link"], json={"name": "Bob"})
+    assert bob.status_code == 201 and bob.get_json()["game"]["status"] == "playing"
+    # and the spectator token never writes anything
+    move = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
+    assert_problem(client.post(f"/v1/games/{gid}/moves", json=move, headers=auth(spectator)),
+                   403, "not_a_seat")
+    assert_problem(client.post(f"/v1/games/{gid}/resolve", headers=auth(spectator)), 403,
+                   "not_a_player")
+
+
+def test_public_games_have_no_join_link(client):
+    created = create(client, players=2, seed=1)
+    assert created["join_token"] is None and created["join_link"] is None

@@ -123,12 +123,14 @@ class Client:
             body["seed"] = seed
         created = ops.create_game(self, body)  # type: ignore[arg-type]
         game = Game(self, created["game"]["id"], host_token=created["host_token"],
-                    view=created["game"])
+                    view=created["game"], join_token=created.get("join_token"))
         game.spectator_token = created.get("spectator_token")
         return game
 
-    def game(self, game_id: str, host_token: str | None = None) -> "Game":
-        return Game(self, game_id, host_token=host_token)
+    def game(self, game_id: str, host_token: str | None = None,
+             join_token: str | None = None) -> "Game":
+        """A game by id; ``join_token``: a private game's join link token, to take seats."""
+        return Game(self, game_id, host_token=host_token, join_token=join_token)
 
     def seat(self, game_id: str, seat: int, token: str) -> "Seat":
         return Seat(self, game_id, seat, token)
@@ -138,11 +140,13 @@ class Game:
     """A game seen by its host or a spectator."""
 
     def __init__(self, client: Client, game_id: str, host_token: str | None = None,
-                 view: dict[str, Any] | None = None) -> None:
+                 view: dict[str, Any] | None = None, join_token: str | None = None) -> None:
         self.client = client
         self.id = game_id
         self.host_token = host_token
         self.spectator_token: str | None = None
+        #: a private game's join token (the ``join`` of its join link): seats need it
+        self.join_token = join_token
         self.last_view = view
 
     def view(self) -> models.Game:
@@ -150,7 +154,8 @@ class Game:
         return self.last_view
 
     def join(self, name: str) -> "Seat":
-        joined = ops.join_game(self.client, self.id, {"name": name})
+        """Take the next seat (a private game's with this game's ``join_token``)."""
+        joined = ops.join_game(self.client, self.id, {"name": name}, join=self.join_token)
         return Seat(self.client, self.id, joined["seat"], joined["token"], view=joined["game"])
 
     def events(self, after: int = 0) -> list[dict[str, Any]]:

@@ -527,7 +527,9 @@ class GameService:
 
     def create_game(self, ruleset_name: str, players: int, seed: int | None,
                     options: dict[str, Any] | None, private: bool = False
-                    ) -> tuple[dict[str, Any], str, str | None]:
+                    ) -> tuple[dict[str, Any], str, str | None, str | None]:
+        """A new open game: ``(its view, the host token, the spectator token, the join
+        token)``; the last two only for a private game (each shown once, stored hashed)."""
         ruleset = RULESETS.get(ruleset_name)
         if ruleset is None:
             raise ApiError(404, "ruleset_not_found",
@@ -548,6 +550,7 @@ class GameService:
             raise ApiError.from_rules(err) from err
         host_token = new_token()
         spectator_token = new_token() if private else None
+        join_token = new_token() if private else None
         now = self.clock()
         for _ in range(5):
             game_id = secrets.token_urlsafe(9)
@@ -566,6 +569,7 @@ class GameService:
                 "status": OPEN,
                 "host": token_hash(host_token),
                 "spectator": token_hash(spectator_token) if spectator_token else None,
+                "joiner": token_hash(join_token) if join_token else None,
                 "seats": [],
                 "state": state,
                 "seq": 0,
@@ -576,15 +580,17 @@ class GameService:
             version = self._save(game_id, None, doc, events)
             if version is not None:
                 loaded = Loaded(version, doc, None)
-                return self.view(loaded, Caller(host=True)), host_token, spectator_token
+                return (self.view(loaded, Caller(host=True)), host_token, spectator_token,
+                        join_token)
         raise ApiError(503, "id_collision", "could not allocate a game id; try again")
 
     def join(self, game_id: str, name: str, idempotency_key: str | None = None,
              fingerprint: str = "", token: str | None = None, bot: str | None = None,
-             client: str = "") -> dict[str, Any]:
+             client: str = "", join_token: str | None = None) -> dict[str, Any]:
         """Take the next free seat: ``{"seat", "token", "bot", "game"}``. A bot seat is added by
         the host and gets no token: the engine plays it. ``client`` (the caller's address)
-        scopes the Idempotency-Key of a request without a token."""
+        scopes the Idempotency-Key of a request without a token. A private game seats only
+        the host and whoever brings its join link's token (``join_token``)."""
         seat_token = None if bot else new_token()
         scope = "anon" if token is None else token_hash(token)[:16]
         who = client_tag(idempotency_key, client) if token is None and idempotency_key else None
@@ -595,6 +601,7 @@ class GameService:
                 return _Done(replay)
             doc = loaded.doc
             caller = self.authenticate(doc, token) if token is not None else None
+            self._may_join(doc, caller, join_token)
             ruleset = loaded.ruleset
             if bot is not None:
                 if caller is None or not caller.host:
@@ -636,6 +643,26 @@ class GameService:
             return new_doc, events, result, idem
 
         return self._transact(game_id, step, self._idem_key(scope, idempotency_key))
+
+    @staticmethod
+    def _may_join(doc: dict[str, Any], caller: Caller | None, join_token: str | None) -> None:
+        """Refuse a seat in a private game to anyone but the host and the holders of its join
+        link. The spectator token only ever shows the game; neither it nor a seat's token opens
+        a seat. (A private game made before join links existed has none: it seats anyone, as
+        it did then.)"""
+        joiner = doc.get("joiner")
+        if not doc["settings"].get("private") or not joiner or (caller and caller.host):
+            return
+        if join_token is not None:
+            if hmac.compare_digest(token_hash(join_token), joiner):
+                return
+            raise ApiError(403, "invalid_join_token", "the join link's token is not valid for "
+                           "this game")
+        if caller is not None and caller.seat is None:
+            raise ApiError(403, "spectator_read_only", "the spectator link only shows the game; "
+                           "taking a seat needs the game's join link")
+        raise ApiError(403, "join_link_required", "this game is private: taking a seat needs "
+                       "its join link (the host has it)")
 
     def act(self, game_id: str, token: str | None, action: dict[str, Any],
             if_match: int | None = None, idempotency_key: str | None = None,

@@ -698,6 +698,8 @@ class CreatedGame(TypedDict):
     host_token: str
     spectator_token: str | None
     spectator_link: str | None
+    join_token: str | None
+    join_link: str | None
 
 
 class Joined(TypedDict):

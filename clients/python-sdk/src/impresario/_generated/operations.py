@@ -62,10 +62,10 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def join_game(transport: Transport, game_id: str, body: models.Join, *, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
+def join_game(transport: Transport, game_id: str, body: models.Join, *, join: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
     """Take the next free seat (``POST /v1/games/{game_id}/seats``)."""
     path = f"/v1/games/{game_id}/seats"
-    params = None
+    params = {k: v for k, v in {"join": join}.items() if v is not None}
     headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
     return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 

@@ -155,7 +155,9 @@ def create_game():
 
     The game opens with every seat free and starts when the last seat is taken. The response
     carries the host token, shown only once; a private game also gets a spectator token and
-    link, without which spectators see nothing. ``options.move_seconds`` sets a deadline per
+    link, without which spectators see nothing, and a join token and link, without which
+    nobody but the host takes a seat (the two links are distinct: the spectator link never
+    seats anyone). ``options.move_seconds`` sets a deadline per
     move: when it passes, the engine plays the seat's default move. `options.bot_seconds`
     (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
     A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
@@ -169,7 +171,7 @@ def create_game():
         return json_response(replay, 201, {"Location": f"/v1/games/{replay['game']['id']}",
                                            "Idempotent-Replayed": "true"})
     try:
-        view, host_token, spectator_token = svc.create_game(
+        view, host_token, spectator_token, join_token = svc.create_game(
             body["ruleset"], body["players"], body.get("seed"), body.get("options"),
             private=body["private"])
     except BaseException:
@@ -178,7 +180,10 @@ def create_game():
         raise
     result = {"game": view, "host_token": host_token, "spectator_token": spectator_token,
               "spectator_link": (f"/v1/games/{view['id']}?spectator={spectator_token}"
-                                 if spectator_token else None)}
+                                 if spectator_token else None),
+              "join_token": join_token,
+              "join_link": (f"/v1/games/{view['id']}/seats?join={join_token}"
+                            if join_token else None)}
     if key:
         svc.finish_create_idempotency(key, fingerprint(), result, client_address())
     return json_response(result, 201, {"Location": f"/v1/games/{view['id']}",
@@ -206,9 +211,15 @@ def get_game(game_id: str):
     return json_response(svc.view(loaded, caller), 200, {"ETag": tag})
 
 
+JOIN_PARAM = {"in": "query", "name": "join", "required": False,
+              "schema": {"type": "string", "maxLength": 256},
+              "description": "a private game's join token: the `join` parameter of its join "
+                             "link, `/v1/games/{game_id}/seats?join=<join_token>`"}
+
+
 @blp.route("/<game_id>/seats", methods=["POST"])
 @blp.doc(operationId="joinGame", security=AUTH, responses={201: {"links": JOIN_LINKS}},
-         parameters=[IDEMPOTENCY_PARAM],
+         parameters=[IDEMPOTENCY_PARAM, JOIN_PARAM],
          requestBody={"required": True, "content": {"application/json": {
              "schema": "Join", "examples": {"player": {"value": {"name": "Anna"}},
                                             "bot": {"value": {"name": "Robo", "bot": "greedy"}}}}}})
@@ -222,11 +233,21 @@ def join_game(game_id: str):
     plays it, and no token is returned. A bot moves once its think time is over (option
     `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
     makes it its turn); when is never shown.
+
+    A private game seats the host (its token as the bearer) and whoever brings its join link:
+    POST to the link (`/v1/games/{game_id}/seats?join=<join_token>`). Without it: 403
+    `join_link_required`; with the spectator token: 403 `spectator_read_only` (that token
+    never writes); with a wrong one: 403 `invalid_join_token`.
     """
     body = s.load_body(_JOIN, json_body())
     key = idempotency_key()
+    join_token = request.args.get("join")
+    if join_token is not None and not 0 < len(join_token) <= 256:
+        raise ApiError(403, "invalid_join_token", "the join link's token is not valid for this "
+                       "game")
     result = service().join(_game_id(game_id), body["name"], key, fingerprint() if key else "",
-                            token=bearer_token(), bot=body.get("bot"), client=client_address())
+                            token=bearer_token(), bot=body.get("bot"), client=client_address(),
+                            join_token=join_token)
     headers = _replay_headers(result)
     headers["Location"] = f"/v1/games/{game_id}"
     return json_response(result, 201, headers)

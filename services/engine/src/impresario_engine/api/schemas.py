@@ -299,7 +299,15 @@ class CreatedGameSchema(Base):
     spectator_token = fields.String(required=True, allow_none=True, metadata={
         "description": "a private game's read-only token for spectators (shown once)"})
     spectator_link = fields.String(required=True, allow_none=True, metadata={
-        "description": "a private game's link for spectators"})
+        "description": "a private game's link for spectators: "
+                       "`/v1/games/{id}?spectator=<spectator_token>`; read-only"})
+    join_token = fields.String(required=True, allow_none=True, metadata={
+        "description": "a private game's token for taking a seat (shown once); share it "
+                       "with the players only"})
+    join_link = fields.String(required=True, allow_none=True, metadata={
+        "description": "a private game's link for players: "
+                       "`/v1/games/{id}/seats?join=<join_token>`; POST `{\"name\": ...}` to "
+                       "it to take a seat"})
 
 
 class JoinedSchema(Base):
