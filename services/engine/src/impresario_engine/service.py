@@ -20,6 +20,7 @@ from typing import Any, Callable
 import orjson
 from redis.exceptions import RedisError
 
+from . import names
 from .api.errors import ApiError
 from .config import Config
 from .games import RULESETS, RulesError, Ruleset
@@ -591,6 +592,8 @@ class GameService:
         the host and gets no token: the engine plays it. ``client`` (the caller's address)
         scopes the Idempotency-Key of a request without a token. A private game seats only
         the host and whoever brings its join link's token (``join_token``)."""
+        name = names.normalise(name)
+        looks = names.likeness(name)
         seat_token = None if bot else new_token()
         scope = "anon" if token is None else token_hash(token)[:16]
         who = client_tag(idempotency_key, client) if token is None and idempotency_key else None
@@ -612,8 +615,11 @@ class GameService:
                                    f"bots: {', '.join(ruleset.bot_names)}")
             if doc["status"] != OPEN:
                 raise ApiError(409, "game_full", "every seat of this game is taken")
-            if any(s["name"] == name for s in doc["seats"]):
-                raise ApiError(409, "name_taken", f"a player called {name!r} is already seated")
+            for taken in doc["seats"]:
+                if names.likeness(taken["name"]) == looks:
+                    raise ApiError(409, "name_taken", f"a player called {taken['name']!r} is "
+                                   "already seated, and names that look alike (case, "
+                                   "look-alike letters) would confuse the table")
             seat = len(doc["seats"])
             new_doc = dict(doc)
             new_doc["seats"] = doc["seats"] + [
