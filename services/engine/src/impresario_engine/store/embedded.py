@@ -63,6 +63,10 @@ class EmbeddedRedis:
             "--save", "",
             "--protected-mode", "yes",
             "--logfile", str((self.data_dir / "redis.log").resolve()),
+            # a game's event stream starts as one listpack node, preallocated to this size
+            # (Redis's default, 4096, makes an open game's stream 4.7 KB for one event)
+            "--stream-node-max-bytes", "1024",
+            "--maxmemory-policy", "noeviction",
             *self.extra_args,
         ]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
