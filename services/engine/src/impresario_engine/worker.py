@@ -14,6 +14,13 @@ its connection closed. The reads a thread still makes (a chunked body, or one wa
 ``100-continue``) obey the same deadline: the application sees :class:`RequestTimeout`, which
 it answers with 408 too.
 
+Connections go to whichever worker accepts first, so a pod's workers fill unevenly, and one
+whose threads are taken by event streams refused streams (503 ``too_many_streams``) while
+another had room: 150 of a nominal 192 streams admitted when 224 came at once. Here the workers
+of one gunicorn share a small table (in memory the master maps before it forks them) of how
+many connections each is serving, and a worker serving ``BALANCE_SLACK`` more than the least
+busy one stops accepting until that is no longer so; the others take the new connections.
+
 gunicorn answers the requests it cannot parse itself (414 for a long request line, 431 for too
 many or too large headers, 400 for a malformed request, 501 for an unknown transfer coding), in
 HTML; here in problem JSON like every other error. TLS is not this worker's business (the
@@ -22,6 +29,8 @@ ingress ends it), so an ``is_ssl`` configuration gets gthread's behaviour unchan
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
 import re
 import socket
@@ -51,6 +60,17 @@ HEAD_MAX = 32 * 1024
 #: the body of announced length gathered before a thread gets the request (larger ones get
 #: 413 from the application without being read)
 BODY_MAX = int(os.environ.get("MAX_BODY_BYTES") or 64 * 1024)
+
+#: a worker serving this many more connections than the least busy one stops accepting
+BALANCE_SLACK = 2
+#: slots of the shared table (pid, connections served, last update), one per live worker
+_SLOTS = 128
+#: mapped by the master (which imports this module to learn its worker class) before it forks
+#: the workers, so every worker of one gunicorn sees the same memory
+_TABLE = multiprocessing.RawArray(ctypes.c_double, 3 * _SLOTS)
+_TABLE_LOCK = multiprocessing.Lock()
+#: a slot not updated for this long belongs to a worker that is gone
+_STALE = 3.0
 
 _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*(\d{1,12})[ \t]*\r\n", re.IGNORECASE)
 # a body that is not simply "Content-Length bytes now": chunked, or awaiting 100-continue
@@ -111,7 +131,30 @@ class _TimedSocket:
 
 
 class Worker(gthread.ThreadWorker):
-    """gthread, with requests gathered before they take a thread (see the module's doc)."""
+    """gthread, with requests gathered before they take a thread and connections balanced
+    over the workers (see the module's doc)."""
+
+    _slot: int | None = None
+    _claimed = False
+    _gated = False
+
+    def set_accept_enabled(self, enabled):
+        super().set_accept_enabled(enabled and not self._gated)
+
+    def wait_for_and_dispatch_events(self, timeout):
+        if not self._claimed:  # in the loop, ready to accept: only now a peer to balance with
+            self._claimed = True
+            self._slot = _claim_slot(os.getpid())
+        if self.alive and self._slot is not None:
+            busy = self.nr_conns - len(self.keepalived_conns) - len(self.pending_conns)
+            base = 3 * self._slot
+            _TABLE[base + 1] = busy
+            _TABLE[base + 2] = time.monotonic()
+            self._gated = busy > BALANCE_SLACK and busy > _least_busy(self._slot) + BALANCE_SLACK
+            self.set_accept_enabled(self.nr_conns < self.worker_connections)
+            if self._gated:  # look again soon: the others' load changes without waking us
+                timeout = min(timeout, 0.05)
+        super().wait_for_and_dispatch_events(timeout)
 
     def handle(self, conn):
         if READ_SECONDS > 0 and not self.cfg.is_ssl:
@@ -240,3 +283,27 @@ def _needed(held: bytes) -> int | None:
         return end + 4
     length = int(found.group(1))
     return end + 4 + (length if length <= BODY_MAX else 0)
+
+
+def _claim_slot(pid: int) -> int | None:
+    """A slot of the shared table for this worker: a free one, or one whose worker is gone."""
+    now = time.monotonic()
+    with _TABLE_LOCK:
+        for slot in range(_SLOTS):
+            base = 3 * slot
+            if _TABLE[base] == 0 or now - _TABLE[base + 2] > _STALE:
+                _TABLE[base], _TABLE[base + 1], _TABLE[base + 2] = pid, 0, now
+                return slot
+    return None  # more workers than slots: this one does not take part in the balance
+
+
+def _least_busy(own: int) -> float:
+    """The fewest connections another live worker is serving (infinity if there is none)."""
+    now = time.monotonic()
+    least = float("inf")
+    table = _TABLE
+    for slot in range(_SLOTS):
+        base = 3 * slot
+        if slot != own and table[base] and now - table[base + 2] <= _STALE:
+            least = min(least, table[base + 1])
+    return least
