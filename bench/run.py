@@ -10,6 +10,8 @@ Steps (each prints its progress on stderr):
  3. storage: bytes in Redis per finished game, key by key, for 2-5 players;
  4. scale: bids/s with 100 live games vs 10,000 live games in Redis (A/B/A/B);
  5. the SDK: tournament games/s with bots over HTTP (impresario.tournament.run_tournament);
+    and the event streams one pod holds (bench/streams.py: opened at once until refused, then
+    closed by their clients and opened again);
  6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop,
     and instructions per request in process, engine and floor (valgrind, when installed:
     counts that other tenants of the machine cannot disturb);
@@ -49,6 +51,7 @@ import redis  # noqa: E402
 import loadgen  # noqa: E402
 import profiles  # noqa: E402
 import rules_core  # noqa: E402
+import streams  # noqa: E402
 from impresario_engine.config import Config  # noqa: E402
 from impresario_engine.games.turandot import TURANDOT  # noqa: E402
 from impresario_engine.service import GameService  # noqa: E402
@@ -635,6 +638,9 @@ def main() -> int:
 
     log("5/6 SDK tournament over HTTP")
     results["sdk_tournament"] = step_sdk(engine.url)
+    log("event streams one pod holds (gunicorn as shipped)")
+    results["streams_per_pod"] = streams.run(engine.port, len(engine.workers),
+                                             Config().max_streams_per_worker, log)
 
     log("6/6 profiles")
     games = install_pool(rds, templates, POOL, "prof")
