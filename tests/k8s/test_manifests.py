@@ -490,3 +490,32 @@ def test_dockerignore_keeps_the_context_to_the_engine_sources():
     assert lines[0] == "*" and "!services/engine/" in lines
     # the package's readme is part of its metadata: the build needs it
     assert not any(shlex.split(line)[0] in ("services/engine/README.md",) for line in lines)
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_limits_are_on_and_the_proxy_setting_matches_what_is_in_front(overlay):
+    """The limits against floods and guessing are on in every deployment; X-Forwarded-For is
+    trusted only where the overlay puts a proxy in front (prod's ingress), never in base."""
+    docs = rendered(overlay)
+    config = engine_config(docs)
+    assert int(config["RATE_LIMIT_CREATE_PER_IP"]) > 0
+    assert int(config["AUTH_FAILURES_PER_IP"]) > 0
+    assert 0 < int(config["REQUEST_READ_SECONDS"]) < int(config["GUNICORN_TIMEOUT"])
+    ingresses = [d for d in docs if d["kind"] == "Ingress"]
+    assert int(config["TRUSTED_PROXIES"]) == len(ingresses)
+
+
+@needs_kubectl
+def test_prod_ingress_buffers_requests_and_outlasts_stream_heartbeats():
+    docs = rendered("prod")
+    ingress = only(docs, "Ingress")
+    notes = ingress["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    assert notes[prefix + "proxy-request-buffering"] == "on"
+    # an idle event stream sends a heartbeat every 15 s: the proxy must wait longer for reads
+    assert int(notes[prefix + "proxy-read-timeout"]) > 15
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    assert backend["name"] == only(docs, "Service", "impresario-engine")["metadata"]["name"]
+    # nginx keeps idle upstream connections 60 s: the pods must keep them longer
+    assert int(engine_config(docs)["GUNICORN_KEEPALIVE"]) > 60
