@@ -58,7 +58,9 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
             "info": {"description": "Card games played with secret bids: create a game, take "
                                     "seats, submit sealed bids, make decisions, follow events "
                                     "and score. Errors are application/problem+json with a "
-                                    "stable `code`."},
+                                    "stable `code`, also those refused before they reach an "
+                                    "operation (400 `bad_request`, 408 `request_timeout`, "
+                                    "414 `uri_too_long`, 431 `headers_too_large`)."},
             "servers": [{"url": "/"}],
         },
     )

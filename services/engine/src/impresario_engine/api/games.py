@@ -51,14 +51,17 @@ def problems(*statuses: int, blueprint: Blueprint | None = None):
 _DESCRIPTIONS = {
     400: "Malformed request (bad JSON, bad header)",
     401: "Missing or invalid bearer token",
-    403: "The token's role may not do this",
+    403: "The token's role may not do this (a private game: `private_game`, "
+         "`join_link_required`, `spectator_read_only`, `invalid_join_token`)",
     404: "No such game or ruleset",
     409: "Conflicts with the state of play (not your turn, wrong phase, already committed, game over)",
     412: "If-Match does not match the game's version",
     413: "Body larger than the configured cap",
     415: "Body is not JSON",
     422: "Body invalid, or a move the rules forbid (the code names the rule)",
-    429: "Too many requests from this token or address (rate_limited)",
+    429: "Too many requests from this token or address (`rate_limited`), games created "
+         "from this address (`create_rate_limited`), or failed authentications from it "
+         "(`auth_rate_limited`)",
     503: "Storage unavailable or too much contention; retry after Retry-After",
 }
 
