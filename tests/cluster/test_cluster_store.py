@@ -30,7 +30,8 @@ def cluster(tmp_path_factory):
 
 @pytest.fixture
 def app(cluster):
-    application = create_app({"redis_url": cluster.url, "redis_timeout": 2.0})
+    application = create_app({"redis_url": cluster.url, "redis_timeout": 2.0,
+                              "rate_limit_create_per_ip": 0})
     application.testing = True
     store = application.extensions["impresario_store"]
     store.client.flushdb()

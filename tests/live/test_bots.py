@@ -109,7 +109,7 @@ def test_four_bots_play_the_whole_game_inside_the_last_join(client, redis_client
 def test_bot_seat_errors_leave_the_game_unchanged(client, redis_client):
     created = create(client, players=3, seed=11, private=True)
     gid, host = created["game"]["id"], created["host_token"]
-    human = seat(client, gid, "Human")
+    human = client.post(created["join_link"], json={"name": "Human"}).get_json()
     url = f"/v1/games/{gid}/seats"
     before = stored(redis_client, gid), raw_events(redis_client, gid)
 

@@ -20,7 +20,9 @@ def test_creation_is_limited_per_address_by_default(app_factory):
     for _ in range(limit):
         assert client.post("/v1/games", json=BODY).status_code == 201
     refused = client.post("/v1/games", json=BODY)
-    assert_problem(refused, 429, "create_rate_limited")
+    body = assert_problem(refused, 429, "create_rate_limited")
+    assert body["detail"] == f"more than {limit} games created a minute from this address; " \
+                             "slow down"
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
     # the limit is on creating games, not on playing them
     assert client.get("/healthz").status_code == 200

@@ -604,7 +604,6 @@ class GameService:
                 return _Done(replay)
             doc = loaded.doc
             caller = self.authenticate(doc, token) if token is not None else None
-            self._may_join(doc, caller, join_token)
             ruleset = loaded.ruleset
             if bot is not None:
                 if caller is None or not caller.host:
@@ -613,6 +612,7 @@ class GameService:
                 if bot not in ruleset.bot_names:
                     raise ApiError(422, "unknown_bot", f"unknown bot {bot!r}; {ruleset.title} "
                                    f"bots: {', '.join(ruleset.bot_names)}")
+            self._may_join(doc, caller, join_token)
             if doc["status"] != OPEN:
                 raise ApiError(409, "game_full", "every seat of this game is taken")
             for taken in doc["seats"]:

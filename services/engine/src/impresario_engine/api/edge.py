@@ -111,11 +111,11 @@ def _count(store, kind: str, ident: str) -> int | None:
 
 
 def _limit(store, kind: str, ident: str, limit: int, code: str = "rate_limited",
-           what: str = "requests") -> None:
+           what: str = "requests", source: str | None = None) -> None:
     count = _count(store, kind, ident)
     if count is not None and count > limit:
-        raise ApiError(429, code, f"more than {limit} {what} a minute from this {kind}; slow "
-                       "down", headers={"Retry-After": _retry_after()})
+        raise ApiError(429, code, f"more than {limit} {what} a minute from this "
+                       f"{source or kind}; slow down", headers={"Retry-After": _retry_after()})
 
 
 def _carries_credential() -> bool:
@@ -188,7 +188,7 @@ def install(app: Flask, cfg: Config, store) -> None:
         if cfg.rate_limit_create_per_ip and request.method == "POST" \
                 and request.path == "/v1/games":
             _limit(store, "create", client_address(), cfg.rate_limit_create_per_ip,
-                   "create_rate_limited", "games created")
+                   "create_rate_limited", "games created", "address")
         if cfg.rate_limit_per_ip:
             _limit(store, "address", client_address(), cfg.rate_limit_per_ip)
         if cfg.rate_limit_per_token:
