@@ -69,8 +69,9 @@ _SLOTS = 128
 #: the workers, so every worker of one gunicorn sees the same memory
 _TABLE = multiprocessing.RawArray(ctypes.c_double, 3 * _SLOTS)
 _TABLE_LOCK = multiprocessing.Lock()
-#: a slot not updated for this long belongs to a worker that is gone
-_STALE = 3.0
+#: a slot not updated for this long belongs to a worker that is gone (a live one updates it
+#: at least every second: gthread's loop wakes that often)
+_STALE = 2.5
 
 _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*(\d{1,12})[ \t]*\r\n", re.IGNORECASE)
 # a body that is not simply "Content-Length bytes now": chunked, or awaiting 100-continue
@@ -154,6 +155,9 @@ class Worker(gthread.ThreadWorker):
             self.set_accept_enabled(self.nr_conns < self.worker_connections)
             if self._gated:  # look again soon: the others' load changes without waking us
                 timeout = min(timeout, 0.05)
+        elif not self.alive and self._slot is not None:  # stopping: no longer a peer
+            _TABLE[3 * self._slot] = 0
+            self._slot = None
         super().wait_for_and_dispatch_events(timeout)
 
     def handle(self, conn):
