@@ -86,6 +86,7 @@ def test_bots_follow_the_event_stream_in_threads_to_the_end(live_server, redis_c
 
 def test_watch_follows_a_bot_game_live(live_server):
     from impresario import cli
+    from impresario.terminal import ScriptedConsole
 
     client = Client(live_server)
     game = client.create_game("turandot", players=3, seed=8)
@@ -95,7 +96,8 @@ def test_watch_follows_a_bot_game_live(live_server):
     watcher_args = cli.build_parser().parse_args(["--url", live_server, "watch", game.id])
     import threading
 
-    watcher = threading.Thread(target=cli.cmd_watch, args=(watcher_args, lines.append))
+    watcher = threading.Thread(target=cli.cmd_watch,
+                               args=(watcher_args, ScriptedConsole(lambda _: "", lines.append)))
     watcher.start()
     game.add_bot("Cy", "greedy")  # the last seat: the whole game is played in this request
     watcher.join(60)

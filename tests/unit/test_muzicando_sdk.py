@@ -40,8 +40,8 @@ def test_sdk_bots_play_whole_matches(n, options):
 def test_the_greedy_team_beats_the_random_team_over_a_few_matches():
     wins = 0
     for seed in range(6):
-        bots = [sdk.MuzicandoGreedyBot(), sdk.MuzicandoRandomBot(seed),
-                sdk.MuzicandoGreedyBot(), sdk.MuzicandoRandomBot(seed + 100)]
+        bots = [sdk.MuzicandoGreedyBot(), sdk.MuzicandoRandomBot(seed=seed),
+                sdk.MuzicandoGreedyBot(), sdk.MuzicandoRandomBot(seed=seed + 100)]
         state = play_with(bots, 4, {"hands": 2}, seed)
         teams = M.score(state)["teams"]
         wins += teams[0]["total"] > teams[1]["total"]

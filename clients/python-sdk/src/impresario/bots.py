@@ -32,7 +32,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, *, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +121,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, *, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     # the marginal value of a card for a player

@@ -1,142 +1,89 @@
-"""``impresario``: play against bots in the terminal, run a bot tournament, or follow a game
-live.
+"""impresario: play against the engine's bots in the terminal, run a tournament of the SDK's
+bots, or follow a game live.
 
-    impresario play turandot --bots 3
-    impresario play muzicando --mode team            # you and a bot against two bots
-    impresario play muzicando --mode individual --bots 2
-    impresario tournament --games 500 --bots greedy,random,random,random
-    impresario watch <game id>
+  impresario play turandot                   you against 3 greedy bots
+  impresario play wordjam                    you against 5 wordsmith bots
+  impresario play muzicando                  the team game: you and a bot against two bots
+  impresario play turandot --bots greedy,random
+  impresario tournament --games 500 --bots greedy,random,random,random --jobs 2
+  impresario tournament --games 500 --in-process --out results.csv
+  impresario watch GAME_ID
+
+The engine's address comes from --url (before or after the command), else the IMPRESARIO_URL
+environment variable, else http://127.0.0.1:8000.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import sys
+import time
+from pathlib import Path
 from typing import Any, Callable
 
-from .bots import make_bot, take_turn
-from .client import DEFAULT_URL, Client, Seat
-from .errors import ImpresarioError
-from .tournament import LINES, progress_bar, run_tournament
+from . import __version__
+from ._generated import SPEC_VERSION
+from .bots import bot_names
+from .client import DEFAULT_URL, Client
+from .errors import APIConnectionError, ImpresarioError
+from .inprocess import EngineMissing
+from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
+from .terminal import play as play_game_here
+from .terminal import watch as watch_game
+from .tournament import run_tournament
 
-ROLE_NAMES = ("Turandot", "Calaf", "Liù", "Ping", "Pong", "Pang")
-
-
-def card_text(card: dict[str, Any] | None) -> str:
-    if card is None:
-        return "—"
-    if card["kind"] == "director":
-        return f"{card['id']} ({card['effect']})"
-    fav = f", loves {card['favourite_role']}" if card["favourite_role"] else ""
-    return f"{card['id']} {card['category']} {card['sex']} {'★' * card['stars']}{fav}"
-
-
-def show_table(view: dict[str, Any], out: Callable[[str], None] = print) -> None:
-    out(f"\n=== Round {view['round']} · {view['phase']} · maestro: seat {view['maestro']} ===")
-    for place in view["table"]:
-        out(f"  slot {place['slot']}: {card_text(place['card'])}")
-    for p in view["players"]:
-        director = p["director"]["id"] if p["director"] else "—"
-        out(f"  seat {p['seat']} {p['name'] or '?':<12} money {p['money']} stage "
-            f"{p['stage_elements']} director {director} face-down {p['face_down']}  singers: "
-            + ", ".join(c["id"] for c in p["singers"]))
-    if view.get("dummy"):
-        out("  dummy: " + ", ".join(c["id"] for c in view["dummy"]["singers"]))
-    if view.get("you"):
-        hand = view["you"]["hand"]
-        out(f"  your hand: numbers {hand['numbers']}, money {hand['money']}, bluff "
-            f"{'yes' if hand['bluff'] else 'no'}")
+RULESETS = ("turandot", "wordjam", "muzicando")
+#: the SDK bots a tournament seats when --bots is not given
+TOURNAMENT_BOTS = {"turandot": "greedy,random,random,random", "wordjam": "5",
+                   "muzicando": "greedy,random,greedy,random"}
+#: the SDK bot a count of --bots seats in a tournament
+TOURNAMENT_BOT = {"turandot": "greedy", "wordjam": "wordsmith", "muzicando": "greedy"}
+NO_ENGINE = ("cannot reach the Impresario engine at {url}.\n"
+             "Start it with 'make run' in the repository (it serves http://127.0.0.1:8000), "
+             "or pass --url URL (or set IMPRESARIO_URL) to use another one.")
 
 
-def show_events(events: list[dict[str, Any]], names: dict[int, str],
-                out: Callable[[str], None] = print) -> None:
-    for e in events:
-        t = e["type"]
-        who = names.get(e.get("seat"), f"seat {e.get('seat')}")
-        if t == "bids_revealed":
-            parts = []
-            for b in e["bids"]:
-                what = f"slot {b['slot']}" if b["slot"] is not None else "helper"
-                parts.append(f"{names.get(b['seat'], b['seat'])}: {what} +{b['money']}"
-                             f"{' (bluff)' if b['bluff'] else ''}")
-            out("  reveal → " + "; ".join(parts))
-        elif t == "hired":
-            out(f"  {who} hires {e['card']} from slot {e['slot']} ({e['by']}, paid {e['money_spent']})")
-        elif t == "helper_hired":
-            out(f"  {who} hires the {e['helper'].replace('_', ' ')}: a stage element")
-        elif t == "director_fired":
-            out(f"  {who} fires {e['director']}")
-        elif t == "nominated":
-            out(f"  {who} is named to fire a director")
-        elif t in ("card_discarded", "dummy_received"):
-            out(f"  {e['card']} {'goes to the dummy' if t == 'dummy_received' else 'is discarded'}")
-        elif t == "game_finished":
-            out(f"  game over: winners {[names.get(w, w) for w in e['winners']]}"
-                + (" — the dummy wins" if e.get("dummy_wins") else ""))
+class UsageError(Exception):
+    """A command line the CLI refuses before doing anything."""
 
 
-def show_score(score: dict[str, Any], names: dict[int, str], out: Callable[[str], None] = print) -> None:
-    out("\nFinal score:")
-    lines = list(score["players"][0]["lines"]) if score["players"] else list(LINES)
-    width = max([16] + [len(k) + 2 for k in lines])
-    out(f"  {'player':<14}" + "".join(f"{k:>{width}}" for k in lines) + f"{'total':>8}")
-    for p in score["players"]:
-        out(f"  {str(names.get(p['seat'], p['seat'])):<14}" +
-            "".join(f"{p['lines'][k]:>{width}}" for k in lines) + f"{p['total']:>8}")
-        if p.get("cast"):
-            out("    cast: " + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
-    if score.get("dummy"):
-        d = score["dummy"]
-        out(f"  {'dummy':<14}" + "".join(f"{d['lines'][k]:>{width}}" for k in lines)
-            + f"{d['total']:>8}")
-    for team in score.get("teams") or ():
-        out(f"  team {team['team']} (seats {team['seats']}): {team['total']}")
-    out(f"Winners: {', '.join(str(names.get(w, w)) for w in score['winners']) or 'the dummy'}")
+def engine_url(args: argparse.Namespace) -> str:
+    return getattr(args, "url", None) or os.environ.get("IMPRESARIO_URL") or DEFAULT_URL
 
 
-def ask_move(view: dict[str, Any], actions: dict[str, Any], ask: Callable[[str], str],
-             out: Callable[[str], None] = print) -> dict[str, Any]:
-    space = actions["moves"][0]
-    kind = space["type"]
-    while True:
-        try:
-            if kind == "bid":
-                helper = " or 'h' for a helper (one money)" if space["helper"] else ""
-                raw = ask(f"Your bid: slot [money] [b for bluff]{helper} (money up to "
-                          f"{space['max_money']}): ").split()
-                bluff = "b" in raw
-                raw = [r for r in raw if r != "b"]
-                if raw and raw[0] == "h":
-                    return {"type": "bid", "slot": None, "money": 1, "bluff": bluff}
-                slot = int(raw[0])
-                money = int(raw[1]) if len(raw) > 1 else 0
-                return {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
-            if kind == "assign_office":
-                out(f"You assign office hires: free slots {space['slots']}")
-                return {"type": "assign_office", "assignments": [
-                    {"seat": s, "slot": int(ask(f"  slot for seat {s}: "))} for s in space["seats"]]}
-            if kind == "nominate":
-                return {"type": "nominate", "seat": int(ask(f"Name a seat to fire a director {space['seats']}: "))}
-            if kind == "fire_director":
-                out("Directors: " + ", ".join(space["directors"]))
-                return {"type": "fire_director", "director": ask("Fire which director? ").strip()}
-            if kind == "cast":
-                out(f"Your singers: {', '.join(space['singers'])}; the best cast "
-                    f"({space['optimal_total']} points): {', '.join(space['optimal'])}")
-                raw = ask("Cast 6 ids in role order (Enter for the best): ").replace(",", " ").split()
-                return {"type": "cast", "roles": raw or None}
-        except (ValueError, IndexError):
-            out("  I did not understand that; try again.")
-            continue
-        return dict(actions["default"])
+def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list[str],
+               default_count: int) -> list[str]:
+    """``--bots``: a count (``3``: that many bots of ``--bot``'s kind) or a comma-separated list
+    of bot names, one per seat (``greedy,random,random``)."""
+    kind = kind or known[0]
+    if kind not in known:
+        raise UsageError(f"unknown bot {kind!r}; bots here: {', '.join(known)}")
+    if spec is None:
+        return [kind] * default_count
+    spec = spec.strip()
+    if spec.isdigit():
+        return [kind] * int(spec)
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise UsageError(f"unknown bot {unknown[0] if unknown else spec!r}; --bots takes a count "
+                         f"or names from: {', '.join(known)}")
+    return names
 
 
-DEFAULT_BOT = {"turandot": "greedy", "wordjam": "wordsmith", "muzicando": "greedy"}
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any] | None:
+def parse_options(args: argparse.Namespace) -> dict[str, Any] | None:
     opts: dict[str, Any] = {}
+    for item in getattr(args, "option", None) or ():
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option takes KEY=VALUE, not {item!r}")
+        try:
+            opts[key] = json.loads(raw)
+        except ValueError:
+            opts[key] = raw
     if getattr(args, "mode", None):
         opts["mode"] = args.mode
     if getattr(args, "hands", None):
@@ -144,220 +91,257 @@ def _options(args: argparse.Namespace) -> dict[str, Any] | None:
     return opts or None
 
 
-def menu_moves(actions: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """Every legal move of the caller as (label, move), from the compact action space: the
-    numbered menu of the generic terminal player (Muzicando: every card on every legal cell)."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    for space in actions["moves"]:
-        kind = space["type"]
-        if kind == "place":
-            for entry in space["cards"]:
-                for cell in entry["cells"]:
-                    out.append((f"place {entry['card']} at ({cell['x']}, {cell['y']})",
-                                {"type": "place", "card": entry["card"], "x": cell["x"],
-                                 "y": cell["y"]}))
-        elif kind == "auction_bid":
-            out += [(f"bid {c}", {"type": "auction_bid", "contract": c})
-                    for c in space["contracts"]]
-        elif kind == "choose_layout":
-            out += [(f"choose layout {lay}", {"type": "choose_layout", "layout": lay})
-                    for lay in space["layouts"]]
-        elif kind == "pass":
-            out.append(("pass" + (" (and draw a card)" if space.get("draws") else ""),
-                        {"type": "pass"}))
-        else:
-            keep = {k: v for k, v in space.items() if k == "type"}
-            out.append((kind.replace("_", " "), keep))
-    return out
+def check_table(client: Client, ruleset: str, players: int, mode: str | None) -> None:
+    """Refuse a table the ruleset cannot seat, saying what to pass (nothing is created)."""
+    described = {r["name"]: r for r in client.rulesets()}
+    if ruleset not in described:
+        raise UsageError(f"the engine has no ruleset {ruleset!r}; it has: "
+                         f"{', '.join(described)}")
+    lo, hi = described[ruleset]["min_players"], described[ruleset]["max_players"]
+    if mode == "team" and players != 4:
+        raise UsageError(f"the team game is for 4 players, not {players}: pass --bots 3")
+    if not lo <= players <= hi:
+        raise UsageError(f"{described[ruleset]['title']} is for {lo} to {hi} players, not "
+                         f"{players} (you and {players - 1} bots): pass --bots {lo - 1} to "
+                         f"{hi - 1}")
 
 
-def show_muzicando(view: dict[str, Any], out: Callable[[str], None] = print) -> None:
-    out(f"\n=== Hand {view['hand']} of {view['hands']} · {view['phase']} · layout "
-        f"{view['layout'] or '—'} · contract {view['contract'] or '—'} ===")
-    cells = view["table"]["cells"] if isinstance(view["table"], dict) else []
-    if cells:
-        out("  table: " + ", ".join(
-            f"({c['x']},{c['y']}) {c['card']}" + (f" under {c['covered_by']}" if c["covered_by"] else "")
-            for c in cells))
-    for p in view["players"]:
-        status = "out, place " + str(p["place"]) if p["out"] else f"{p['hand_size']} cards"
-        out(f"  seat {p['seat']} {p.get('name') or '?':<12} {status}"
-            + (" (blocked)" if p["blocked"] else "") + f"  total {p['total']}")
-    if view.get("you"):
-        out("  your hand: " + ", ".join(view["you"]["hand"]))
-
-
-def ask_menu(view: dict[str, Any], actions: dict[str, Any], ask: Callable[[str], str],
-             out: Callable[[str], None] = print) -> dict[str, Any]:
-    choices = menu_moves(actions)
-    for i, (label, _move) in enumerate(choices, 1):
-        out(f"  {i:>3}. {label}")
-    while True:
-        raw = ask(f"Your move (1-{len(choices)}, Enter for the default): ").strip()
-        if not raw:
-            return dict(actions["default"])
-        if raw.isdigit() and 1 <= int(raw) <= len(choices):
-            return choices[int(raw) - 1][1]
-        out("  I did not understand that; try again.")
-
-
-def cmd_play(args: argparse.Namespace, ask: Callable[[str], str] = input,
-             out: Callable[[str], None] = print) -> int:
-    client = Client(args.url)
+def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
     ruleset = args.ruleset
-    bot_kind = args.bot or DEFAULT_BOT.get(ruleset, "random")
-    bots_count = args.bots
-    if ruleset == "muzicando" and args.mode == "team":
-        bots_count = 3  # the team game is for four
-    game = client.create_game(ruleset, players=bots_count + 1, seed=args.seed,
-                              options=_options(args))
-    me = game.join(args.name)
-    bots = [make_bot(bot_kind, seed=(args.seed or 0) + i, ruleset=ruleset)
-            for i in range(bots_count)]
-    bot_seats: list[Seat] = [game.join(f"{bot_kind}-bot-{i + 1}") for i in range(bots_count)]
-    names = {0: args.name, **{s.seat: f"{bot_kind}-bot-{s.seat}" for s in bot_seats}}
-    out(f"Game {game.id}: you are seat 0 against {bots_count} {bot_kind} bots.")
-    seq = 0
-    shown = None
-    while True:
-        view = me.view()
-        events = me.events(after=seq)
-        if events:
-            seq = events[-1]["seq"]
-            if ruleset == "turandot":
-                show_events(events, names, out)
-        if view["status"] == "finished":
-            show_score(me.score(), names, out)
-            return 0
-        moved = False
-        for p in view["pending"]:
-            if p["seat"] != 0:
-                s = bot_seats[p["seat"] - 1]
-                moved |= take_turn(s, bots[p["seat"] - 1], s.view())
-        if moved:
-            continue
-        if me.is_my_turn(view):
-            actions = me.actions()
-            if ruleset == "turandot":
-                if view["round"] != shown or view["phase"] != "bidding":
-                    show_table(view, out)
-                    shown = view["round"]
-                move = ask_move(view, actions, ask, out)
-            else:
-                if ruleset == "muzicando":
-                    show_muzicando(view, out)
-                move = ask_menu(view, actions, ask, out)
+    known = ENGINE_BOTS[ruleset]
+    default = DEFAULT_BOTS[ruleset]
+    if ruleset == "muzicando" and args.mode == "individual" and args.bots is None:
+        default = 2
+    bots = parse_bots(args.bots, args.bot, known, default)
+    options = parse_options(args)
+    client = Client(engine_url(args))
+    check_table(client, ruleset, len(bots) + 1, args.mode if ruleset == "muzicando" else None)
+    return play_game_here(client, ruleset, bots, args.name, args.seed, options,
+                          console or Console())
+
+
+# ------------------------------------------------------------------------------ tournament
+class Progress:
+    """Games done, their rate and the time left: a rich progress bar when ``rich`` is installed
+    (``pip install impresario[cli]``) and standard error is a terminal, else a plain line every
+    few seconds."""
+
+    def __init__(self, total: int, label: str, stream: Any = None, every: float = 5.0) -> None:
+        self.total = total
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.every = every
+        self.started = time.perf_counter()
+        self.last = self.started
+        self.bar: Any = None
+        if getattr(self.stream, "isatty", lambda: False)():
             try:
-                me.move(move)
-            except ImpresarioError as err:
-                out(f"  refused: {err.detail} ({err.code})")
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar,
+                                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+                from rich.console import Console as RichConsole
+            except ImportError:
+                self.stream.write("(pip install 'impresario[cli]' for a live progress bar)\n")
+            else:
+                self.bar = Bar(TextColumn("{task.description}"), BarColumn(),
+                               MofNCompleteColumn(), TextColumn("games ·"), TimeElapsedColumn(),
+                               TextColumn("· ETA"), TimeRemainingColumn(),
+                               console=RichConsole(file=self.stream), transient=True)
+                self.task = self.bar.add_task(label, total=total)
+                self.bar.start()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+            return
+        now = time.perf_counter()
+        if now - self.last < self.every and done < total:
+            return
+        self.last = now
+        rate = done / (now - self.started) if now > self.started else 0.0
+        eta = (total - done) / rate if rate else 0.0
+        self.stream.write(f"{self.label}: {done}/{total} games, {rate:.1f} games/s, "
+                          f"ETA {int(eta) // 60}:{int(eta) % 60:02d}\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def write_results(path: str, result: dict[str, Any]) -> None:
+    """``--out``: the whole result as JSON, or one CSV row per game and seat."""
+    target = Path(path)
+    if target.suffix == ".json":
+        target.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        return
+    keys = sorted({k for r in result["results"] for p in r["players"] for k in p["lines"]})
+    with target.open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["game", "seed", "game_id", "seat", "bot", "won", "total", *keys])
+        for r in result["results"]:
+            for p in r["players"]:
+                won = 1 / len(r["winners"]) if p["seat"] in r["winners"] else 0
+                out.writerow([r["game"], r["seed"], r["id"] or "", p["seat"], p["bot"],
+                              round(won, 6), p["total"], *(p["lines"].get(k, 0) for k in keys)])
 
 
 def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
-    names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    for n in names:
-        make_bot(n, ruleset=args.ruleset)  # fails early on an unknown name
-    client = Client(args.url)
-    result = run_tournament(client, names, args.games, seed=args.seed,
-                            progress=None if args.quiet else progress_bar,
-                            ruleset=args.ruleset, options=_options(args))
+    ruleset = args.ruleset
+    known = bot_names(ruleset)
+    spec = args.bots if args.bots is not None else TOURNAMENT_BOTS[ruleset]
+    names = parse_bots(spec, args.bot or TOURNAMENT_BOT[ruleset], known, 4)
+    if args.out and Path(args.out).suffix not in (".json", ".csv"):
+        raise UsageError("--out takes a file name ending in .json or .csv")
+    if args.games < 1 or args.jobs < 1:
+        raise UsageError("--games and --jobs must be at least 1")
+    options = parse_options(args)
+    client = None if args.in_process else Client(engine_url(args))
+    if client is not None:
+        check_table(client, ruleset, len(names), args.mode if ruleset == "muzicando" else None)
+    progress = None if args.quiet else Progress(args.games, f"{ruleset} tournament")
+    try:
+        result = run_tournament(client, names, args.games, seed=args.seed, progress=progress,
+                                ruleset=ruleset, options=options, jobs=args.jobs,
+                                in_process=args.in_process)
+    finally:
+        if progress is not None:
+            progress.close()
+    if args.out:
+        write_results(args.out, result)
     if args.json:
-        out(json.dumps(result, indent=2))
+        out(json.dumps({k: v for k, v in result.items() if k != "results"}, indent=2))
         return 0
-    out(f"{result['games']} games in {result['seconds']:.1f}s "
+    where = "in process" if args.in_process else f"over HTTP ({client.base_url})"  # type: ignore[union-attr]
+    out(f"{result['games']} games {where}, {args.jobs} job(s), in {result['seconds']:.1f} s "
         f"({result['games_per_second']:.2f} games/s)")
     keys = list(result["standings"][0]["avg_lines"]) if result["standings"] else []
     out(f"{'seat':<5}{'bot':<10}{'win rate':>10}{'95% CI':>18}{'avg total':>11}  "
-        + "  ".join(f"{k}" for k in keys))
+        + "  ".join(keys))
     for row in result["standings"]:
         lo, hi = row["ci95"]
         out(f"{row['seat']:<5}{row['bot']:<10}{row['win_rate']:>10.1%}"
             f"{f'[{lo:.1%}, {hi:.1%}]':>18}{row['avg_total']:>11.2f}  "
-            + "  ".join(f"{row['avg_lines'][k]:.2f}" for k in keys))
-    if len(names) == 2:
+            + "  ".join(f"{row['avg_lines'][k]:>{len(k)}.2f}" for k in keys))
+    if ruleset == "turandot" and len(names) == 2:
         out(f"dummy wins: {result['dummy_wins']}")
+    if args.out:
+        out(f"results written to {args.out}")
     return 0
 
 
-def cmd_watch(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
-    """Follow a game live: every event as it happens, the table at each new round, the score."""
-    client = Client(args.url)
-    game = client.game(args.game, host_token=args.token)
-    view = client.request("GET", f"/v1/games/{args.game}", token=args.token,
-                          params={"spectator": args.spectator} if args.spectator else None)
-    names = {p["seat"]: p["name"] or f"seat {p['seat']}" for p in view["players"]}
-    out(f"Watching game {args.game} ({view['status']}, round {view['round']}, "
-        f"{view['phase']}).")
-    show_table(view, out)
-    for event in game.stream(after=args.after, spectator=args.spectator):
-        if event.type == "seat_taken":
-            names[event["seat"]] = event["name"]
-            out(f"  {event['name']} takes seat {event['seat']}"
-                + (f" (bot: {event['bot']})" if event.get("bot") else ""))
-        elif event.type == "round_started":
-            out(f"\n— round {event['round']}, maestro {names.get(event['maestro'])}: "
-                + ", ".join(event["table"]))
-        elif event.type == "bid_committed":
-            out(f"  {names.get(event['seat'])} commits {event['face_down']} card(s) face down")
-        elif event.type == "deadline_passed":
-            out(f"  {names.get(event['seat'])} ran out of time: the engine plays the default")
-        else:
-            show_events([event.data], names, out)
-    score = client.request("GET", f"/v1/games/{args.game}/score", token=args.token,
-                           params={"spectator": args.spectator} if args.spectator else None)
-    show_score(score, names, out)
-    return 0
+def cmd_watch(args: argparse.Namespace, console: Console | None = None) -> int:
+    return watch_game(Client(engine_url(args)), args.game, console or Console(),
+                      token=args.token, spectator=args.spectator, after=args.after)
 
 
+# ------------------------------------------------------------------------------ the parser
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="impresario", description=__doc__,
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--url", default=argparse.SUPPRESS,
+                        help=f"the engine's address (default: $IMPRESARIO_URL, else {DEFAULT_URL})")
+    parser = argparse.ArgumentParser(prog="impresario", description=__doc__, parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", default=DEFAULT_URL, help=f"engine URL (default {DEFAULT_URL})")
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("ruleset", nargs="?", default="turandot")
-    play.add_argument("--bots", type=int, default=3, help="how many bots (default 3)")
+    parser.add_argument("--version", action="version",
+                        version=f"impresario {__version__} (API {SPEC_VERSION})",
+                        help="print the SDK's version and the API version it was generated from")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="play, tournament or watch (COMMAND --help for its options)")
+
+    def bots_help(where: str) -> str:
+        return (f"a count (3: that many bots of --bot's kind) or bot names, one per seat "
+                f"({where})")
+
+    play = sub.add_parser("play", parents=[common], help="play a game in the terminal against "
+                          "the engine's bots",
+                          description="Play a game in the terminal against the engine's bots. "
+                          "Enter takes the default shown in brackets; Ctrl-D or Ctrl-C leaves.")
+    play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
+                      help="the game (default turandot)")
+    play.add_argument("--bots", default=None,
+                      help=bots_help("default: 3 for turandot and muzicando, 5 for wordjam; "
+                                     "turandot greedy,random; wordjam wordsmith,random; "
+                                     "muzicando greedy,random"))
     play.add_argument("--bot", default=None,
-                      help="bot kind (turandot: greedy, random; wordjam: wordsmith; "
-                           "muzicando: greedy, random)")
+                      help="the kind of bot a count of --bots seats (default: the first named "
+                           "above)")
     play.add_argument("--mode", choices=["team", "individual"], default=None,
-                      help="muzicando: the team game for four, or the individual game")
+                      help="muzicando: the team game for four (default with 3 bots) or the "
+                           "individual game")
     play.add_argument("--hands", type=int, default=None, help="muzicando: hands in the match")
-    play.add_argument("--name", default="You")
-    play.add_argument("--seed", type=int, default=None)
-    tour = sub.add_parser("tournament", help="run seeded bot games and print win rates")
-    tour.add_argument("--games", type=int, default=100)
-    tour.add_argument("--bots", default="greedy,random,random,random",
-                      help="comma-separated bots, one per seat")
-    tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--ruleset", default="turandot")
-    tour.add_argument("--mode", choices=["team", "individual"], default=None)
-    tour.add_argument("--hands", type=int, default=None)
-    tour.add_argument("--json", action="store_true", help="print the result as JSON")
-    tour.add_argument("--quiet", action="store_true", help="no progress bar")
-    watch = sub.add_parser("watch", help="follow a game live")
-    watch.add_argument("game", help="the game id")
-    watch.add_argument("--token", default=None, help="a seat's or the host's token")
+    play.add_argument("--name", default="You", help="your name at the table (default You)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="deal a given game again (default: a random deal)")
+    play.add_argument("--option", action="append", metavar="KEY=VALUE",
+                      help="a ruleset option, e.g. think_seconds=60 for wordjam (repeatable; "
+                           "see GET /v1/rulesets)")
+
+    tour = sub.add_parser("tournament", parents=[common],
+                          help="play seeded games between the SDK's bots and print win rates",
+                          description="Play seeded games between the SDK's bots, in fixed "
+                          "seats, and print each seat's win rate with its 95%% confidence "
+                          "interval and average score lines.")
+    tour.add_argument("--ruleset", default="turandot", choices=RULESETS,
+                      help="the game (default turandot)")
+    tour.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    tour.add_argument("--bots", default=None,
+                      help=bots_help("default: greedy,random,random,random for turandot, "
+                                     "5 wordsmiths for wordjam, greedy,random,greedy,random "
+                                     "for muzicando"))
+    tour.add_argument("--bot", default=None, help="the kind of bot a count of --bots seats")
+    tour.add_argument("--seed", type=int, default=0,
+                      help="the tournament's seed: the same seed plays the same games "
+                           "(default 0)")
+    tour.add_argument("--mode", choices=["team", "individual"], default=None,
+                      help="muzicando: the team game (4 bots) or the individual game")
+    tour.add_argument("--hands", type=int, default=None, help="muzicando: hands per match")
+    tour.add_argument("--option", action="append", metavar="KEY=VALUE",
+                      help="a ruleset option (repeatable)")
+    tour.add_argument("--jobs", type=int, default=1,
+                      help="games played at a time, each in its own process (default 1)")
+    tour.add_argument("--in-process", action="store_true",
+                      help="play against the engine's rules in this process, without a server "
+                           "(needs the engine package installed: pip install ./services/engine)")
+    tour.add_argument("--out", default=None, metavar="FILE",
+                      help="also write the results: FILE.json (everything) or FILE.csv (one "
+                           "row per game and seat)")
+    tour.add_argument("--json", action="store_true", help="print the summary as JSON")
+    tour.add_argument("--quiet", action="store_true", help="no progress display")
+
+    watch = sub.add_parser("watch", parents=[common], help="follow a game live",
+                           description="Follow a game live, whatever its ruleset: every event "
+                           "as it happens, the table at each new round, the final score.")
+    watch.add_argument("game", help="the game's id")
+    watch.add_argument("--token", default=None,
+                       help="a seat's token (to see that seat's secrets) or the host's")
     watch.add_argument("--spectator", default=None, help="a private game's spectator token")
-    watch.add_argument("--after", type=int, default=0, help="start after this event number")
+    watch.add_argument("--after", type=int, default=0,
+                       help="start after this event number (default 0: from the beginning)")
     return parser
 
 
+COMMANDS = {"play": cmd_play, "tournament": cmd_tournament, "watch": cmd_watch}
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
-        if args.command == "play":
-            return cmd_play(args)
-        if args.command == "tournament":
-            return cmd_tournament(args)
-        if args.command == "watch":
-            return cmd_watch(args)
+        return COMMANDS[args.command](args)
+    except UsageError as err:
+        parser.exit(2, f"impresario {args.command}: {err}\n")
+    except APIConnectionError:
+        print("error: " + NO_ENGINE.format(url=engine_url(args)), file=sys.stderr)
+    except EngineMissing as err:
+        print(f"error: {err}", file=sys.stderr)
+    except EndOfInput:
+        print("\nNo more input: leaving the game (it stays on the server; "
+              "'impresario watch' follows it).", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\nInterrupted: bye.", file=sys.stderr)
+        return 130
     except ImpresarioError as err:
         print(f"error: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    return 2
+    return 1
 
 
 if __name__ == "__main__":

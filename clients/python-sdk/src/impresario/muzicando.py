@@ -258,7 +258,7 @@ class MuzicandoRandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, *, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +273,7 @@ class MuzicandoGreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, *, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:

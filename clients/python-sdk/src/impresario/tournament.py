@@ -4,8 +4,8 @@ tournament with win rates and their 95% confidence intervals (:func:`run_tournam
 from __future__ import annotations
 
 import math
-import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -100,40 +100,112 @@ class Standing:
                 "avg_lines": {k: v / n for k, v in self.lines.items()}}
 
 
-def run_tournament(client: Client, bot_names: list[str], games: int, seed: int = 0,
+def game_seeds(seed: int, game: int, seats: int) -> tuple[int, list[int]]:
+    """The seed of tournament game ``game`` and of each of its bots (a run is reproducible from
+    its arguments, whatever the number of jobs and whether it plays over HTTP or in process)."""
+    base = seed * 1_000_003
+    return base + game, [base + game * 7 + i for i in range(seats)]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every game of a tournament needs; sent to each worker process once."""
+
+    bot_names: tuple[str, ...]
+    ruleset: str
+    options: dict[str, Any] | None
+    seed: int
+    base_url: str | None  # None: in process
+    timeout: float = 10.0
+    max_retries: int = 3
+
+
+_worker: dict[str, Any] = {}
+
+
+def _start_worker(plan: _Plan) -> None:
+    _worker["plan"] = plan
+    _worker["client"] = (Client(plan.base_url, timeout=plan.timeout,
+                                max_retries=plan.max_retries) if plan.base_url else None)
+
+
+def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
+              ) -> dict[str, Any]:
+    plan = plan or _worker["plan"]
+    client = client or _worker.get("client")
+    game_seed, bot_seeds = game_seeds(plan.seed, g, len(plan.bot_names))
+    bots = [make_bot(name, seed=s, ruleset=plan.ruleset)
+            for name, s in zip(plan.bot_names, bot_seeds)]
+    if plan.base_url is None:
+        from .inprocess import play_game_in_process
+
+        game_id = None
+        score = play_game_in_process(bots, game_seed, plan.options, plan.ruleset)
+    else:
+        assert client is not None
+        game_id, score, _ = play_game(client, bots, seed=game_seed, options=plan.options,
+                                      ruleset=plan.ruleset)
+    return {"game": g, "seed": game_seed, "id": game_id, "winners": list(score["winners"]),
+            "dummy_wins": bool(score.get("dummy_wins")),
+            "players": [{"seat": p["seat"], "bot": plan.bot_names[p["seat"]],
+                         "total": p["total"], "lines": dict(p["lines"])}
+                        for p in score["players"]]}
+
+
+def run_tournament(client: Client | None, bot_names: list[str], games: int, seed: int = 0,
                    progress: Callable[[int, int], None] | None = None,
-                   ruleset: str = "turandot", options: dict[str, Any] | None = None
-                   ) -> dict[str, Any]:
+                   ruleset: str = "turandot", options: dict[str, Any] | None = None, *,
+                   jobs: int = 1, in_process: bool = False) -> dict[str, Any]:
     """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats; a shared
-    victory counts as a fraction of a win for each winner."""
-    standings = [Standing(name, i) for i, name in enumerate(bot_names)]
+    victory counts as a fraction of a win for each winner.
+
+    ``jobs`` > 1 plays that many games at a time, each in its own process (the bots think in
+    Python, so threads would take turns). ``in_process`` plays against the engine's rules in
+    this process instead of a server (``client`` may then be None; the engine package must be
+    installed). The result is the same for the same arguments either way: the standings, and
+    under ``results`` every game (its seed, id, winners and each seat's total and lines)."""
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if not in_process and client is None:
+        raise ValueError("a client is needed unless in_process")
+    for name in bot_names:
+        make_bot(name, ruleset=ruleset)  # an unknown name fails before any game
+    if in_process:
+        from .inprocess import rulesets
+
+        rulesets()  # the engine is there, or EngineMissing says how to get it
+    plan = _Plan(tuple(bot_names), ruleset, options, seed,
+                 None if in_process else client.base_url,  # type: ignore[union-attr]
+                 timeout=client.timeout if client else 10.0,
+                 max_retries=client.max_retries if client else 3)
     started = time.perf_counter()
-    dummy_wins = 0
-    for g in range(games):
-        bots = [make_bot(name, seed=seed * 1_000_003 + g * 7 + i, ruleset=ruleset)
-                for i, name in enumerate(bot_names)]
-        _, score, _ = play_game(client, bots, seed=seed * 1_000_003 + g, options=options,
-                                ruleset=ruleset)
-        winners = score["winners"]
-        dummy_wins += bool(score.get("dummy_wins"))
-        for p in score["players"]:
+    results: list[dict[str, Any]] = []
+    if jobs <= 1:
+        for g in range(games):
+            results.append(_play_one(g, plan, client))
+            if progress:
+                progress(len(results), games)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                                 initargs=(plan,)) as pool:
+            for future in as_completed([pool.submit(_play_one, g) for g in range(games)]):
+                results.append(future.result())
+                if progress:
+                    progress(len(results), games)
+        results.sort(key=lambda r: r["game"])
+    elapsed = time.perf_counter() - started
+    standings = [Standing(name, i) for i, name in enumerate(bot_names)]
+    for r in results:
+        for p in r["players"]:
             st = standings[p["seat"]]
             st.games += 1
             st.total += p["total"]
             for k, v in p["lines"].items():
                 st.lines[k] = st.lines.get(k, 0.0) + v
-            if p["seat"] in winners:
-                st.wins += 1 / len(winners)
-        if progress:
-            progress(g + 1, games)
-    elapsed = time.perf_counter() - started
-    return {"games": games, "seconds": elapsed, "games_per_second": games / elapsed if elapsed else 0,
-            "dummy_wins": dummy_wins, "standings": [s.row() for s in standings]}
-
-
-def progress_bar(done: int, total: int, width: int = 30, stream=sys.stderr) -> None:
-    filled = int(width * done / max(1, total))
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        stream.write("\n")
-    stream.flush()
+            if p["seat"] in r["winners"]:
+                st.wins += 1 / len(r["winners"])
+    return {"ruleset": ruleset, "bots": list(bot_names), "seed": seed, "options": options or {},
+            "games": games, "jobs": jobs, "in_process": in_process, "seconds": elapsed,
+            "games_per_second": games / elapsed if elapsed else 0.0,
+            "dummy_wins": sum(r["dummy_wins"] for r in results),
+            "standings": [s.row() for s in standings], "results": results}

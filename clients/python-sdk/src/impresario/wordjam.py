@@ -240,7 +240,7 @@ class WordJamBot:
     known_share = 1 / 3
     top = 3
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, *, seed: int | None = None) -> None:
         self.seed = seed
         self._key = str(seed) if seed is not None else secrets.token_hex(16)
         self.rng = random.Random(f"{self._key}:moves")

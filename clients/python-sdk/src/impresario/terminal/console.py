@@ -1,0 +1,114 @@
+"""Line input with a deadline for the terminal client.
+
+Standard input is read straight from its file descriptor (never through Python's buffered
+``sys.stdin``), so ``select`` tells the truth about a line being ready; that lets a prompt time
+out when the game's window closes and give way when the game moves on while the player thinks.
+A pipe works like a terminal: scripted input is read one line per prompt.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from typing import Callable, TextIO
+
+#: seconds left at which a prompt with a deadline says how long is left
+REMINDERS = (60, 30, 10, 5)
+
+
+class EndOfInput(Exception):
+    """Standard input ended (Ctrl-D, or the end of a script) at a prompt."""
+
+
+class Console:
+    """Prompts and output. ``ask`` returns the line typed (without its newline), or ``None`` when
+    the deadline passed or ``changed()`` said the question no longer stands."""
+
+    def __init__(self, stdin: int | None = None, stdout: TextIO | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.fd = sys.stdin.fileno() if stdin is None else stdin
+        self.stdout = stdout or sys.stdout
+        self.clock = clock
+        self._buffer = b""
+        self._eof = False
+
+    def out(self, line: str = "") -> None:
+        self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def _line(self) -> str | None:
+        if b"\n" in self._buffer:
+            line, self._buffer = self._buffer.split(b"\n", 1)
+            return line.decode("utf-8", "replace").rstrip("\r")
+        if self._eof:
+            if self._buffer:
+                line, self._buffer = self._buffer, b""
+                return line.decode("utf-8", "replace")
+            raise EndOfInput
+        return None
+
+    def _fill(self, timeout: float | None) -> None:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if ready:
+            chunk = os.read(self.fd, 4096)
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
+
+    def ask(self, prompt: str, deadline: float | None = None,
+            changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
+        if deadline is not None:
+            left = int(max(0, deadline - self.clock()))
+            prompt = f"{prompt}[{left} s] "
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        said = {r for r in REMINDERS if deadline is not None and deadline - self.clock() <= r}
+        while True:
+            line = self._line()
+            if line is not None:
+                return line
+            timeout = None
+            if deadline is not None:
+                timeout = max(0.0, min(poll, deadline - self.clock()))
+            elif changed is not None:
+                timeout = poll
+            self._fill(timeout)
+            if self._buffer or self._eof:
+                continue
+            now = self.clock()
+            if deadline is not None:
+                left = deadline - now
+                if left <= 0:
+                    self.out("\n  time is up.")
+                    return None
+                due = [r for r in REMINDERS if left <= r and r not in said]
+                if due:
+                    said.update(due)
+                    self.out(f"\n  {int(left + 0.5)} s left")
+                    self.stdout.write(prompt.rsplit("[", 1)[0] if deadline else prompt)
+                    self.stdout.flush()
+            if changed is not None and changed():
+                return None
+
+
+class ScriptedConsole(Console):
+    """A console fed by a function (tests, embedding): ``ask`` calls it with the prompt."""
+
+    def __init__(self, answer: Callable[[str], str], out: Callable[[str], None]) -> None:
+        self.answer = answer
+        self.write = out
+        self.clock = time.time
+
+    def out(self, line: str = "") -> None:
+        self.write(line)
+
+    def ask(self, prompt: str, deadline: float | None = None,
+            changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
+        self.write(prompt)
+        try:
+            return self.answer(prompt)
+        except EOFError:
+            raise EndOfInput from None

@@ -1,0 +1,158 @@
+"""The terminal client's two loops: play a seat against the engine's bots, and watch a game."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..client import Client, Seat
+from ..errors import Conflict, IllegalMove, PreconditionFailed
+from .base import Screen
+from .console import Console
+from .muzicando import MuzicandoScreen
+from .turandot import TurandotScreen
+from .wordjam import WordJamScreen
+
+SCREENS: dict[str, type[Screen]] = {"turandot": TurandotScreen, "wordjam": WordJamScreen,
+                                    "muzicando": MuzicandoScreen}
+#: the bots the engine plays (seats added by the host); the first is each ruleset's default
+ENGINE_BOTS = {"turandot": ("greedy", "random"), "wordjam": ("wordsmith", "random"),
+               "muzicando": ("greedy", "random")}
+#: how many bots ``impresario play`` seats when not told: a legal, typical table
+DEFAULT_BOTS = {"turandot": 3, "wordjam": 5, "muzicando": 3}
+BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elsa", "Fabio", "Gina", "Ivo", "Lea", "Marco",
+             "Nora")
+
+
+def pending_deadline(view: dict[str, Any], seat: int | None) -> float | None:
+    for p in view.get("pending") or ():
+        if p["seat"] == seat:
+            return p.get("deadline")
+    return None
+
+
+class Follower:
+    """Reads the game for one seat (or a spectator) and narrates what is new."""
+
+    def __init__(self, seat: Seat, screen: Screen) -> None:
+        self.seat = seat
+        self.screen = screen
+        self.seq = 0
+
+    def read(self) -> dict[str, Any]:
+        view = self.seat.view()
+        self.news()
+        return view
+
+    def news(self) -> None:
+        events = self.seat.events(after=self.seq)
+        if events:
+            self.seq = events[-1]["seq"]
+            self.screen.events(events)
+
+
+def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | None,
+         options: dict[str, Any] | None, console: Console) -> int:
+    """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end."""
+    game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options)
+    me = game.join(name)
+    names = {me.seat: name}
+    for i, kind in enumerate(bots):
+        bot_name = BOT_NAMES[i % len(BOT_NAMES)]
+        seat = game.add_bot(bot_name, kind)
+        names[seat] = bot_name
+    screen = SCREENS[ruleset](console, names, me=me.seat)
+    table = ", ".join(f"{names[s]} ({kind})" for s, kind in zip(sorted(names)[1:], bots))
+    console.out(f"Game {game.id} ({ruleset}): you are seat {me.seat}, against {table}.")
+    dashes = "-- " if game.id.startswith("-") else ""
+    console.out(f"Follow it from another terminal: impresario watch {dashes}{game.id}")
+    return play_seat(me, screen, console)
+
+
+def play_seat(me: Seat, screen: Screen, console: Console) -> int:
+    """The loop of one human seat: narrate, show the state, ask, move; until the game ends."""
+    follow = Follower(me, screen)
+    waited_for = None
+    while True:
+        view = follow.read()
+        if view["status"] == "finished":
+            screen.score(me.score())
+            return 0
+        if not me.is_my_turn(view):
+            line = screen.waiting(view)
+            if line and line != waited_for:
+                console.out(line)
+                waited_for = line
+            time.sleep(0.5)
+            continue
+        waited_for = None
+        actions = me.actions()
+        if not actions["moves"]:
+            time.sleep(0.2)
+            continue
+        screen.show(view, actions)
+        seen = {"version": view["version"]}
+
+        def changed() -> bool:
+            """Whether the question on screen lapsed; the same question at a newer version of
+            the game (someone else moved, and the player was told) keeps standing."""
+            now = me.view()
+            if now["version"] == seen["version"]:
+                return False
+            follow.news()
+            if now["status"] != "playing" or not me.is_my_turn(now) or me.actions() != actions:
+                return True
+            seen["version"] = now["version"]
+            return False
+
+        deadline = pending_deadline(view, me.seat)
+        watch = changed if deadline is not None or view.get("ruleset") == "wordjam" else None
+        move = screen.ask(view, actions, deadline, watch)
+        if move is None:
+            continue
+        try:
+            me.move(move, if_match=seen["version"])
+        except PreconditionFailed:
+            console.out("  the game moved on while you were deciding: here it is now")
+            screen.shown = None
+        except Conflict as err:
+            if err.code == "deadline_passed":
+                console.out("  too late: that window has closed")
+            else:
+                console.out(f"  not now: {err.detail}")
+            screen.shown = None
+        except IllegalMove as err:
+            console.out(f"  refused: {err.detail}")
+
+
+def watch(client: Client, game_id: str, console: Console, token: str | None = None,
+          spectator: str | None = None, after: int = 0) -> int:
+    """Follow a game live (server-sent events): what happens, the state at each new round or
+    turn, and the score."""
+    params = {"spectator": spectator} if spectator else None
+    view = client.request("GET", f"/v1/games/{game_id}", token=token, params=params)
+    ruleset = view["ruleset"]
+    names = {p["seat"]: p.get("name") or f"seat {p['seat']}" for p in view.get("players", ())}
+    you = (view.get("you") or {}).get("seat")
+    screen = SCREENS[ruleset](console, names, me=you)
+    console.out(f"Watching game {game_id} ({ruleset}, {view['status']}).")
+    if view["status"] != "open":
+        screen.show(view, force=True)
+    game = client.game(game_id, host_token=token)
+    for event in game.stream(after=after, spectator=spectator):
+        if event.type == "seat_taken":
+            names[event["seat"]] = event["name"]
+            console.out(f"  {event['name']} takes seat {event['seat']}"
+                        + (f" (bot: {event['bot']})" if event.get("bot") else ""))
+            continue
+        if event.type in ("game_started", "round_started", "turn_started", "hand_dealt",
+                          "casting_started"):
+            screen.events([event.data])
+            now = client.request("GET", f"/v1/games/{game_id}", token=token, params=params)
+            if now["status"] != "open":
+                screen.show(now, force=True)
+            continue
+        screen.events([event.data])
+    score = client.request("GET", f"/v1/games/{game_id}/score", token=token, params=params)
+    screen.score(score)
+    return 0

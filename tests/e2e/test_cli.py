@@ -1,0 +1,237 @@
+"""The impresario command as a player meets it: each ruleset played to the end through the CLI
+with scripted standard input, Word Jam's windows under a pseudo-terminal, watch for every
+ruleset, and the ways a session can end badly (no engine, an unknown bot, end of input, Ctrl-C).
+Every game is played against the real service (live_server)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from impresario import Client
+
+CLI = [sys.executable, "-m", "impresario.cli"]
+
+
+def run_cli(*argv: str, stdin: str = "", env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *argv], input=stdin, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ------------------------------------------------------------------------ play, each ruleset
+def test_turandot_played_through_the_cli(live_server):
+    """A refused bid is said once without the table again; typed bids, then Enter (the default)
+    at every prompt, to the final score. --url comes after the command."""
+    script = "9 1\n2 1 b\n" + "\n" * 400
+    done = run_cli("play", "turandot", "--url", live_server, "--seed", "5", stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Traceback" not in done.stderr
+    assert out.count("How to bid") == 1                       # explained once
+    assert "refused:" in out
+    after_refusal = out.split("refused:", 1)[1].split("Your bid", 1)[0]
+    assert "=== Round" not in after_refusal                   # no reprint after a refusal
+    # singers shown as on the table: category, sex, stars (and a favourite role somewhere)
+    assert re.search(r"S\d\d (professional|amateur|alternative|classic|comic|dark) "
+                     r"(male|female|undefined) ★+", out)
+    assert "loves " in out
+    assert "bids revealed → you: slot 2 + 1 money (bluff)" in out
+    assert "Final score:" in out and "Winners:" in out and "cast:" in out
+
+
+def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
+    """No --bots: five bots make a legal table. A typed word calls Open Sesame; the screen shows
+    the coins, the forbidden letter, the theme, the cave column and the totals."""
+    client = Client(live_server)
+    script = "braccio\n" + "\n" * 600
+    done = run_cli("play", "wordjam", "--seed", "3", stdin=script,
+                   env={"IMPRESARIO_URL": live_server})
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "against Ada (wordsmith), Bruno (wordsmith), Carla (wordsmith), Dario (wordsmith), " \
+           "Elsa (wordsmith)" in out
+    for shown in ("theme: ", "coins: ", "forbidden: ", "cave column 1: red", "totals: "):
+        assert shown in out, shown
+    assert "Open Sesame: type a word" in out
+    assert "BRACCIO:" in out                                   # the typed word, valued
+    assert "turn 8 of 8" in out and "Your side" in out           # the final turn's sides
+    assert "Final score:" in out and "Winners:" in out
+    assert out.count("How a turn goes") == 1
+    game_id = re.search(r"Game (\S+) \(wordjam\)", out).group(1)
+    assert client.game(game_id).view()["status"] == "finished"
+
+
+@pytest.mark.parametrize("argv, partner", [
+    (["--hands", "1", "--seed", "4"], True),
+    (["--mode", "individual", "--bots", "greedy,random", "--hands", "3", "--seed", "6"], False),
+])
+def test_muzicando_played_through_the_cli(live_server, argv, partner):
+    """The board is drawn as a grid with the chosen card's cells lettered; in the team game the
+    screen says who the partner is."""
+    script = "p\n" + "\n" * 800
+    done = run_cli("--url", live_server, "play", "muzicando", *argv, stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert ("your partner is Bruno (greedy bot), seat 2" in out) is partner
+    assert re.search(r"^\s+-?\d+\s+(\s+(·|[ROYGBIV][1-7♯♮♭-]|<[a-z]>))+$", out, re.M)  # a row
+    assert re.search(r"<[a-z]>", out) or "Where (" not in out
+    assert "Final score:" in out and "Winners:" in out
+    if partner:
+        assert "team 0 (You and Bruno)" in out
+
+
+# ------------------------------------------------------------------------ a pseudo-terminal
+class Terminal:
+    """The CLI in a pseudo-terminal: type lines, wait for text, read the screen."""
+
+    def __init__(self, *argv: str) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the CLI itself
+            os.execv(sys.executable, [*CLI, *argv])
+        self.screen = ""
+
+    def expect(self, pattern: str, timeout: float = 60) -> re.Match[str]:
+        end = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.screen)
+            if found:
+                return found
+            left = end - time.monotonic()
+            assert left > 0, f"no {pattern!r} on screen:\n{self.screen[-3000:]}"
+            ready, _, _ = select.select([self.fd], [], [], min(left, 1))
+            if ready:
+                try:
+                    self.screen += os.read(self.fd, 65536).decode("utf-8", "replace")
+                except OSError:  # the child ended
+                    assert re.search(pattern, self.screen), self.screen[-3000:]
+
+    def type(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def status(self, timeout: float = 30) -> int:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                self.screen += os.read(self.fd, 65536).decode("utf-8", "replace")
+            except OSError:
+                pass
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        raise AssertionError("the CLI did not end")
+
+
+def test_word_jam_windows_count_down_in_a_terminal_and_ctrl_c_ends_cleanly(live_server):
+    """Under a pseudo-terminal: the think window counts down and times out (the engine plays
+    no call), a typed word is valued and called, and Ctrl-C leaves with a message."""
+    term = Terminal("play", "wordjam", "--url", live_server, "--seed", "11",
+                    "--option", "think_seconds=6", "--option", "challenge_seconds=2",
+                    "--option", "bet_seconds=2", "--option", "vote_seconds=2",
+                    "--option", "thief_seconds=2")
+    term.expect(r"Open Sesame: type a word \[Enter: no word this turn\] \[\d s\]")
+    term.expect(r"5 s left")
+    term.expect(r"time is up")                       # nothing typed: the window closed
+    term.expect(r"Open Sesame! \w+ calls ")           # a bot called once the human was out
+    term.expect(r"turn 2 of 8")
+    term.expect(r"Open Sesame: type a word")
+    term.type("pinguino\n")
+    term.expect(r"PINGUINO: \d+ coins")
+    term.expect(r"Open Sesame! you call PINGUINO|refused: |not now: ")
+    term.expect(r"\[Enter: [^\]]+\] (\[\d+ s\] )?$")  # the next prompt
+    term.type("\x03")                                 # Ctrl-C
+    assert term.status() == 130
+    assert "Interrupted" in term.screen and "Traceback" not in term.screen
+
+
+def test_end_of_input_at_a_prompt_ends_cleanly(live_server):
+    done = run_cli("play", "muzicando", "--url", live_server, "--seed", "2", stdin="")
+    assert done.returncode == 1
+    assert "No more input" in done.stderr and "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------------ watch
+@pytest.mark.parametrize("ruleset, players, bots, options, said", [
+    ("turandot", 3, ["greedy", "random"], None, "— round 7"),
+    ("wordjam", 5, ["wordsmith", "random"], None, "turn scored:"),
+    ("muzicando", 4, ["greedy", "random"], {"hands": 1}, "hand 1 scored:"),
+])
+def test_watch_follows_every_ruleset(live_server, ruleset, players, bots, options, said):
+    client = Client(live_server)
+    game = client.create_game(ruleset, players=players, seed=9, options=options)
+    for i in range(players):
+        game.add_bot(f"Bot{i}", bots[i % 2])
+    done = run_cli("watch", game.id, "--url", live_server)
+    assert done.returncode == 0, done.stderr
+    assert f"Watching game {game.id} ({ruleset}" in done.stdout
+    assert said in done.stdout and "Final score:" in done.stdout
+
+
+# ------------------------------------------------------------------------ refusals
+def test_no_engine_says_how_to_start_one():
+    url = f"http://127.0.0.1:{closed_port()}"
+    for argv in (["--url", url, "play"], ["play", "wordjam", "--url", url],
+                 ["tournament", "--games", "1", "--url", url]):
+        done = run_cli(*argv)
+        assert done.returncode == 1, argv
+        assert f"cannot reach the Impresario engine at {url}" in done.stderr
+        assert "make run" in done.stderr and "--url" in done.stderr
+        assert "Traceback" not in done.stderr
+    done = run_cli("watch", "abc", env={"IMPRESARIO_URL": url})
+    assert url in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bad_tables_are_refused_before_anything_is_created(live_server):
+    # an unknown bot is refused before any request (the engine here is not even there)
+    url = f"http://127.0.0.1:{closed_port()}"
+    for argv in (["play", "--bot", "smart"], ["play", "--bots", "greedy,smart"],
+                 ["tournament", "--bots", "smart"]):
+        done = run_cli(*argv, "--url", url)
+        assert done.returncode == 2 and "unknown bot" in done.stderr, (argv, done.stderr)
+    done = run_cli("play", "wordjam", "--bots", "3", "--url", live_server)
+    assert done.returncode == 2
+    assert "Word Jam is for 5 to 12 players, not 4" in done.stderr
+    assert "pass --bots 4 to 11" in done.stderr
+
+
+def test_version_and_help_for_every_option():
+    done = run_cli("--version")
+    assert done.returncode == 0 and re.match(r"impresario \d+\.\d+\.\d+", done.stdout)
+    from impresario import cli
+
+    parser = cli.build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command").choices
+    for name, sub in [("impresario", parser), *subparsers.items()]:
+        for action in sub._actions:
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help"
+
+
+def test_bots_is_a_count_or_a_list_in_play_and_tournament(live_server):
+    from impresario.cli import UsageError, parse_bots
+
+    assert parse_bots("3", None, ("greedy", "random"), 4) == ["greedy"] * 3
+    assert parse_bots("2", "random", ("greedy", "random"), 4) == ["random"] * 2
+    assert parse_bots("greedy,random", None, ("greedy", "random"), 4) == ["greedy", "random"]
+    assert parse_bots(None, None, ("wordsmith",), 5) == ["wordsmith"] * 5
+    with pytest.raises(UsageError):
+        parse_bots("greedy,smart", None, ("greedy", "random"), 4)
+    done = run_cli("tournament", "--url", live_server, "--games", "2", "--bots", "3", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^2\s+greedy", done.stdout, re.M)  # three greedy seats
