@@ -6,7 +6,6 @@ A bot is anything with ``choose(view, actions) -> move``: ``view`` is the seat's
 
 from __future__ import annotations
 
-import itertools
 import random
 from functools import lru_cache
 from typing import Any, Callable, Protocol
@@ -93,19 +92,32 @@ def _key(cards: list[dict]) -> tuple:
 
 @lru_cache(maxsize=100_000)
 def _best_points(cards_key: tuple, director: str | None, stage: int) -> int:
-    """Best score of up to 6 singers placed in distinct roles, director included."""
+    """Best score of up to 6 singers placed in distinct roles, director included.
+
+    Everything that depends on the roles is a sum over singers of what each earns in its role
+    (its favourite role, twice with the favourite-roles director; minus one in a role of the
+    other sex), so the best placement is found role set by role set (64 sets) instead of
+    trying all 720 orders; the rest (stars, stage, the director's other effects) is fixed."""
     cards = [{"id": i, "category": c, "sex": s, "stars": st, "favourite_role": f}
              for i, c, s, st, f in cards_key]
-    best = None
-    for roles in itertools.permutations(range(6), len(cards)):
-        fav = sum(1 for c, r in zip(cards, roles) if c["favourite_role"] == ROLES[r])
-        wrong = sum(1 for c, r in zip(cards, roles)
-                    if c["sex"] != "undefined" and c["sex"] != ROLE_SEX[r])
-        score = sum(c["stars"] for c in cards) + stage + fav - wrong
-        score += _director_bonus(director, cards, fav, stage)
-        if best is None or score > best:
-            best = score
-    return best if best is not None else stage
+    if len(cards) > len(ROLES):
+        return stage
+    per_fav = 2 if director == "favourite_roles" else 1
+    base = sum(c["stars"] for c in cards) + stage + _director_bonus(director, cards, 0, stage)
+    best_by_roles = {0: 0}
+    for c in cards:
+        gains = [per_fav * (c["favourite_role"] == role)
+                 - (c["sex"] != "undefined" and c["sex"] != sex)
+                 for role, sex in zip(ROLES, ROLE_SEX)]
+        nxt: dict[int, int] = {}
+        for used, value in best_by_roles.items():
+            for r, gain in enumerate(gains):
+                if not used >> r & 1:
+                    key = used | 1 << r
+                    if nxt.get(key, value + gain - 1) < value + gain:
+                        nxt[key] = value + gain
+        best_by_roles = nxt
+    return base + max(best_by_roles.values())
 
 
 def cast_value(singers: list[dict], director: str | None, stage: int = 0) -> int:
