@@ -26,7 +26,7 @@ $(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requi
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e "services/engine[embedded]" -e "clients/python-sdk[wordjam]" \
+	$(BIN)/python -m pip install --quiet -e "services/engine[embedded]" -e "clients/python-sdk[wordjam,cli]" \
 		-r requirements/dev.txt
 	@touch $(STAMP)
 

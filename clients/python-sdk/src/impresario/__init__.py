@@ -5,7 +5,7 @@ adds the :class:`Client` (retries, idempotency keys, errors), game and seat hand
 CLI.
 """
 
-from .bots import GreedyBot, RandomBot, make_bot, play_seat, take_turn
+from .bots import Bot, GreedyBot, RandomBot, make_bot, play_seat, take_turn
 from .client import Client, Game, Seat
 from .events import Event, stream_events
 from .errors import (APIConnectionError, APIError, BadRequest, Conflict, Forbidden, IllegalMove,
@@ -16,7 +16,7 @@ from .tournament import play_game, run_tournament
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "Game", "Seat", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
+    "Client", "Game", "Seat", "Bot", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
     "play_game", "run_tournament", "Event", "stream_events", "ImpresarioError", "APIError", "APIConnectionError",
     "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PreconditionFailed",
     "PayloadTooLarge", "UnsupportedMediaType", "IllegalMove", "RateLimited", "ServiceUnavailable",
