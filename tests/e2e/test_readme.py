@@ -36,6 +36,9 @@ def test_the_curl_game_of_word_jam_for_six(live_server):
     helpers = "\n".join(first.splitlines()[:2])  # field() and API
     out = _run_shell(helpers + "\n" + wordjam, live_server)
     assert out.strip().splitlines()[-1].startswith("[")  # the winners
+    lines = out.splitlines()
+    assert len(eval(lines[0])) == 4 and re.fullmatch(r"[A-Z]", lines[1])  # 4 coins, forbidden
+    assert re.search(r"^turn \d+, \w+: \{\"type\": ", out, re.M)  # the loop says each move
 
 
 def test_the_sdk_in_ten_lines(live_server):
