@@ -144,7 +144,12 @@ def gen_operations(spec: dict) -> str:
                 raw = True
             summary = op.get("summary", "")
             out.append(f"\ndef {name}({signature}) -> {ret}:\n")
-            out.append(f'    """{summary} (``{method.upper()} {path}``)."""\n')
+            out.append(f'    """{summary} (`{method.upper()} {path}`).')
+            description = (op.get("description") or "").strip().replace('"""', "'''")
+            if description:
+                out.append("\n\n" + "\n".join(("    " + line).rstrip()
+                                              for line in description.splitlines()) + "\n    ")
+            out.append('"""\n')
             fpath = path
             for p in params:
                 fpath = fpath.replace("{" + p["name"] + "}", "{" + p["name"] + "}")

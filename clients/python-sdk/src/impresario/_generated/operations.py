@@ -15,7 +15,7 @@ class Transport(Protocol):
 
 
 def list_rulesets(transport: Transport) -> models.Rulesets:
-    """List the rulesets (``GET /v1/rulesets``)."""
+    """List the rulesets (`GET /v1/rulesets`)."""
     path = "/v1/rulesets"
     params = None
     headers = None
@@ -23,7 +23,7 @@ def list_rulesets(transport: Transport) -> models.Rulesets:
 
 
 def get_ruleset(transport: Transport, ruleset: str) -> models.Ruleset:
-    """Describe a ruleset (``GET /v1/rulesets/{ruleset}``)."""
+    """Describe a ruleset (`GET /v1/rulesets/{ruleset}`)."""
     path = f"/v1/rulesets/{ruleset}"
     params = None
     headers = None
@@ -31,7 +31,12 @@ def get_ruleset(transport: Transport, ruleset: str) -> models.Ruleset:
 
 
 def score_turandot_cast(transport: Transport, body: models.Calculator) -> models.CalculatorResult:
-    """Score a Turandot cast (``POST /v1/rulesets/turandot/score``)."""
+    """Score a Turandot cast (`POST /v1/rulesets/turandot/score`).
+
+    For tables playing the physical game with the default catalogue: 6 singers, a director and
+    stage elements give the breakdown of the given arrangement (or of the best one) and the best
+    arrangement.
+    """
     path = "/v1/rulesets/turandot/score"
     params = None
     headers = None
@@ -39,7 +44,13 @@ def score_turandot_cast(transport: Transport, body: models.Calculator) -> models
 
 
 def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> models.WordJamValue:
-    """Value a Word Jam word (``POST /v1/rulesets/wordjam/value``)."""
+    """Value a Word Jam word (`POST /v1/rulesets/wordjam/value`).
+
+    For tables playing the physical game: a word and the five coin consonants (and the
+    forbidden one) give the coins it earns, or why it is invalid. Accents and case are folded;
+    spaces, apostrophes and hyphens are ignored; every occurrence counts. Reuse and the theme
+    depend on a game and are not judged here.
+    """
     path = "/v1/rulesets/wordjam/value"
     params = None
     headers = None
@@ -47,7 +58,18 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> mo
 
 
 def create_game(transport: Transport, body: models.CreateGame, *, idempotency_key: str | None = None) -> models.CreatedGame:
-    """Create a game (``POST /v1/games``)."""
+    """Create a game (`POST /v1/games`).
+
+    The game opens with every seat free and starts when the last seat is taken. The response
+    carries the host token, shown only once; a private game also gets a spectator token and
+    link, without which spectators see nothing, and a join token and link, without which
+    nobody but the host takes a seat (the two links are distinct: the spectator link never
+    seats anyone). ``options.move_seconds`` sets a deadline per
+    move: when it passes, the engine plays the seat's default move. `options.bot_seconds`
+    (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
+    A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
+    work out its deck, so seeded games are for practice, tests and replays.
+    """
     path = "/v1/games"
     params = None
     headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
@@ -55,7 +77,12 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
 
 
 def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
-    """Get the caller's view of a game (``GET /v1/games/{game_id}``)."""
+    """Get the caller's view of a game (`GET /v1/games/{game_id}`).
+
+    A seat token shows that seat's hand and bid; the host token or no token shows the
+    spectator's view (a private game needs its spectator link). Deadlines that have passed are
+    applied first.
+    """
     path = f"/v1/games/{game_id}"
     params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
@@ -63,7 +90,19 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
 
 
 def join_game(transport: Transport, game_id: str, body: models.Join, *, join: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
-    """Take the next free seat (``POST /v1/games/{game_id}/seats``)."""
+    """Take the next free seat (`POST /v1/games/{game_id}/seats`).
+
+    Seats are given in join order, clockwise. The game starts when the last seat is taken.
+    With the host's token and ``bot`` ("random" or "greedy") the seat is a bot's: the engine
+    plays it, and no token is returned. A bot moves once its think time is over (option
+    `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
+    makes it its turn); when is never shown.
+
+    A private game seats the host (its token as the bearer) and whoever brings its join link:
+    POST to the link (`/v1/games/{game_id}/seats?join=<join_token>`). Without it: 403
+    `join_link_required`; with the spectator token: 403 `spectator_read_only` (that token
+    never writes); with a wrong one: 403 `invalid_join_token`.
+    """
     path = f"/v1/games/{game_id}/seats"
     params = {k: v for k, v in {"join": join}.items() if v is not None}
     headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
@@ -71,7 +110,10 @@ def join_game(transport: Transport, game_id: str, body: models.Join, *, join: st
 
 
 def get_actions(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Actions:
-    """List the caller's legal moves (``GET /v1/games/{game_id}/actions``)."""
+    """List the caller's legal moves (`GET /v1/games/{game_id}/actions`).
+
+    Empty for spectators and for seats with nothing to do now.
+    """
     path = f"/v1/games/{game_id}/actions"
     params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
@@ -79,7 +121,21 @@ def get_actions(transport: Transport, game_id: str, *, spectator: str | None = N
 
 
 def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.MoveResult:
-    """Make a move (``POST /v1/games/{game_id}/moves``)."""
+    """Make a move (`POST /v1/games/{game_id}/moves`).
+
+    A sealed bid, or a decision the rules hand to the caller. Bids are revealed, and the round
+    resolved, the moment the last bid arrives.
+
+    A move is about the situation its sender saw. Deadlines that passed, and bot moves whose
+    think time is over, are played first, in the order they fell due. When they changed the
+    caller's situation (the round, turn or hand, the phase, or the kinds of move the seat must
+    make) or played the caller's own default, the move is refused with `409 deadline_passed`:
+    the problem carries the new situation (`round`, `turn` or `hand`, `phase`, `pending`, and
+    Word Jam's `extra_turn`, `attempt`, `word_id`), the `version` the game is now at and
+    `default_played`. With `If-Match`, the move is refused whenever anything fell due before it:
+    `409 deadline_passed` when the situation changed, else `412 stale_version` with the new
+    `version`. What fell due is saved in every case, and nothing else.
+    """
     path = f"/v1/games/{game_id}/moves"
     params = None
     headers = {k: v for k, v in {"If-Match": if_match, "Idempotency-Key": idempotency_key}.items() if v is not None}
@@ -87,7 +143,12 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
 
 
 def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
-    """Follow the game's events (``GET /v1/games/{game_id}/events``)."""
+    """Follow the game's events (`GET /v1/games/{game_id}/events`).
+
+    The events the caller may see after ``after`` (a sequence number), redacted per viewer
+    like the view. With ``Accept: text/event-stream`` the same URL streams them as server-sent
+    events, resumable with ``Last-Event-ID``, with heartbeats.
+    """
     path = f"/v1/games/{game_id}/events"
     params = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
     headers = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
@@ -95,7 +156,12 @@ def get_events(transport: Transport, game_id: str, *, after: int | None = None, 
 
 
 def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
-    """Apply the defaults that are due (``POST /v1/games/{game_id}/resolve``)."""
+    """Apply the defaults that are due (`POST /v1/games/{game_id}/resolve`).
+
+    For games with ``move_seconds``: plays the default move of every seat whose deadline has
+    passed (and any bot moves that follow). 409 ``nothing_due`` when no deadline has passed.
+    Needs the host's or a seat's token.
+    """
     path = f"/v1/games/{game_id}/resolve"
     params = None
     headers = None
@@ -103,7 +169,12 @@ def resolve_game(transport: Transport, game_id: str, *, token: str | None = None
 
 
 def get_replay(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Replay:
-    """Get the replay of a finished game (``GET /v1/games/{game_id}/replay``)."""
+    """Get the replay of a finished game (`GET /v1/games/{game_id}/replay`).
+
+    The seed, the options and the full list of moves (who made each: the seat, its bot, or the
+    engine when a deadline passed), every secret revealed now that the game is over. Replaying
+    the moves through the rules from the seed reproduces every state and the score.
+    """
     path = f"/v1/games/{game_id}/replay"
     params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
@@ -111,7 +182,10 @@ def get_replay(transport: Transport, game_id: str, *, spectator: str | None = No
 
 
 def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
-    """Get the final score (``GET /v1/games/{game_id}/score``)."""
+    """Get the final score (`GET /v1/games/{game_id}/score`).
+
+    409 ``game_not_finished`` until the game is over.
+    """
     path = f"/v1/games/{game_id}/score"
     params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
     headers = None
@@ -119,7 +193,7 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
 
 
 def healthz(transport: Transport) -> models.Health:
-    """Liveness probe (``GET /healthz``)."""
+    """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
     params = None
     headers = None
@@ -127,7 +201,11 @@ def healthz(transport: Transport) -> models.Health:
 
 
 def readyz(transport: Transport) -> models.Health:
-    """Readiness probe (``GET /readyz``)."""
+    """Readiness probe (`GET /readyz`).
+
+    Redis answers and takes a small write (a key of its own, `impresario:probe`, kept a
+    minute): a Redis that refuses writes cannot take a move, so the pod is not ready.
+    """
     path = "/readyz"
     params = None
     headers = None
@@ -135,7 +213,7 @@ def readyz(transport: Transport) -> models.Health:
 
 
 def metrics(transport: Transport) -> Any:
-    """Prometheus metrics (``GET /metrics``)."""
+    """Prometheus metrics (`GET /metrics`)."""
     path = "/metrics"
     params = None
     headers = None
