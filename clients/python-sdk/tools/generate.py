@@ -145,7 +145,8 @@ def gen_operations(spec: dict) -> str:
             summary = op.get("summary", "")
             out.append(f"\ndef {name}({signature}) -> {ret}:\n")
             out.append(f'    """{summary} (`{method.upper()} {path}`).')
-            description = (op.get("description") or "").strip().replace('"""', "'''")
+            description = (op.get("description") or "").strip()
+            description = description.replace("\\", "\\\\").replace('"""', "'''")
             if description:
                 out.append("\n\n" + "\n".join(("    " + line).rstrip()
                                               for line in description.splitlines()) + "\n    ")
