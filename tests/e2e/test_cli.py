@@ -106,20 +106,34 @@ class Terminal:
             os.execv(sys.executable, [*CLI, *argv])
         self.screen = ""
 
+    @property
+    def text(self) -> str:
+        """The screen without terminal control sequences (colours, line clearing)."""
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.screen)
+
+    def close(self) -> None:
+        """End the CLI if a failed test left it running."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(self.fd)
+
     def expect(self, pattern: str, timeout: float = 60) -> re.Match[str]:
         end = time.monotonic() + timeout
         while True:
-            found = re.search(pattern, self.screen)
+            found = re.search(pattern, self.text)
             if found:
                 return found
             left = end - time.monotonic()
-            assert left > 0, f"no {pattern!r} on screen:\n{self.screen[-3000:]}"
+            assert left > 0, f"no {pattern!r} on screen:\n{self.text[-3000:]}"
             ready, _, _ = select.select([self.fd], [], [], min(left, 1))
             if ready:
                 try:
                     self.screen += os.read(self.fd, 65536).decode("utf-8", "replace")
                 except OSError:  # the child ended
-                    assert re.search(pattern, self.screen), self.screen[-3000:]
+                    assert re.search(pattern, self.text), self.text[-3000:]
 
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode())
@@ -146,6 +160,13 @@ def test_word_jam_windows_count_down_in_a_terminal_and_ctrl_c_ends_cleanly(live_
                     "--option", "think_seconds=6", "--option", "challenge_seconds=2",
                     "--option", "bet_seconds=2", "--option", "vote_seconds=2",
                     "--option", "thief_seconds=2")
+    try:
+        play_word_jam_in_a_terminal(term)
+    finally:
+        term.close()
+
+
+def play_word_jam_in_a_terminal(term: Terminal) -> None:
     term.expect(r"Open Sesame: type a word \[Enter: no word this turn\] \[\d s\]")
     term.expect(r"5 s left")
     term.expect(r"time is up")                       # nothing typed: the window closed
@@ -235,3 +256,16 @@ def test_bots_is_a_count_or_a_list_in_play_and_tournament(live_server):
     done = run_cli("tournament", "--url", live_server, "--games", "2", "--bots", "3", "--quiet")
     assert done.returncode == 0, done.stderr
     assert re.search(r"^2\s+greedy", done.stdout, re.M)  # three greedy seats
+
+
+def test_a_tournament_in_a_terminal_shows_an_eta_and_ctrl_c_stops_it():
+    """In a terminal the progress bar (rich, the cli extra) shows the games done and the time
+    left; Ctrl-C stops a parallel tournament at once, without a traceback from any process."""
+    term = Terminal("tournament", "--in-process", "--jobs", "2", "--games", "100000")
+    try:
+        term.expect(r"\d+/100000 games .*ETA \d+:\d\d:\d\d")
+        term.type("\x03")
+        assert term.status(timeout=30) == 130
+        assert "Interrupted" in term.text and "Traceback" not in term.text
+    finally:
+        term.close()

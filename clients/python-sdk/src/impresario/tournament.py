@@ -4,8 +4,10 @@ tournament with win rates and their 95% confidence intervals (:func:`run_tournam
 from __future__ import annotations
 
 import math
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from itertools import islice
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -124,6 +126,7 @@ _worker: dict[str, Any] = {}
 
 
 def _start_worker(plan: _Plan) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _worker["plan"] = plan
     _worker["client"] = (Client(plan.base_url, timeout=plan.timeout,
                                 max_retries=plan.max_retries) if plan.base_url else None)
@@ -186,12 +189,22 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
             if progress:
                 progress(len(results), games)
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
-                                 initargs=(plan,)) as pool:
-            for future in as_completed([pool.submit(_play_one, g) for g in range(games)]):
-                results.append(future.result())
-                if progress:
-                    progress(len(results), games)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                                   initargs=(plan,))
+        try:
+            queued = iter(range(games))
+            running = {pool.submit(_play_one, g) for g in islice(queued, jobs * 4)}
+            while running:  # a few games per job in flight: memory stays flat, Ctrl-C is quick
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                running |= {pool.submit(_play_one, g) for g in islice(queued, len(done))}
+                for future in done:
+                    results.append(future.result())
+                    if progress:
+                        progress(len(results), games)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # no waiting for the games left
+            raise
+        pool.shutdown()
         results.sort(key=lambda r: r["game"])
     elapsed = time.perf_counter() - started
     standings = [Standing(name, i) for i, name in enumerate(bot_names)]
