@@ -269,3 +269,37 @@ def test_a_tournament_in_a_terminal_shows_an_eta_and_ctrl_c_stops_it():
         assert "Interrupted" in term.text and "Traceback" not in term.text
     finally:
         term.close()
+
+
+def test_a_move_applies_only_to_the_game_the_player_saw(live_server):
+    """The CLI sends If-Match with the version on screen: when the game moved on meanwhile (here
+    the other player bids while this one types), the move is refused with 412, the player is
+    told, and is asked again on the new state."""
+    from impresario.terminal import EndOfInput, ScriptedConsole, play_seat
+    from impresario.terminal.turandot import TurandotScreen
+
+    client = Client(live_server)
+    game = client.create_game("turandot", players=2, seed=5)
+    me, other = game.join("Me"), game.join("Other")
+    lines: list[str] = []
+    answers = iter(["2", "2"])
+
+    def answer(prompt: str) -> str:
+        if prompt.strip().startswith("Your bid") and not other.view()["players"][1]["has_bid"]:
+            other.bid(slot=1, money=0)             # the game moves on under the prompt
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    def out(line: str) -> None:
+        lines.append(line)
+        if line.strip().startswith("waiting for"):  # the other player's turn: enough
+            raise EOFError
+
+    console = ScriptedConsole(answer, out)
+    with pytest.raises((EndOfInput, EOFError)):
+        play_seat(me, TurandotScreen(console, {0: "Me", 1: "Other"}, me=0), console)
+    text = "\n".join(lines)
+    assert "the game moved on while you were deciding" in text
+    assert text.count("Your bid") == 2 and "bids revealed → you: slot 2" in text
