@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .bots import Bot
+from .errors import IllegalMove
 
 
 class EngineMissing(RuntimeError):
@@ -33,8 +34,14 @@ def rulesets() -> dict[str, Any]:
 def play_game_in_process(bots: list[Bot], seed: int, options: dict[str, Any] | None = None,
                          ruleset: str = "turandot") -> dict[str, Any]:
     """Play one seeded game with ``bots`` in seats 0..n-1; returns the score (as the API's)."""
+    from impresario_engine.games import RulesError
+
     rules = rulesets()[ruleset]
-    state, _ = rules.new_game(len(bots), dict(options or {}), seed)
+    try:
+        state, _ = rules.new_game(len(bots), dict(options or {}), seed)
+    except RulesError as err:  # as the service would answer: 422 with the rules' code
+        raise IllegalMove(f"422 {err.code}: {err.message}", status=422, code=err.code,
+                          detail=err.message) from None
     names = [f"{bot.name}-{i}" for i, bot in enumerate(bots)]
     version = 1
     while not rules.is_finished(state):
