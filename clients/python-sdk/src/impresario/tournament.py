@@ -7,14 +7,12 @@ import math
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Callable
 
 from .bots import Bot, make_bot, take_turn
 from .client import Client, Seat
-
-LINES = ("stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini")
 
 
 def play_game(client: Client, bots: list[Bot], seed: int | None = None,
