@@ -50,7 +50,10 @@ class Console:
         return None
 
     def _fill(self, timeout: float | None) -> None:
-        ready, _, _ = select.select([self.fd], [], [], timeout)
+        try:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+        except (OSError, ValueError):  # no select on this stream (Windows): wait for the line;
+            ready = [self.fd]          # the engine still plays the default when time runs out
         if ready:
             chunk = os.read(self.fd, 4096)
             if chunk:
