@@ -157,7 +157,7 @@ def test_word_jam_windows_count_down_in_a_terminal_and_ctrl_c_ends_cleanly(live_
     """Under a pseudo-terminal: the think window counts down and times out (the engine plays
     no call), a typed word is valued and called, and Ctrl-C leaves with a message."""
     term = Terminal("play", "wordjam", "--url", live_server, "--seed", "11",
-                    "--option", "think_seconds=6", "--option", "challenge_seconds=2",
+                    "--option", "think_seconds=8", "--option", "challenge_seconds=2",
                     "--option", "bet_seconds=2", "--option", "vote_seconds=2",
                     "--option", "thief_seconds=2")
     try:
