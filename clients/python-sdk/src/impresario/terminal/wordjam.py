@@ -80,15 +80,17 @@ class WordJamScreen(Screen):
                 self.out(f"  the Thieves' window opens: beat {e['must_beat']} coins")
             elif t == "declaration":
                 word = f"{e['word'].upper()} ({e['value']})" if e.get("word") else ""
-                outcome = {"pass": "passes", "not_counted": "stays silent",
-                           "invalid": f"declares {word}: invalid "
+                says = "declare" if who == "you" else "declares"
+                outcome = {"pass": "pass" if who == "you" else "passes",
+                           "not_counted": "stay silent" if who == "you" else "stays silent",
+                           "invalid": f"{says} {word}: invalid "
                            f"({(e.get('reason') or '').replace('_', ' ')})",
-                           "not_enough": f"declares {word}: not enough",
-                           "pending": f"declares {word}: it wins unless challenged",
-                           "counted": f"declares {word}: it counts",
-                           "chief": f"declares {word}: the Chief Thief",
-                           "voided": f"declares {word}: voided"}.get(
-                               e["outcome"], f"declares {word}: {e['outcome']}")
+                           "not_enough": f"{says} {word}: not enough",
+                           "pending": f"{says} {word}: it wins unless challenged",
+                           "counted": f"{says} {word}: it counts",
+                           "chief": f"{says} {word}: the Chief Thief",
+                           "voided": f"{says} {word}: voided"}.get(
+                               e["outcome"], f"{says} {word}: {e['outcome']}")
                 self.out(f"  {who} {outcome}")
             elif t == "chief_thief":
                 self.out(f"  {who} {'are' if who == 'you' else 'is'} the Chief Thief")
