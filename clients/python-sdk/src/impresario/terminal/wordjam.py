@@ -162,7 +162,10 @@ class WordJamScreen(Screen):
                     else "")
             current = space.get("current")
             keep = f"keep {current.upper()}" if current else "pass"
-            raw = self.console.ask(f"  Your secret word{beat} [Enter: {keep}] ", deadline, changed)
+            side = (view.get("you") or {}).get("side") if view.get("final_turn") else None
+            for_side = f" for {SIDE_NAMES[side]}" if side in SIDE_NAMES else ""
+            raw = self.console.ask(f"  Your secret word{for_side}{beat} [Enter: {keep}] ",
+                                   deadline, changed)
             if raw is None:
                 return None
             word = raw.strip()
