@@ -64,8 +64,7 @@ class Console:
     def ask(self, prompt: str, deadline: float | None = None,
             changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
         if deadline is not None:
-            left = int(max(0, deadline - self.clock()))
-            prompt = f"{prompt}[{left} s] "
+            prompt = f"{prompt}[{int(max(0, deadline - self.clock()))} s] "
         self.stdout.write(prompt)
         self.stdout.flush()
         said = {r for r in REMINDERS if deadline is not None and deadline - self.clock() <= r}

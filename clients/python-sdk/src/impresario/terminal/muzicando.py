@@ -119,7 +119,8 @@ class MuzicandoScreen(Screen):
                 self.out(f"  {who} win{s} the auction: {e['contract']} "
                          f"({LAYOUT_NAMES.get(e['layout'], e['layout'])}, level {e['level']})")
             elif t == "layout_chosen":
-                self.out(f"  {who} choose{s} {LAYOUT_NAMES.get(e.get('layout'), e.get('layout'))}")
+                layout = str(e.get("layout"))
+                self.out(f"  {who} choose{s} {LAYOUT_NAMES.get(layout, layout)}")
             elif t == "card_placed":
                 self.out(f"  {who} place{s} {long_name(e['card'])} at ({e['x']}, {e['y']})")
             elif t == "blocked":
@@ -159,12 +160,13 @@ class MuzicandoScreen(Screen):
                        for lay in spaces["choose_layout"]["layouts"]]
             return self.choose("  Choose the layout", options, default, deadline, changed)
         cards = [e for e in spaces.get("place", {}).get("cards", []) if e["cells"]]
-        options = [(str(i), long_name(e["card"]), e) for i, e in enumerate(cards, 1)]
+        menu: list[tuple[str, str, Any]] = [(str(i), long_name(e["card"]), e)
+                                            for i, e in enumerate(cards, 1)]
         if "pass" in spaces:
             draws = " and draw" if spaces["pass"].get("draws") else ""
-            options.append(("p", f"pass{draws}", None))
+            menu.append(("p", f"pass{draws}", None))
         default_entry = next((e for e in cards if e["card"] == default.get("card")), None)
-        for key, label, _ in options:
+        for key, label, _ in menu:
             self.out(f"    {key}) {label}")
         while True:
             raw = self.console.ask(
