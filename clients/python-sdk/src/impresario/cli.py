@@ -326,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        # a command added by another module's parser sets its own handler
+        return (getattr(args, "handler", None) or COMMANDS[args.command])(args)
     except UsageError as err:
         parser.exit(2, f"impresario {args.command}: {err}\n")
     except APIConnectionError:
