@@ -278,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser("tournament", parents=[common],
                           help="play seeded games between the SDK's bots and print win rates",
                           description="Play seeded games between the SDK's bots, in fixed "
-                          "seats, and print each seat's win rate with its 95%% confidence "
+                          "seats, and print each seat's win rate with its 95% confidence "
                           "interval and average score lines.")
     tour.add_argument("--ruleset", default="turandot", choices=RULESETS,
                       help="the game (default turandot)")
