@@ -64,7 +64,7 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
     carries the host token, shown only once; a private game also gets a spectator token and
     link, without which spectators see nothing, and a join token and link, without which
     nobody but the host takes a seat (the two links are distinct: the spectator link never
-    seats anyone). ``options.move_seconds`` sets a deadline per
+    seats anyone). `options.move_seconds` sets a deadline per
     move: when it passes, the engine plays the seat's default move. `options.bot_seconds`
     (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
     A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
@@ -93,7 +93,7 @@ def join_game(transport: Transport, game_id: str, body: models.Join, *, join: st
     """Take the next free seat (`POST /v1/games/{game_id}/seats`).
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
-    With the host's token and ``bot`` ("random" or "greedy") the seat is a bot's: the engine
+    With the host's token and `bot` ("random" or "greedy") the seat is a bot's: the engine
     plays it, and no token is returned. A bot moves once its think time is over (option
     `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
     makes it its turn); when is never shown.
@@ -145,9 +145,9 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
 def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
     """Follow the game's events (`GET /v1/games/{game_id}/events`).
 
-    The events the caller may see after ``after`` (a sequence number), redacted per viewer
-    like the view. With ``Accept: text/event-stream`` the same URL streams them as server-sent
-    events, resumable with ``Last-Event-ID``, with heartbeats.
+    The events the caller may see after `after` (a sequence number), redacted per viewer
+    like the view. With `Accept: text/event-stream` the same URL streams them as server-sent
+    events, resumable with `Last-Event-ID`, with heartbeats.
     """
     path = f"/v1/games/{game_id}/events"
     params = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
@@ -158,8 +158,8 @@ def get_events(transport: Transport, game_id: str, *, after: int | None = None, 
 def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
     """Apply the defaults that are due (`POST /v1/games/{game_id}/resolve`).
 
-    For games with ``move_seconds``: plays the default move of every seat whose deadline has
-    passed (and any bot moves that follow). 409 ``nothing_due`` when no deadline has passed.
+    For games with `move_seconds`: plays the default move of every seat whose deadline has
+    passed (and any bot moves that follow). 409 `nothing_due` when no deadline has passed.
     Needs the host's or a seat's token.
     """
     path = f"/v1/games/{game_id}/resolve"
@@ -184,7 +184,7 @@ def get_replay(transport: Transport, game_id: str, *, spectator: str | None = No
 def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
     """Get the final score (`GET /v1/games/{game_id}/score`).
 
-    409 ``game_not_finished`` until the game is over.
+    409 `game_not_finished` until the game is over.
     """
     path = f"/v1/games/{game_id}/score"
     params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}

@@ -160,7 +160,7 @@ def create_game():
     carries the host token, shown only once; a private game also gets a spectator token and
     link, without which spectators see nothing, and a join token and link, without which
     nobody but the host takes a seat (the two links are distinct: the spectator link never
-    seats anyone). ``options.move_seconds`` sets a deadline per
+    seats anyone). `options.move_seconds` sets a deadline per
     move: when it passes, the engine plays the seat's default move. `options.bot_seconds`
     (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
     A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
@@ -232,7 +232,7 @@ def join_game(game_id: str):
     """Take the next free seat
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
-    With the host's token and ``bot`` ("random" or "greedy") the seat is a bot's: the engine
+    With the host's token and `bot` ("random" or "greedy") the seat is a bot's: the engine
     plays it, and no token is returned. A bot moves once its think time is over (option
     `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
     makes it its turn); when is never shown.
@@ -332,9 +332,9 @@ def make_move(game_id: str):
 def get_events(game_id: str, after: int = 0, spectator: str | None = None):
     """Follow the game's events
 
-    The events the caller may see after ``after`` (a sequence number), redacted per viewer
-    like the view. With ``Accept: text/event-stream`` the same URL streams them as server-sent
-    events, resumable with ``Last-Event-ID``, with heartbeats.
+    The events the caller may see after `after` (a sequence number), redacted per viewer
+    like the view. With `Accept: text/event-stream` the same URL streams them as server-sent
+    events, resumable with `Last-Event-ID`, with heartbeats.
     """
     svc = service()
     loaded, caller = svc.read(_game_id(game_id), _token())
@@ -351,8 +351,8 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None):
 def resolve_game(game_id: str):
     """Apply the defaults that are due
 
-    For games with ``move_seconds``: plays the default move of every seat whose deadline has
-    passed (and any bot moves that follow). 409 ``nothing_due`` when no deadline has passed.
+    For games with `move_seconds`: plays the default move of every seat whose deadline has
+    passed (and any bot moves that follow). 409 `nothing_due` when no deadline has passed.
     Needs the host's or a seat's token.
     """
     result = service().resolve(_game_id(game_id), bearer_token())
@@ -382,7 +382,7 @@ def get_replay(game_id: str):
 def get_score(game_id: str):
     """Get the final score
 
-    409 ``game_not_finished`` until the game is over.
+    409 `game_not_finished` until the game is over.
     """
     svc = service()
     loaded, _caller = svc.read(_game_id(game_id), _token())
