@@ -79,13 +79,13 @@ def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
 
 
 @pytest.mark.parametrize("argv, partner", [
-    (["--hands", "1", "--seed", "4"], True),
+    (["--hands", "4", "--seed", "4"], True),  # a team match is 4 hands at least
     (["--mode", "individual", "--bots", "greedy,random", "--hands", "3", "--seed", "6"], False),
 ])
 def test_muzicando_played_through_the_cli(live_server, argv, partner):
     """The board is drawn as a grid with the chosen card's cells lettered; in the team game the
     screen says who the partner is."""
-    script = "p\n" + "\n" * 800
+    script = "p\n" + "\n" * 3200
     done = run_cli("--url", live_server, "play", "muzicando", *argv, stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -203,7 +203,7 @@ def test_end_of_input_at_a_prompt_ends_cleanly(live_server):
 @pytest.mark.parametrize("ruleset, players, bots, options, said", [
     ("turandot", 3, ["greedy", "random"], None, "— round 7"),
     ("wordjam", 5, ["wordsmith", "random"], {"bot_seconds": 0}, "turn scored:"),
-    ("muzicando", 4, ["greedy", "random"], {"hands": 1}, "hand 1 scored:"),
+    ("muzicando", 4, ["greedy", "random"], {"hands": 4}, "hand 1 scored:"),
 ])
 def test_watch_follows_every_ruleset(live_server, ruleset, players, bots, options, said):
     client = Client(live_server)

@@ -18,7 +18,7 @@ CLI = [sys.executable, "-m", "impresario.cli"]
 
 @pytest.mark.parametrize("ruleset, bots, games, options", [
     ("turandot", ["greedy", "random", "random"], 4, None),
-    ("muzicando", ["greedy", "random", "greedy", "random"], 1, {"hands": 1}),
+    ("muzicando", ["greedy", "random", "greedy", "random"], 1, {"hands": 4}),
     ("wordjam", ["wordsmith"] * 5, 1, None),
 ])
 def test_in_process_plays_the_games_http_plays(live_server, ruleset, bots, games, options):

@@ -72,7 +72,10 @@ def _check_feed(table, events, viewer):
             assert ("card" in e) == (e["drew"] and e["seat"] == viewer), e
 
 
-def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000):
+def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000,
+          checked_hands=None):
+    """Plays the game to its end; every view and feed is checked after every move of the first
+    ``checked_hands`` hands (all if None), and the rest is played on without checks."""
     viewers = [None, *table.humans]
     after = {v: 0 for v in viewers}
     refused = {"illegal": 0, "out_of_turn": 0}
@@ -81,6 +84,8 @@ def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000):
         version, doc = truth(redis_client, table.id)
         state = doc["state"]
         views = {}
+        if checked_hands is not None and state["hand"] > checked_hands:
+            return moves + _play_on(client, table, rng), refused
         for v in viewers:
             token = None if v is None else table.tokens[v]
             view = get_json(client, table.url, token)
@@ -131,6 +136,20 @@ def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000):
     raise AssertionError("the game does not end")
 
 
+def _play_on(client, table, rng, max_steps=3000):
+    """The rest of the game, random legal moves only (no checks): the number of moves."""
+    view = get_json(client, table.url)
+    for moves in range(max_steps):
+        if view["status"] == "finished":
+            return moves
+        token = table.tokens[view["turn"]]
+        move = muzicando_move(get_json(client, f"{table.url}/actions", token), rng)
+        resp = client.post(f"{table.url}/moves", json=move, headers=auth(token))
+        assert resp.status_code == 200, (move, resp.get_data(as_text=True))
+        view = resp.get_json()["game"]
+    raise AssertionError("the game does not end")
+
+
 def _finish(client, redis_client, table, kinds):
     replay = get_json(client, f"{table.url}/replay")
     assert replay["bots"] == kinds
@@ -146,14 +165,16 @@ def _finish(client, redis_client, table, kinds):
 
 def test_team_game_for_four(client, redis_client):
     kinds = [None, "greedy", None, "random"]
-    table = setup_table(client, "muzicando", kinds, 41, mode="team", hands=1)
+    table = setup_table(client, "muzicando", kinds, 41, mode="team")
     view = get_json(client, table.url)
-    assert view["mode"] == "team" and view["phase"] == "auction" and view["hands"] == 1
+    assert view["mode"] == "team" and view["phase"] == "auction" and view["hands"] == 4
     assert view["pile_size"] == 0 and [p["hand_size"] for p in view["players"]] == [14] * 4
-    moves, refused = _play(client, redis_client, table, random.Random(41))
+    # the match is at least 4 hands (the rulebook's "minimo 4 aste"): the first is checked
+    # move by move, the others played to the end
+    moves, refused = _play(client, redis_client, table, random.Random(41), checked_hands=1)
     assert moves > 5 and refused["illegal"] and refused["out_of_turn"]
     score = _finish(client, redis_client, table, kinds)
-    assert score["mode"] == "team" and len(score["teams"]) == 2
+    assert score["mode"] == "team" and len(score["teams"]) == 2 and len(score["hands"]) == 4
     for t in score["teams"]:
         assert t["total"] == sum(score["players"][s]["total"] for s in t["seats"])
 
@@ -228,3 +249,106 @@ def test_illegal_placements_name_the_rule(client, redis_client):
                        422, code)
         assert get_json(client, table.url, token) == before
     assert {c for _, c in cases[2:]} <= LAYOUT_CODES
+
+
+# ------------------------------------------------------------------------------ issue 13 §6
+def _call(client, table, seat, move):
+    resp = client.post(f"{table.url}/moves", json=move, headers=auth(table.tokens[seat]))
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    return resp.get_json()
+
+
+def test_r11_for_8_plays_the_team_auction_as_written(client):
+    """Three passes in a row after a bid end the auction (not everyone else's 7), and four
+    passes at the start make the dealer bid (not all 8)."""
+    table = setup_table(client, "muzicando", [None] * 8, 7, mode="individual", auction=True)
+    calls = [(0, "pass"), (1, "1M"), (2, "pass"), (3, "3P"), (4, "pass"), (5, "4P"),
+             (6, "pass"), (7, "pass")]
+    for seat, call in calls:
+        _call(client, table, seat, {"type": "auction_pass"} if call == "pass"
+              else {"type": "auction_bid", "contract": call})
+    assert get_json(client, table.url)["phase"] == "auction"
+    game = _call(client, table, 0, {"type": "auction_pass"})["game"]
+    assert game["phase"] == "play" and (game["declarer"], game["contract"]) == (5, "4P")
+    assert game["turn"] == 5
+
+    table = setup_table(client, "muzicando", [None] * 8, 7, mode="individual", auction=True)
+    for seat in range(3):
+        _call(client, table, seat, {"type": "auction_pass"})
+    game = _call(client, table, 3, {"type": "auction_pass"})["game"]
+    assert game["auction"]["dealer_must_bid"] is True and game["turn"] == 0
+    assert game["pending"] == [{"seat": 0, "kinds": ["auction_bid"], "deadline": None}]
+    assert_problem(client.post(f"{table.url}/moves", json={"type": "auction_pass"},
+                               headers=auth(table.tokens[0])), 422, "dealer_must_bid")
+
+
+def test_a_team_match_is_at_least_four_auctions(client, redis_client):
+    for hands in (1, 3):
+        body = assert_problem(client.post("/v1/games", json={
+            "ruleset": "muzicando", "players": 4, "options": {"mode": "team", "hands": hands}}),
+            422, "team_needs_four_hands")
+        assert "minimo 4 aste" in body["detail"]
+    assert redis_client.dbsize() == 0
+    resp = client.post("/v1/games", json={"ruleset": "muzicando", "players": 4,
+                                          "options": {"mode": "team", "hands": 4}})
+    assert resp.status_code == 201 and resp.get_json()["game"]["hands"] == 4
+
+
+def test_a_block_queued_for_a_player_who_has_gone_out_lapses(client):
+    """Team game, seed 146: a rest's run ends after the player it queued a block for has gone
+    out. He is neither listed in a `blocked` event nor blocked in the view (it was
+    `{"type": "blocked", "seat": 2, "sign": null, "seats": [2]}`)."""
+    table = setup_table(client, "muzicando", [None] * 4, 146, mode="team")
+    state, _ = MUZICANDO.new_game(4, {"mode": "team"}, 146)
+    rng = random.Random(146)
+    gone: set[int] = set()  # out this hand before the move
+    for _ in range(400):  # the moves of two seeded bots, sent through the API
+        (seat,) = MUZICANDO.pending(state)
+        move = MUZICANDO.bot_action(state, seat, rng.choice(["greedy", "random"]), rng)
+        queued = set(state["queued"])
+        state, events = MUZICANDO.apply(state, seat, move)
+        result = _call(client, table, seat, move)
+        out = set(gone)  # and who goes out in this move, as the feed says
+        for event in result["events"]:
+            if event["type"] == "player_out":
+                out.add(event["seat"])
+            elif event["type"] == "blocked":
+                assert not set(event["seats"]) & out, event
+        gone = {p["seat"] for p in result["game"]["players"] if p["out"]}
+        if result["game"]["phase"] == "play":
+            assert not set(result["game"]["blocked"]) & gone
+            assert not any(p["blocked"] for p in result["game"]["players"] if p["out"])
+        if queued & out and any(e["type"] == "run_ended" for e in events):
+            break  # the run ended after a player it had blocked went out
+    else:
+        raise AssertionError("the seed no longer leads to a block on a player gone out")
+
+
+def test_the_default_places_a_note_when_it_can_even_with_a_pile(client, clock):
+    """The individual game's default (a deadline, Enter in the terminal) was always
+    pass-and-draw while the pile lasted; now it places a note when one can be placed."""
+    for seed in range(1, 60):
+        state, _ = MUZICANDO.new_game(3, {"mode": "individual", "hands": 3}, seed)
+        chooser = state["chooser"]
+        layout = MUZICANDO.default_action(state, chooser)
+        state, _ = MUZICANDO.apply(state, chooser, layout)
+        state, _ = MUZICANDO.apply(state, chooser, MUZICANDO.default_action(state, chooser))
+        seat = state["turn"]
+        notes = [c for c, cells in MUZICANDO._legal_map(state, seat).items()
+                 if cells and not c.endswith("-sign")]
+        if state["pile"] and notes and seat != chooser:
+            break
+    else:
+        raise AssertionError("no seed gives the second player a note to place")
+    table = setup_table(client, "muzicando", [None] * 3, seed, mode="individual", hands=3,
+                        move_seconds=30)
+    _call(client, table, chooser, layout)
+    _call(client, table, chooser, get_json(client, f"{table.url}/actions",
+                                           table.tokens[chooser])["default"])
+    actions = get_json(client, f"{table.url}/actions", table.tokens[seat])
+    assert actions["default"]["type"] == "place" and actions["default"]["card"] in notes
+    clock.advance(31)
+    resolved = client.post(f"{table.url}/resolve", headers=auth(table.host_token)).get_json()
+    placed = [e for e in resolved["events"] if e["type"] == "card_placed"]
+    assert placed and placed[0]["seat"] == seat and placed[0]["card"] == actions["default"]["card"]
+    assert not any(e["type"] == "passed" and e["seat"] == seat for e in resolved["events"])

@@ -95,10 +95,18 @@ def test_the_individual_game_with_the_auction_r11_deals_the_whole_deck():
         s = new(n, mode="individual", auction=True)
         assert [len(h) for h in s["held"]] == [each] * n and s["pile"] == []
         assert s["phase"] == "auction" and s["turn"] == 0
-    s = new(8, mode="individual", auction=True)
-    # with 8 players the auction ends when everyone else has passed (7 passes)
-    s = scenario(s, held=[list(ALL)] * 8)
-    s, _ = play(s, [(0, bid("1S"))] + [(i, NO) for i in range(1, 7)])
-    assert s["phase"] == "auction"
-    s, _ = play(s, [(7, NO)])
-    assert s["phase"] == "play" and s["declarer"] == 0
+
+def test_r11_with_8_players_uses_the_team_auction_as_written():
+    """Three passes in a row after a bid end it; four passes at the start make the dealer
+    bid, with 8 players as with 4 (not 7 passes, nor 8)."""
+    s = scenario(new(8, mode="individual", auction=True), held=[list(ALL)] * 8)
+    s, events = play(s, [(0, NO), (1, bid("1M")), (2, NO), (3, bid("3S")), (4, NO),
+                         (5, bid("4S")), (6, NO), (7, NO), (0, NO)])
+    assert s["phase"] == "play" and (s["declarer"], s["contract"], s["turn"]) == (5, "4S", 5)
+    assert events[-1]["type"] == "auction_won"
+    s = scenario(new(8, mode="individual", auction=True, first_dealer=6),
+                 held=[list(ALL)] * 8)
+    s, events = play(s, [(6, NO), (7, NO), (0, NO), (1, NO)])
+    assert events[-1] == {"type": "dealer_must_bid", "hand": 1, "seat": 6}
+    assert M.pending(s) == {6: ["auction_bid"]}
+    refused(s, 6, NO, "dealer_must_bid")

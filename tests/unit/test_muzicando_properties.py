@@ -20,6 +20,8 @@ from impresario_engine.games.base import redact_event
 from impresario_engine.games.muzicando import MUZICANDO as M
 from impresario_engine.games.muzicando.cards import DECK
 
+from muzicando_helpers import new_game
+
 GAMES = int(os.environ.get("MUZICANDO_PROPERTY_GAMES", "4"))
 CONFIGS = [(2, {}), (3, {}), (4, {"hands": 2}), (4, {"mode": "individual"}),
            (4, {"mode": "individual", "auction": True}), (5, {}), (6, {}), (7, {}),
@@ -97,7 +99,7 @@ def check_score(state):
 
 def play_game(n, options, seed, strict=False):
     rng = random.Random(seed)
-    state, events = M.new_game(n, options, seed)
+    state, events = new_game(n, options, seed)
     check_events(events, n)
     moves = []
     hand_moves = 0
@@ -134,7 +136,7 @@ def test_random_games_keep_every_invariant(n, options):
 
 def test_a_game_is_determined_by_its_seed_and_moves():
     state, moves = play_game(5, {}, 77)
-    again, _ = M.new_game(5, {}, 77)
+    again, _ = new_game(5, {}, 77)
     for seat, action in moves:
         again, _ = M.apply(json.loads(json.dumps(again)), seat, action)
     assert again == state
@@ -144,7 +146,7 @@ def test_a_game_is_determined_by_its_seed_and_moves():
 
 def test_default_actions_are_always_legal_and_finish_games():
     for n, options in CONFIGS[:5]:
-        state, _ = M.new_game(n, options, 9)
+        state, _ = new_game(n, options, 9)
         while not M.is_finished(state):
             seat = next(iter(M.pending(state)))
             action = M.default_action(state, seat)
@@ -155,7 +157,7 @@ def test_default_actions_are_always_legal_and_finish_games():
 
 def test_action_space_matches_the_legal_actions():
     rng = random.Random(5)
-    state, _ = M.new_game(4, {}, 5)
+    state, _ = new_game(4, {}, 5)
     for _ in range(300):
         if M.is_finished(state):
             break

@@ -12,6 +12,8 @@ from impresario_engine.api.schemas_muzicando import (MUZICANDO_MOVE_SCHEMAS,
                                                      MuzicandoGameSchema, MuzicandoScoreSchema)
 from impresario_engine.games.muzicando import MUZICANDO as M
 
+from muzicando_helpers import new_game
+
 GAME = MuzicandoGameSchema()
 SCORE = MuzicandoScoreSchema()
 MOVES = {k: v() for k, v in MUZICANDO_MOVE_SCHEMAS.items()}
@@ -37,7 +39,7 @@ def served(state, viewer):
 def test_views_of_many_random_states_validate_for_every_viewer(n, options):
     rng = random.Random(n)
     for seed in range(2 if n < 5 else 1):
-        state, _ = M.new_game(n, options, seed)
+        state, _ = new_game(n, options, seed)
         step = 0
         while True:
             if step % (2 * n) == 0 or M.is_finished(state):
@@ -54,7 +56,7 @@ def test_views_of_many_random_states_validate_for_every_viewer(n, options):
 
 
 def test_unknown_fields_are_refused():
-    state, _ = M.new_game(4, {}, 1)
+    state, _ = new_game(4, {}, 1)
     view = served(state, 0)
     view["secret"] = 1
     with pytest.raises(ValidationError):

@@ -10,6 +10,7 @@ import pytest
 from impresario import muzicando as sdk
 from impresario_engine.games.muzicando import MUZICANDO as M
 from impresario_engine.games.muzicando.bots import greedy
+from muzicando_helpers import new_game
 
 
 def actions(state, seat):
@@ -19,7 +20,7 @@ def actions(state, seat):
 
 
 def play_with(bots, n, options, seed):
-    state, _ = M.new_game(n, options, seed)
+    state, _ = new_game(n, options, seed)
     while not M.is_finished(state):
         seat = next(iter(M.pending(state)))
         move = bots[seat].choose(M.view(state, seat), actions(state, seat))
@@ -51,7 +52,7 @@ def test_the_greedy_team_beats_the_random_team_over_a_few_matches():
 def test_the_server_greedy_bot_and_the_sdk_greedy_bot_choose_alike():
     rng = random.Random(3)
     for n, options in ((4, {"hands": 1}), (5, {})):
-        state, _ = M.new_game(n, options, 11)
+        state, _ = new_game(n, options, 11)
         for _ in range(150):
             if M.is_finished(state):
                 break
@@ -84,7 +85,7 @@ def test_greedy_bids_by_counting_openers_and_runs():
             "blue-3", "blue-7", "indigo-2", "indigo-3", "violet-4", "violet-sign", "red-sign"]
     assert sdk.layout_strength("M", strong) > sdk.layout_strength("M", weak)
     assert sdk.layout_strength("G", weak) == 0
-    state, _ = M.new_game(4, {"hands": 1}, 1)
+    state, _ = new_game(4, {"hands": 1}, 1)
     state["held"][0] = strong
     move = sdk.greedy_move(M.view(state, 0), actions(state, 0))
     assert move["type"] == "auction_bid" and move["contract"][1] == "M"

@@ -32,6 +32,12 @@ CONTRACTS: tuple[str, ...] = tuple(f"{level}{layout}" for level in range(1, 5)
 CONTRACT_RANK = {c: i for i, c in enumerate(CONTRACTS)}
 TEAM_PLACE_POINTS = (4, 3, 2, 1)
 MAX_HANDS = 64
+#: the team match lasts "minimo 4 aste" (at least 4 auctions)
+MIN_TEAM_HANDS = 4
+#: the team game's auction, as written, with 8 players too (R11): it ends when three players
+#: pass in a row after a bid, and if the first four calls are passes the dealer must bid
+PASSES_TO_END = 3
+OPENING_PASSES = 4
 LINES = ("places", "contracts", "chooser")
 
 
@@ -72,8 +78,9 @@ class Muzicando(Ruleset):
         },
         "hands": {
             "type": "integer", "default": "4 (team), the number of players (individual)",
-            "description": "hands in the match; in the individual game a multiple of the number "
-                           "of players (R8)",
+            "description": "hands in the match: in the team game at least 4 (the rulebook's "
+                           "'minimo 4 aste'), in the individual game a multiple of the number "
+                           "of players (R8); at most 64",
         },
         "auction": {
             "type": "boolean", "default": False,
@@ -112,6 +119,10 @@ class Muzicando(Ruleset):
         hands = options.get("hands", 4 if mode == TEAM else n)
         if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
             raise InvalidOptions("invalid_hands", f"hands must be an integer from 1 to {MAX_HANDS}")
+        if mode == TEAM and hands < MIN_TEAM_HANDS:
+            raise InvalidOptions("team_needs_four_hands",
+                                 f"the team match is at least {MIN_TEAM_HANDS} hands (the "
+                                 f"rulebook's 'minimo 4 aste'), not {hands}")
         if mode == INDIVIDUAL and hands % n:
             raise InvalidOptions("hands_not_multiple",
                                  f"an individual match is a multiple of the number of players in "
@@ -279,7 +290,8 @@ class Muzicando(Ruleset):
         self._my_turn(state, seat, AUCTION, "a pass in the auction")
         if state["forced"]:
             raise IllegalMove("dealer_must_bid",
-                              "everyone passed: the dealer must bid (any contract he can open)")
+                              f"the first {OPENING_PASSES} calls were passes: the dealer must bid "
+                              f"(any contract he can open)")
         n = state["n"]
         calls = state["calls"] + [[seat, "pass"]]
         new = dict(state)
@@ -287,10 +299,11 @@ class Muzicando(Ruleset):
         events: list[Event] = [{"type": "auction_pass", "hand": state["hand"], "seat": seat}]
         bid = state["bid"]
         if bid is not None:
-            # three passes in a row after a bid (with n players: everyone else passed)
-            if all(c == "pass" for _, c in calls[-(n - 1):]):
+            # three passes in a row after a bid (the last bid is before them), with 8 players
+            # too (R11 plays the team game's auction as written)
+            if all(c == "pass" for _, c in calls[-PASSES_TO_END:]):
                 return self._auction_won(new, events), events
-        elif len(calls) == n:
+        elif len(calls) == OPENING_PASSES:  # no bid yet: every call so far was a pass
             dealer = state["dealer"]
             if L.can_open("S", state["held"][dealer]) or L.can_open("G", state["held"][dealer]):
                 new["forced"] = True
@@ -442,13 +455,15 @@ class Muzicando(Ruleset):
         new["run"] = None
         events.append({"type": "run_ended", "seat": seat})
         if state["queued"]:
-            blocked = list(state["blocked"])
-            for t in state["queued"]:
-                blocked[t] = True
-            new["blocked"] = blocked
             new["queued"] = []
-            events.append({"type": "blocked", "seat": seat, "sign": None,
-                           "seats": list(state["queued"])})
+            # a block queued for a player who has gone out since lapses (choice 5)
+            targets = [t for t in state["queued"] if state["held"][t]]
+            if targets:
+                blocked = list(state["blocked"])
+                for t in targets:
+                    blocked[t] = True
+                new["blocked"] = blocked
+                events.append({"type": "blocked", "seat": seat, "sign": None, "seats": targets})
         return new
 
     def _targets(self, state: State, seat: int, kind: str) -> list[int]:
@@ -655,9 +670,9 @@ class Muzicando(Ruleset):
 
     def default_action(self, state: State, seat: int) -> Action:
         """Auction: pass, or when the dealer must bid, the lowest contract he can open. Choice:
-        the first layout he can open in the order S, G, P, M. Play: pass when R5 allows it (it
-        draws while the pile lasts); otherwise the first legal note in deck order (colours red to
-        violet, Do to Si) on its first legal cell by (x, y)."""
+        the first layout he can open in the order S, G, P, M. Play: the first legal note in deck
+        order (colours red to violet, Do to Si) on its first legal cell by (x, y); with no note
+        to place, pass (R5 then allows it; it draws while the pile lasts). Never a sign."""
         kinds, cells = self._kinds(state, seat)
         if not kinds:
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
@@ -668,14 +683,13 @@ class Muzicando(Ruleset):
             return {"type": "auction_bid", "contract": self._biddable(state, seat)[0]}
         if phase == CHOOSE:
             return {"type": "choose_layout", "layout": self._openable(state, seat)[0]}
-        if "pass" in kinds:
-            return {"type": "pass"}
         assert cells is not None
         for c in sort_cards(list(cells)):
             if cells[c] and not is_sign(c):
                 x, y = cells[c][0]
                 return {"type": "place", "card": c, "x": x, "y": y}
-        raise AssertionError("a seat that may not pass has a note to place")
+        assert "pass" in kinds, "a seat with no note to place may pass (R5)"
+        return {"type": "pass"}
 
     # ------------------------------------------------------------------ scoring
     def totals(self, state: State) -> list[dict[str, Any]]:
