@@ -17,6 +17,7 @@ import random
 import pytest
 
 from impresario_engine.games.wordjam import WORDJAM
+from impresario_engine.games.wordjam import words as W
 from impresario_engine.games.wordjam.rules import BETS, SIDES, THINK, WINDOW
 from impresario_engine.store import GameStore
 from service_helpers import assert_problem, auth
@@ -281,6 +282,79 @@ def test_a_call_after_the_winner_is_409_and_a_bad_word_is_422(client, clock):
     assert late["ali_baba"] == 3
 
 
+# ------------------------------------------------------------------------------ words
+#: look-alikes that only a compatibility mapping (NFKD) turns into Latin letters, and other
+#: characters a word may not hold
+NOT_LATIN = ["Ⓟⓘⓝ", "㍱", "Ｐinguino", "ﬁore", "pingu1no", "cat.", "wow!", "ΠΙΝ", "Ⅻ", "ᵖin",
+             "𝐏in", "Dr. Jekyll"]
+
+
+def _accented(word: str) -> str:
+    """``word`` as a name might be written: accents, a typographic apostrophe, a hyphen."""
+    out = word.lower().translate(str.maketrans("aeiouc", "àéîõüç"))
+    return out[:1].upper() + "’" + out[1:2] + "-" + out[2:] + " "
+
+
+def _refused(client, table, seat, move, code):
+    before = get_json(client, table.url, table.tokens[seat])
+    body = assert_problem(client.post(f"{table.url}/moves", json=move,
+                                      headers=auth(table.tokens[seat])), 422, code)
+    assert get_json(client, table.url, table.tokens[seat]) == before
+    return body
+
+
+def test_a_word_is_written_in_latin_letters_in_a_call_and_a_thief_word(client, clock):
+    """Ⓟⓘⓝ was PIN and ㍱ HPA: every word check now refuses what is not a Latin letter
+    (accented or not), a space, an apostrophe or a hyphen, with word_invalid_characters; the
+    length and emptiness checks are the rules' too (not a schema bound)."""
+    table = setup_table(client, "wordjam", [None] * 5, 21)
+    view = get_json(client, table.url)
+    assert view["phase"] == THINK
+    for word in NOT_LATIN:
+        body = _refused(client, table, 1, {"type": "open_sesame", "word": word},
+                        "word_invalid_characters")
+        assert body["reason"] == "invalid_characters"
+    _refused(client, table, 1, {"type": "open_sesame", "word": ""}, "word_empty")
+    _refused(client, table, 1, {"type": "open_sesame", "word": "’ - "}, "word_empty")
+    _refused(client, table, 1, {"type": "open_sesame", "word": "a" * 65}, "word_too_long")
+    style = view["style"]
+    word = valid_word(view["coins"], view["forbidden"], style["check"], view["used_words"],
+                      random.Random(3), style["id"])
+    written = _accented(word)
+    resp = client.post(f"{table.url}/moves", json={"type": "open_sesame", "word": written},
+                       headers=auth(table.tokens[1]))
+    assert resp.status_code == 200, resp.get_json()
+    game = resp.get_json()["game"]
+    assert game["ali_word"]["word"] == written and game["used_words"][-1] == W.fold(word)
+    for seat in (0, 2, 3, 4):  # the call stands
+        assert client.post(f"{table.url}/moves", json={"type": "no_challenge"},
+                           headers=auth(table.tokens[seat])).status_code == 200
+    assert get_json(client, table.url)["phase"] == BETS
+    for seat in (0, 2, 3, 4):
+        assert client.post(f"{table.url}/moves", json={"type": "bet", "side": "thieves"},
+                           headers=auth(table.tokens[seat])).status_code == 200
+    assert get_json(client, table.url)["phase"] == WINDOW
+    for word in NOT_LATIN:
+        _refused(client, table, 2, {"type": "thief_word", "word": word},
+                 "word_invalid_characters")
+
+
+def test_sides_and_bets_name_their_own_choices(client, clock):
+    """A side outside ali_baba / thieves is the rules' invalid_side (the spec lists the two),
+    not a schema error."""
+    table = setup_table(client, "wordjam", [None] * 5, 21)
+    view = get_json(client, table.url)
+    word = valid_word(view["coins"], view["forbidden"], view["style"]["check"],
+                      view["used_words"], random.Random(3), view["style"]["id"])
+    assert client.post(f"{table.url}/moves", json={"type": "open_sesame", "word": word},
+                       headers=auth(table.tokens[1])).status_code == 200
+    for seat in (0, 2, 3, 4):
+        assert client.post(f"{table.url}/moves", json={"type": "no_challenge"},
+                           headers=auth(table.tokens[seat])).status_code == 200
+    for side in ("nobody", "", "ALI_BABA"):
+        _refused(client, table, 0, {"type": "bet", "side": side}, "invalid_side")
+
+
 # ------------------------------------------------------------------------------ the calculator
 VALUE = "/v1/rulesets/wordjam/value"
 COINS = {"T": 1, "P": 2, "N": 3, "F": 3}
@@ -294,12 +368,26 @@ COINS = {"T": 1, "P": 2, "N": 3, "F": 3}
     ("GORILLA", {"value": 0, "valid": False, "reason": "forbidden_consonant"}),
     ("COCCODRILLO", {"value": 0, "valid": False, "reason": "forbidden_consonant"}),
     ("ping-uino", {"value": 8, "valid": True, "reason": None}),
-    ("pingu1no", {"value": 8, "valid": False, "reason": "invalid_characters"}),
+    ("Pìngüì’no", {"value": 8, "valid": True, "reason": None}),
 ])
 def test_calculator(client, word, expected):
     resp = client.post(VALUE, json={"word": word, "coins": COINS, "forbidden": "R"})
     assert resp.status_code == 200, resp.get_data(as_text=True)
     assert resp.get_json() == expected
+
+
+@pytest.mark.parametrize("word", NOT_LATIN)
+def test_calculator_refuses_what_is_not_a_word_as_a_move_would(client, word):
+    """Ⓟⓘⓝ was worth PIN's coins and ㍱ HPA's; now, as in a game, 422."""
+    body = assert_problem(client.post(VALUE, json={"word": word, "coins": {"P": 2, "N": 3,
+                                                                           "H": 1}}),
+                          422, "word_invalid_characters")
+    assert body["reason"] == "invalid_characters"
+
+
+def test_calculator_refuses_an_empty_or_too_long_word_with_the_rules_codes(client):
+    for word, code in [("", "word_empty"), ("- ’", "word_empty"), ("p" * 65, "word_too_long")]:
+        assert_problem(client.post(VALUE, json={"word": word, "coins": COINS}), 422, code)
 
 
 def test_calculator_without_forbidden_consonant(client):

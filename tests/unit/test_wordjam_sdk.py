@@ -89,6 +89,19 @@ def test_the_sdk_and_the_engine_read_the_same_lexicon_the_same_way():
         assert getattr(sdk, name) == getattr(lexicon, name), name
 
 
+def test_the_sdk_folds_every_character_as_the_engine_does():
+    """The SDK's copy of the word characters (folding, the separators, the spelled-out
+    letters) is the engine's, character for character over the whole basic plane."""
+    assert sdk.SEPARATORS == W.SEPARATORS
+    for code in range(0x10000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        ch = chr(code)
+        assert sdk.fold(ch) == W.fold(ch), hex(code)
+        word = "a" + ch + "b"
+        assert sdk.word_value(word, {"B": 1}, None) == W.word_value(word, {"B": 1}), hex(code)
+
+
 class FakeSeat:
     def __init__(self):
         self.sent = []

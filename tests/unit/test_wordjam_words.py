@@ -49,6 +49,38 @@ class TestFolding:
         assert word_value("R2D2", {"D": 2}, None)["reason"] == "invalid_characters"
         assert word_value("cat$", {"T": 1}, None)["reason"] == "invalid_characters"
 
+    @pytest.mark.parametrize("word", ["Ⓟⓘⓝ", "㍱", "Ｐin", "ﬁne", "ᵖin", "𝐏in", "ΠΙΝ", "Ⅻ",
+                                      "Dr. Jekyll", "wow!", "tab\there"])
+    def test_look_alikes_and_other_scripts_are_not_latin_letters(self, word):
+        """Compatibility forms (NFKD) would make PIN of Ⓟⓘⓝ and HPA of ㍱: only the
+        canonical decomposition is used, which splits accents off letters and nothing else."""
+        result = word_value(word, {"P": 2, "N": 3, "H": 1}, None)
+        assert (result["valid"], result["reason"]) == (False, "invalid_characters")
+
+    @pytest.mark.parametrize("word,folded", [
+        ("Đoković", "DOKOVIC"), ("Nguyễn", "NGUYEN"), ("İstanbul", "ISTANBUL"),
+        ("Ørsted", "ORSTED"), ("Łódź", "LODZ"), ("Straße", "STRASSE"), ("ĳsselmeer", "IJSSELMEER"),
+        ("Jean\u2011Paul", "JEANPAUL"), ("O\u02bcHara", "OHARA"), ("New\u00a0York", "NEWYORK"),
+        ("e\u0301te\u0301", "ETE")])
+    def test_latin_letters_with_their_accents_are_words(self, word, folded):
+        assert W.fold(word) == folded and W.letters_reason(word) is None
+
+    def test_the_specs_pattern_accepts_exactly_the_engines_words(self):
+        """The pattern the spec publishes for words is computed from the engine's characters:
+        a character is in it exactly when a word may hold it."""
+        import re
+
+        from impresario_engine.api.schemas_wordjam import WORD
+
+        pattern = re.compile(WORD["pattern"])
+        for code in range(0x10000):
+            if 0xD800 <= code < 0xE000:
+                continue
+            ch = chr(code)
+            assert bool(pattern.fullmatch("a" + ch)) == (W.letters_reason("a" + ch) is None), \
+                hex(code)
+        assert not pattern.fullmatch("’ - ") and W.letters_reason("’ - ") == "empty"
+
     def test_a_word_of_punctuation_only_is_empty(self):
         assert word_value("' - '", {"T": 1}, None)["reason"] == "empty"
 
@@ -61,7 +93,7 @@ class TestGameChecks:
         assert W.check("Pinguinò", ANIMALS, "R", used=["PINGUINO"])["reason"] == "already_used"
 
     def test_eight_letter_theme_counts_folded_letters(self):
-        ok = W.check("l'ananas!", {}, None, theme_check="eight_letters")  # LANANAS: 7
+        ok = W.check("l'ananas", {}, None, theme_check="eight_letters")  # LANANAS: 7
         assert ok["reason"] == "not_eight_letters"
         assert W.check("elefante", {}, None, theme_check="eight_letters")["valid"]
         assert W.check("Città-Mia", {}, None, theme_check="eight_letters")["valid"]

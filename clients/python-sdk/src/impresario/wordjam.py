@@ -29,8 +29,13 @@ from .client import Seat
 
 ALI_BABA, THIEVES = "ali_baba", "thieves"
 CONSONANTS = "BCDFGHJKLMNPQRSTVWXYZ"
+# the engine's word characters (its games/wordjam/words.py; a test keeps the two equal)
 _SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
-            "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L"}
+            "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L",
+            "Đ": "D", "đ": "D", "Ħ": "H", "ħ": "H", "ı": "I", "Ĳ": "IJ", "ĳ": "IJ", "Ŧ": "T",
+            "ŧ": "T"}
+SEPARATORS = frozenset(" \u00a0\u202f'\u2019\u02bc-\u2010\u2011\u00ad")
+_ACCENTS = ("\u0300", "\u036f")
 
 
 # ------------------------------------------------------------------------------ moves
@@ -88,17 +93,20 @@ def thief_pass(seat: Seat) -> Any:
 
 # ------------------------------------------------------------------------------ words
 def fold(word: str) -> str:
-    """Accents and case folded, spaces and punctuation removed (as the engine compares words)."""
+    """Accents and case folded, spaces, apostrophes and hyphens removed (as the engine compares
+    words). Any other character is kept as it is: it makes the word invalid. Only the canonical
+    decomposition (NFD) is used, so Ⓟ, Ｐ or ㍱ stay what they are rather than Latin letters."""
     out: list[str] = []
-    for ch in unicodedata.normalize("NFKD", word):
-        if ch in _SPELLED:
+    for ch in unicodedata.normalize("NFD", word):
+        if "a" <= ch <= "z":
+            out.append(ch.upper())
+        elif "A" <= ch <= "Z":
+            out.append(ch)
+        elif ch in _SPELLED:
             out.append(_SPELLED[ch])
-            continue
-        cat = unicodedata.category(ch)
-        if cat[0] in "PZ" or cat in ("Mn", "Mc", "Me", "Sk", "Cf"):
-            continue
-        out.append(ch)
-    return "".join(out).upper()
+        elif not (ch in SEPARATORS or _ACCENTS[0] <= ch <= _ACCENTS[1]):
+            out.append(ch)
+    return "".join(out)
 
 
 def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None, *,
@@ -106,13 +114,17 @@ def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None
                ) -> dict[str, Any]:
     """``{"value", "valid", "reason"}`` of ``word``, computed locally the engine's way (the
     server's calculator is ``POST /v1/rulesets/wordjam/value``)."""
-    folded = fold(word) if isinstance(word, str) else ""
-    value = sum(coins.get(c, 0) for c in folded)
     reason = None
-    if not folded:
+    if not isinstance(word, str) or not word.strip():
         reason = "empty"
     elif len(word) > 64:
         reason = "too_long"
+    folded = "" if reason else fold(word)
+    value = sum(coins.get(c, 0) for c in folded)
+    if reason:
+        return {"value": value, "valid": False, "reason": reason}
+    if not folded:
+        reason = "empty"
     elif not all("A" <= c <= "Z" for c in folded):
         reason = "invalid_characters"
     elif forbidden and forbidden in folded:

@@ -8,6 +8,7 @@ from ..games import RULESETS, RulesError
 from ..games.turandot.cards import DEFAULT, DIRECTORS
 from ..games.turandot.scoring import best_arrangement, score_cast
 from ..games.wordjam import word_value
+from ..games.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
 from . import schemas as s
 from . import schemas_wordjam as sj
 from .errors import ApiError
@@ -97,16 +98,24 @@ _CALC = s.CalculatorSchema()
 def wordjam_value():
     """Value a Word Jam word
 
-    For tables playing the physical game: a word and the five coin consonants (and the
-    forbidden one) give the coins it earns, or why it is invalid. Accents and case are folded;
-    spaces, apostrophes and hyphens are ignored; every occurrence counts. Reuse and the theme
-    depend on a game and are not judged here.
+    For tables playing the physical game: a word and the coin consonants (and the forbidden
+    one) give the coins it earns, or why it is invalid (`forbidden_consonant`). Accents and
+    case are folded; spaces, apostrophes and hyphens are ignored; every occurrence counts. A
+    word is written in Latin letters, accented or not: anything else is refused, as in a game,
+    with 422 `word_invalid_characters` (`word_empty`: no letters, `word_too_long`: over 64
+    characters). Reuse and the theme depend on a game and are not judged here.
     """
     body = s.load_body(_WORD, json_body())
     try:
-        return json_response(word_value(body["word"], body["coins"], body["forbidden"]))
+        result = word_value(body["word"], body["coins"], body["forbidden"])
     except RulesError as err:
         raise ApiError.from_rules(err) from err
+    if result["reason"] in _MALFORMED:
+        raise ApiError(422, f"word_{result['reason']}", REASON_TEXT[result["reason"]],
+                       reason=result["reason"])
+    return json_response(result)
 
 
 _WORD = sj.WordJamValueRequestSchema()
+#: a word that is not one: refused as a move would be, not valued
+_MALFORMED = (EMPTY, TOO_LONG, INVALID_CHARACTERS)

@@ -13,14 +13,44 @@ from marshmallow import Schema, fields, validate
 
 from ..games.wordjam.rules import MAX_SECONDS, OUTCOMES, PHASES, SIDE_NAMES
 from ..games.wordjam.rules import NOT_IN_DICTIONARY
-from ..games.wordjam.words import CONSONANTS, MAX_WORD_CHARS, REASON_TEXT
+from ..games.wordjam.words import (CONSONANTS, FORBIDDEN_CONSONANT, MAX_WORD_CHARS,
+                                   REASON_TEXT, SEPARATORS, word_character)
 from .schemas import Base, GameBaseSchema, Int, MoveBase, PendingSchema, StrictBool
 
 CONSONANT = validate.OneOf(list(CONSONANTS))
 SIDE = validate.OneOf(list(SIDE_NAMES))
 REASONS = validate.OneOf([*REASON_TEXT, NOT_IN_DICTIONARY])
-WORD = validate.Length(1, MAX_WORD_CHARS)
 SECONDS = validate.Range(1, MAX_SECONDS)
+
+
+def _char_class(codes: list[int]) -> str:
+    """A regular-expression character class of the code points ``codes`` (sorted)."""
+    ranges: list[list[int]] = []
+    for c in codes:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+
+    def esc(c: int) -> str:  # letters, digits, space and apostrophe as they are
+        return chr(c) if chr(c).isascii() and (chr(c).isalnum() or chr(c) in " '") \
+            else f"\\u{c:04x}"
+    return "[" + "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges) + "]"
+
+
+def word_pattern() -> str:
+    """The words the engine accepts, as a pattern (computed from ``words.word_character``):
+    Latin letters, accented or not, spaces, apostrophes and hyphens, with at least one letter."""
+    chars = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000
+             and word_character(chr(c))]
+    letters = [c for c in chars if chr(c) not in SEPARATORS and not 0x300 <= c <= 0x36F]
+    any_char = _char_class(chars)
+    return f"^{any_char}*{_char_class(letters)}{any_char}*$"
+
+
+#: a word in a move or the calculator: the spec says what the rules accept, the rules refuse the
+#: rest with their own codes (word_empty, word_too_long, word_invalid_characters)
+WORD = {"minLength": 1, "maxLength": MAX_WORD_CHARS, "pattern": word_pattern()}
 
 
 # ---------------------------------------------------------------------------- moves
@@ -28,7 +58,8 @@ class WordJamChooseSideMoveSchema(MoveBase):
     """Turn 8: choose your side secretly, before anyone calls."""
 
     type = fields.String(required=True, validate=validate.Equal("choose_side"))
-    side = fields.String(required=True, validate=SIDE, metadata={"example": "ali_baba"})
+    side = fields.String(required=True, metadata={"example": "ali_baba",
+                                                  "enum": list(SIDE_NAMES)})
 
 
 class WordJamOpenSesameMoveSchema(MoveBase):
@@ -37,7 +68,7 @@ class WordJamOpenSesameMoveSchema(MoveBase):
     (422 ``word_<reason>``) and does not make you Alì Babà."""
 
     type = fields.String(required=True, validate=validate.Equal("open_sesame"))
-    word = fields.String(required=True, validate=WORD, metadata={"example": "pinguino"})
+    word = fields.String(required=True, metadata={"example": "pinguino", **WORD})
 
 
 class WordJamNoCallMoveSchema(MoveBase):
@@ -74,7 +105,8 @@ class WordJamBetMoveSchema(MoveBase):
     """A sealed bet on Alì Babà (trust) or on the Thieves."""
 
     type = fields.String(required=True, validate=validate.Equal("bet"))
-    side = fields.String(required=True, validate=SIDE, metadata={"example": "thieves"})
+    side = fields.String(required=True, metadata={"example": "thieves",
+                                                  "enum": list(SIDE_NAMES)})
 
 
 class WordJamThiefWordMoveSchema(MoveBase):
@@ -83,7 +115,7 @@ class WordJamThiefWordMoveSchema(MoveBase):
     closes it for you."""
 
     type = fields.String(required=True, validate=validate.Equal("thief_word"))
-    word = fields.String(required=True, validate=WORD, metadata={"example": "schwarzenegger"})
+    word = fields.String(required=True, metadata={"example": "schwarzenegger", **WORD})
     final = StrictBool(load_default=False)
 
 
@@ -354,20 +386,26 @@ class WordJamGameSchema(GameBaseSchema):
 
 # ---------------------------------------------------------------------------- calculator
 class WordJamValueRequestSchema(Base):
-    word = fields.String(required=True, validate=WORD, metadata={"example": "pinguino"})
-    coins = fields.Dict(keys=fields.String(validate=CONSONANT),
-                        values=Int(validate=validate.Range(0, 99)), required=True,
-                        validate=validate.Length(1, 21), metadata={
+    word = fields.String(required=True, metadata={"example": "pinguino", **WORD})
+    # the consonants and the coins are the calculator's to check (invalid_consonant,
+    # invalid_coins), as in schemas.py
+    coins = fields.Dict(keys=fields.String(), values=Int(metadata={"minimum": 0, "maximum": 99}),
+                        required=True, metadata={
                             "description": "the coin consonants and their coins",
-                            "example": {"T": 1, "P": 2, "N": 3, "F": 3}})
-    forbidden = fields.String(allow_none=True, load_default=None, validate=CONSONANT,
-                              metadata={"example": "R"})
+                            "example": {"T": 1, "P": 2, "N": 3, "F": 3},
+                            "minProperties": 1, "maxProperties": len(CONSONANTS),
+                            # (apispec passes propertyNames through only inside allOf)
+                            "allOf": [{"propertyNames": {"enum": list(CONSONANTS)}}]})
+    forbidden = fields.String(allow_none=True, load_default=None, metadata={
+        "example": "R", "enum": [*CONSONANTS, None],
+        "description": "the scimitar's consonant, which may not also earn coins"})
 
 
 class WordJamValueSchema(Base):
     value = Int(required=True, metadata={"example": 8})
     valid = StrictBool(required=True)
-    reason = fields.String(required=True, allow_none=True, validate=REASONS, metadata={
+    reason = fields.String(required=True, allow_none=True,
+                           validate=validate.OneOf([FORBIDDEN_CONSONANT]), metadata={
         "description": "why the word is invalid (null when valid)"})
 
 

@@ -1,9 +1,12 @@
 """Word values and the checks the engine makes itself (R2, R9, R10), and the shipped data.
 
-A word is *folded* before anything is compared or counted: accents are removed (È → E), letters
-are upper-cased, and spaces and punctuation (apostrophes, hyphens, dots…) are ignored. What is left
-must be letters A–Z; anything else (digits, symbols, letters outside the Latin alphabet) makes the
-word invalid. Every occurrence of a coin consonant earns that card's coins.
+A word is written in the letters of the Latin alphabet, with or without their accents (È, ñ, ş),
+and the spaces, apostrophes and hyphens that names have (D'Artagnan, Jean-Paul, Arsène Lupin).
+It is *folded* before anything is compared or counted: accents are removed (È → E), letters are
+upper-cased, and the spaces, apostrophes and hyphens are ignored. Anything else (digits, other
+punctuation, symbols, other alphabets, and look-alikes such as Ⓟ, Ｐ or ㍱ that only a
+compatibility mapping would turn into Latin letters) makes the word invalid. Every occurrence of a
+coin consonant earns that card's coins.
 """
 
 from __future__ import annotations
@@ -24,9 +27,17 @@ CONSONANTS = tuple("BCDFGHJKLMNPQRSTVWXYZ")
 COIN_VALUES = (1, 2, 3, 3)
 MAX_WORD_CHARS = 64
 
-#: letters NFKD does not decompose, spelled out
+#: Latin letters that no canonical decomposition splits into a letter A–Z and accents, spelled out
 _SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
-            "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L"}
+            "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L",
+            "Đ": "D", "đ": "D", "Ħ": "H", "ħ": "H", "ı": "I", "Ĳ": "IJ", "ĳ": "IJ", "Ŧ": "T",
+            "ŧ": "T"}
+#: what a word may hold besides letters, and folding ignores: spaces (the plain one and the
+#: no-break ones), apostrophes (typewriter, typographic, modifier letter) and hyphens (the
+#: hyphen-minus, the hyphen, the non-breaking and the soft hyphen)
+SEPARATORS = frozenset(" \u00a0\u202f'\u2019\u02bc-\u2010\u2011\u00ad")
+#: the accents: combining diacritical marks, as canonical decomposition (NFD) leaves them
+_ACCENTS = ("\u0300", "\u036f")
 
 # reasons a word is invalid (stable: they are also the suffixes of the refusal codes)
 EMPTY = "empty"
@@ -40,7 +51,8 @@ WRONG_FIRST_LETTER = "wrong_first_letter"
 REASON_TEXT = {
     EMPTY: "the word has no letters",
     TOO_LONG: f"a word may have at most {MAX_WORD_CHARS} characters",
-    INVALID_CHARACTERS: "a word may contain only letters, spaces and punctuation",
+    INVALID_CHARACTERS: "a word may contain only Latin letters (accents allowed), spaces, "
+                        "apostrophes and hyphens",
     FORBIDDEN_CONSONANT: "the word contains the forbidden consonant",
     ALREADY_USED: "the word has already been used in this game",
     NOT_EIGHT_LETTERS: "the theme asks for a word of exactly 8 letters",
@@ -49,19 +61,29 @@ REASON_TEXT = {
 
 
 def fold(word: str) -> str:
-    """``word`` without accents, case, spaces or punctuation (``"Arsène Lupin"`` →
-    ``"ARSENELUPIN"``). Characters that are not letters are kept (upper-cased) so that
-    :func:`check_letters` can refuse them."""
+    """``word`` without accents, case, spaces, apostrophes or hyphens (``"Arsène Lupin"`` →
+    ``"ARSENELUPIN"``). Any other character is kept as it is, so that :func:`letters_reason`
+    refuses the word. The decomposition is the canonical one (NFD), which splits a letter from
+    its accents and nothing else: the compatibility forms (NFKD) would also turn Ⓟ, Ｐ or ㍱
+    into Latin letters."""
     out: list[str] = []
-    for ch in unicodedata.normalize("NFKD", word):
-        if ch in _SPELLED:
+    for ch in unicodedata.normalize("NFD", word):
+        if "a" <= ch <= "z":
+            out.append(ch.upper())
+        elif "A" <= ch <= "Z":
+            out.append(ch)
+        elif ch in _SPELLED:
             out.append(_SPELLED[ch])
+        elif ch in SEPARATORS or _ACCENTS[0] <= ch <= _ACCENTS[1]:
             continue
-        cat = unicodedata.category(ch)
-        if cat[0] in "PZ" or cat in ("Mn", "Mc", "Me", "Sk", "Cf"):
-            continue  # punctuation, spaces, combining accents, spacing accents, format marks
-        out.append(ch)
-    return "".join(out).upper()
+        else:
+            out.append(ch)  # str.upper() would make "FI" of "ﬁ" and "I" of "ı": left alone
+    return "".join(out)
+
+
+def word_character(ch: str) -> bool:
+    """Whether a word may hold ``ch`` (a Latin letter, accented or not, or a separator)."""
+    return all("A" <= c <= "Z" for c in fold(ch)) and ch.isprintable() or ch in SEPARATORS
 
 
 def letters_reason(word: str) -> str | None:
@@ -120,8 +142,9 @@ def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None
     ``forbidden_consonant``. Reuse and the themes depend on a game: they are not checked here.
 
     Raises :class:`IllegalMove` (``invalid_consonant``, ``invalid_coins``) for bad inputs."""
-    if not isinstance(coins, Mapping) or len(coins) > len(CONSONANTS):
-        raise IllegalMove("invalid_coins", "coins must be an object {consonant: coins}")
+    if not isinstance(coins, Mapping) or not 1 <= len(coins) <= len(CONSONANTS):
+        raise IllegalMove("invalid_coins", "coins must be an object {consonant: coins} of 1 to "
+                          f"{len(CONSONANTS)} consonants")
     table: dict[str, int] = {}
     for key, value in coins.items():
         letter = _consonant(key, "each coin key")
