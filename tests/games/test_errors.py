@@ -50,9 +50,71 @@ def test_other_rulesets_moves_to_turandot(client):
 
 def test_a_move_the_body_schema_refuses_is_invalid_body(client):
     table = setup_table(client, "wordjam", [None] * 5, 1)
-    for move in ({"type": "no_such_move"}, {"type": "open_sesame"},
-                 {"type": "open_sesame", "word": ""}, {"type": "bet", "side": "nobody"}, []):
+    for move in ({"type": "open_sesame"}, {"type": "open_sesame", "word": 7},
+                 {"type": "bet", "side": None}, {"type": "no_call", "word": "x"}, []):
         _refused_unchanged(client, table, 0, move, 422, "invalid_body")
+
+
+GAMES = {"turandot": ([None] * 3, {}), "wordjam": ([None] * 5, {}),
+         "muzicando": ([None] * 3, {"mode": "individual", "hands": 3})}
+
+
+@pytest.mark.parametrize("ruleset", sorted(GAMES))
+def test_an_unknown_or_missing_move_type_lists_the_games_own_moves(client, ruleset):
+    """As the docs say: 422 unknown_move_type naming this ruleset's moves, whatever the other
+    fields; never invalid_body listing every ruleset's moves, nor a field another game's move
+    of that name would need (`{"type": "bid"}` in Muzicando was "slot: Missing data")."""
+    kinds, options = GAMES[ruleset]
+    table = setup_table(client, ruleset, kinds, 1, **options)
+    own = get_json(client, f"/v1/rulesets/{ruleset}")["move_types"]
+    others = {m for name in GAMES if name != ruleset
+              for m in get_json(client, f"/v1/rulesets/{name}")["move_types"]}
+    seat = get_json(client, table.url)["pending"][0]["seat"]
+    for move in ([{"type": kind} for kind in sorted(others)]
+                 + [{"type": "no_such_move", "slot": 1}, {"slot": 1}, {"type": None},
+                    {"type": 3}, {"type": ["bid"]}, {}]):
+        body = _refused_unchanged(client, table, seat, move, 422, "unknown_move_type")
+        assert body["move_types"] == own, body
+        listed = body["detail"].split(" moves are ")[1].split(", ")
+        assert listed == own, body
+
+
+def _muzicando_in(client, phase, **options):
+    """A Muzicando game of humans in ``phase``, and the seat to move."""
+    n = 4 if options.get("mode") == "team" else 3
+    for seed in range(1, 40):
+        table = setup_table(client, "muzicando", [None] * n, seed, **options)
+        view = get_json(client, table.url)
+        if phase == "play" and view["phase"] == "choose":
+            token = table.tokens[view["turn"]]
+            (space,) = get_json(client, f"{table.url}/actions", token)["moves"]
+            assert client.post(f"{table.url}/moves", json={
+                "type": "choose_layout", "layout": space["layouts"][0]},
+                headers=auth(token)).status_code == 200
+            view = get_json(client, table.url)
+        if view["phase"] == phase:
+            return table, view["turn"]
+    raise AssertionError(f"no game in the {phase} phase")
+
+
+@pytest.mark.parametrize("phase,options,move,code", [
+    ("auction", {"mode": "team"}, {"type": "auction_bid", "contract": "5S"}, "unknown_contract"),
+    ("auction", {"mode": "team"}, {"type": "auction_bid", "contract": ""}, "unknown_contract"),
+    ("choose", {"mode": "individual", "hands": 3}, {"type": "choose_layout", "layout": "X"},
+     "unknown_layout"),
+    ("choose", {"mode": "individual", "hands": 3},
+     {"type": "choose_layout", "layout": "Sarabanda"}, "unknown_layout"),
+    ("play", {"mode": "individual", "hands": 3},
+     {"type": "place", "card": "pink-3", "x": 0, "y": 0}, "unknown_card"),
+    ("play", {"mode": "individual", "hands": 3},
+     {"type": "place", "card": "red-8", "x": 0, "y": 0}, "unknown_card"),
+])
+def test_muzicandos_documented_codes_come_back(client, phase, options, move, code):
+    """unknown_contract, unknown_layout and unknown_card are the rules' answers (listed in
+    docs/muzicando.md); the schema used to answer invalid_body first."""
+    table, seat = _muzicando_in(client, phase, **options)
+    body = _refused_unchanged(client, table, seat, move, 422, code)
+    assert repr(move.get("contract", move.get("layout", move.get("card")))) in body["detail"]
 
 
 OUT_OF_RANGE = [("wordjam", 4), ("wordjam", 13), ("wordjam", 1), ("muzicando", 1),

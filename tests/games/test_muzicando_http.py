@@ -216,10 +216,10 @@ def test_illegal_placements_name_the_rule(client, redis_client):
         assert_problem(client.post(f"{table.url}/moves", json={"type": "choose_layout",
                                                                "layout": bad},
                                    headers=auth(token)), 422, "cannot_open")
-    # a layout letter the schema does not know never reaches the rules
+    # a layout letter the game does not know: the rules' code (the spec lists the four)
     assert_problem(client.post(f"{table.url}/moves", json={"type": "choose_layout",
                                                            "layout": "X"},
-                               headers=auth(token)), 422, "invalid_body")
+                               headers=auth(token)), 422, "unknown_layout")
     others = [s for s in range(3) if s != chooser]
     assert_problem(client.post(f"{table.url}/moves", json={"type": "choose_layout",
                                                            "layout": space["layouts"][0]},

@@ -52,13 +52,52 @@ def test_malformed_json(client, game):
     ({"type": "nominate"}, "seat"),
     ({"type": "fire_director", "director": 5}, "director"),
     ({"type": "cast", "roles": ["S01"]}, "roles"),
-    ({"type": "dance"}, "type"),
-    ({"slot": 3}, "type"),
 ])
 def test_move_schema_violation_names_the_field(client, game, body, field):
     before = snapshot(client, game)
     problem = assert_problem(_move(client, game, game.tokens[1], body), 422, "invalid_body")
     assert field in problem["errors"], problem
+    assert snapshot(client, game) == before
+
+
+@pytest.mark.parametrize("body", [{"type": "dance"}, {"slot": 3}, {"type": None},
+                                  {"type": "open_sesame", "word": "pinguino"},
+                                  {"type": "auction_bid"}])
+def test_unknown_or_missing_move_type_lists_turandots_moves(client, game, body):
+    """Not invalid_body naming every ruleset's moves, nor a field of another game's move
+    (`auction_bid` has a required `contract` Turandot never asks for)."""
+    before = snapshot(client, game)
+    problem = assert_problem(_move(client, game, game.tokens[1], body), 422, "unknown_move_type")
+    moves = ["bid", "assign_office", "nominate", "fire_director", "cast"]
+    assert problem["move_types"] == moves, problem
+    assert problem["detail"].endswith("Turandot moves are " + ", ".join(moves)), problem
+    assert snapshot(client, game) == before
+
+
+def test_a_bid_out_of_the_games_slots_names_its_range(client, make_game):
+    """With 2 players the slots are 1–3: the rules say so (slot_out_of_range), not the
+    spec's widest bound (1–6, for 5 players) as a schema error."""
+    game = make_game(players=2, seed=1)
+    before = snapshot(client, game)
+    for slot in (4, 6, 9, 0, -1, 10**12):
+        problem = assert_problem(_move(client, game, game.tokens[0], dict(BID, slot=slot)),
+                                 422, "slot_out_of_range")
+        assert problem["detail"] == "slot must be from 1 to 3", problem
+    assert snapshot(client, game) == before
+
+
+def test_a_nomination_out_of_the_table_names_its_seats(client, make_game):
+    game = make_game(players=3, seed=3, first_maestro=0)
+    for token in game.tokens:  # everyone on slot 1: a tie, all wait for the office
+        assert _move(client, game, token, BID).status_code == 200
+    assert _move(client, game, game.tokens[0], {"type": "assign_office", "assignments": [
+        {"seat": s, "slot": s + 1} for s in range(3)]}).status_code == 200
+    assert client.get(game.url).get_json()["phase"] == "nominate"
+    before = snapshot(client, game)
+    for seat in (3, 4, 7):
+        problem = assert_problem(_move(client, game, game.tokens[0],
+                                       {"type": "nominate", "seat": seat}), 422, "unknown_seat")
+        assert problem["detail"] == f"there is no seat {seat} at this table"
     assert snapshot(client, game) == before
 
 
@@ -309,9 +348,11 @@ def test_unknown_ruleset_and_bad_player_counts(client, redis_client):
     assert_problem(client.post("/v1/games", json={"ruleset": "poker", "players": 4}), 404,
                    "ruleset_not_found")
     assert_problem(client.get("/v1/rulesets/poker"), 404, "ruleset_not_found")
-    for players in (1, 6, 0, 64):
-        problem = client.post("/v1/games", json={"ruleset": "turandot", "players": players})
-        assert_problem(problem, 422, "invalid_players" if players else "invalid_body")
+    for players in (1, 6, 0, 64, -2, 10**9):  # the game's own range, whatever the number
+        problem = assert_problem(client.post("/v1/games", json={"ruleset": "turandot",
+                                                                "players": players}),
+                                 422, "invalid_players")
+        assert problem["detail"] == f"Turandot is for 2 to 5 players, not {players}"
     for options, code in [({"first_maestro": 4}, "invalid_first_maestro"),
                           ({"colour": "red"}, "unknown_option")]:
         resp = client.post("/v1/games", json={"ruleset": "turandot", "players": 3,

@@ -4,11 +4,14 @@ order included; and the lane is really taken for ordinary moves."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from impresario_engine.api import schemas as s
+from impresario_engine.api.errors import ApiError
+from impresario_engine.games import RULESETS
 
 s.register_rulesets()
 
@@ -53,33 +56,56 @@ def test_compiled_loaders_agree_with_marshmallow(case):
         assert got == expected and list(got) == list(expected), (body, got, expected)
 
 
-ORDINARY = [
-    {"type": "bid", "slot": 3, "money": 1, "bluff": False},
-    {"type": "bid", "slot": None, "money": 1, "bluff": True, "round": 2},
-    {"type": "bid", "slot": 1},
-    {"type": "nominate", "seat": 1},
-    {"type": "fire_director", "director": "neutral"},
-    {"type": "cast", "roles": None},
-    {"type": "cast", "roles": ["S04", "S01", "S10", "S02", "S03", "S07"]},
-]
+ORDINARY = {
+    "turandot": [
+        {"type": "bid", "slot": 3, "money": 1, "bluff": False},
+        {"type": "bid", "slot": None, "money": 1, "bluff": True, "round": 2},
+        {"type": "bid", "slot": 1},
+        {"type": "nominate", "seat": 1},
+        {"type": "fire_director", "director": "neutral"},
+        {"type": "cast", "roles": None},
+        {"type": "cast", "roles": ["S04", "S01", "S10", "S02", "S03", "S07"]},
+    ],
+    "wordjam": [
+        {"type": "open_sesame", "word": "pinguino"},
+        {"type": "bet", "side": "thieves"},
+        {"type": "vote", "in_favour": True, "word_id": 3},
+    ],
+    "muzicando": [
+        {"type": "auction_bid", "contract": "2G"},
+        {"type": "place", "card": "red-3", "x": 0, "y": 2},
+        {"type": "pass"},
+    ],
+}
 
 
 def test_ordinary_moves_take_the_fast_lane():
-    for body in ORDINARY:
-        got = s._FAST_LOADERS[body["type"]](dict(body))
-        assert got is not None, body
-        assert got == s._MOVE_LOADERS[body["type"]].load(dict(body))
-        assert s.load_move(dict(body)) == got
+    for name, bodies in ORDINARY.items():
+        for body in bodies:
+            got = s._FAST_LOADERS[body["type"]](dict(body))
+            assert got is not None, body
+            assert got == s._MOVE_LOADERS[body["type"]].load(dict(body))
+            assert s.load_move(RULESETS[name], dict(body)) == got
 
 
 def test_errors_still_come_from_the_schema():
-    from impresario_engine.api.errors import ApiError
-
-    for body, field in [({"type": "bid", "slot": 7}, "slot"), ({"type": "bid", "slot": True}, "slot"),
+    for body, field in [({"type": "bid", "slot": "7"}, "slot"),
+                        ({"type": "bid", "slot": True}, "slot"),
                         ({"type": "nominate"}, "seat"), ({"type": "bid", "slot": 1, "x": 1}, "x")]:
-        try:
-            s.load_move(body)
-        except ApiError as err:
-            assert err.code == "invalid_body" and field in err.extra["errors"], err.extra
-        else:
-            raise AssertionError(f"{body} was accepted")
+        with pytest.raises(ApiError) as caught:
+            s.load_move(RULESETS["turandot"], body)
+        err = caught.value
+        assert err.code == "invalid_body" and field in err.extra["errors"], err.extra
+
+
+def test_a_type_is_looked_up_among_the_games_own_moves():
+    """Another ruleset's move, an unknown or a missing type: unknown_move_type naming the
+    game's own moves, before any field is looked at."""
+    for name, ruleset in RULESETS.items():
+        others = [k for k in s.MOVE_SCHEMAS if k not in ruleset.move_types]
+        for body in [{"type": k} for k in others] + [{"type": "dance"}, {"slot": 1}, {"type": 3}]:
+            with pytest.raises(ApiError) as caught:
+                s.load_move(ruleset, body)
+            err = caught.value
+            assert err.code == "unknown_move_type", (name, body, err.detail)
+            assert err.extra["move_types"] == list(ruleset.move_types)

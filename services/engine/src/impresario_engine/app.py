@@ -90,11 +90,13 @@ def _document(api: Api) -> None:
     spec = api.spec
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                "description": "a seat token or the host token"})
-    spec.components.schema("CreateGame", schema=s.CreateGameSchema)
+    s.register_rulesets()
+    _union(spec, "CreateGame", "ruleset", {
+        name: _component(spec, schema)
+        for name, schema in s.create_game_schemas(s.OPTIONS_SCHEMAS).items()})
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=sj.WordJamValueRequestSchema)
-    s.register_rulesets()
     games, scores = {}, []
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         scores.append({"$ref": _component(spec, score_schema)})

@@ -672,9 +672,13 @@ class GameService:
 
     def act(self, game_id: str, token: str | None, action: dict[str, Any],
             if_match: int | None = None, idempotency_key: str | None = None,
-            fingerprint: str = "") -> dict[str, Any]:
+            fingerprint: str = "",
+            parse: Callable[[Ruleset, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
         """One move by the caller's seat, then every move that is the engine's to make (bots,
-        passed deadlines). Returns ``{"version", "events", "game"}``."""
+        passed deadlines). Returns ``{"version", "events", "game"}``. ``parse(ruleset, action)``,
+        if given, turns the request's body into the move once the game's ruleset is known and
+        the caller is found to hold a seat (the HTTP API checks it against that ruleset's move
+        schemas)."""
         if token is None:
             raise ApiError(401, "missing_token", "a move needs the seat's bearer token",
                            headers={"WWW-Authenticate": "Bearer"})
@@ -689,6 +693,7 @@ class GameService:
             if caller.seat is None:
                 raise ApiError(403, "not_a_seat", "only a seated player can make moves; the host "
                                "token is for managing the game")
+            move = action if parse is None else parse(loaded.ruleset, action)
             if if_match is not None and if_match != loaded.version:
                 raise ApiError(412, "stale_version",
                                f"the game is at version {loaded.version}, not {if_match}",
@@ -715,7 +720,7 @@ class GameService:
                 if refusal is not None:
                     return (doc, events, refusal, None) if events else _raise(refusal.error)
             try:
-                new_doc = self._apply(doc, ruleset, seat, action, "seat", events)
+                new_doc = self._apply(doc, ruleset, seat, move, "seat", events)
             except RulesError as err:
                 if events:  # the deadlines still count: save them, then report the refusal
                     return doc, events, _Refused(ApiError.from_rules(err)), None

@@ -303,18 +303,27 @@ def make_move(game_id: str):
     `default_played`. With `If-Match`, the move is refused whenever anything fell due before it:
     `409 deadline_passed` when the situation changed, else `412 stale_version` with the new
     `version`. What fell due is saved in every case, and nothing else.
+
+    The body is one of the game's own moves: a `type` that is missing or not one of its
+    ruleset's is 422 `unknown_move_type` (the problem's `move_types` lists them), a field
+    missing, of the wrong type or unknown is 422 `invalid_body`. Values are the rules' to judge,
+    by the game's own range or set (a 2-player Turandot's slots are 1 to 3:
+    `slot_out_of_range`). Checked in this order: the token's presence and form (401), the body's
+    JSON and the headers (415, 413, 400), the game (404), the token (401, 403), the move's type
+    and fields (422), `If-Match` and what fell due (412, 409), the state of play (409), the rules
+    (422).
     """
-    token = bearer_token()
-    move = s.load_move(json_body())
+    body = json_body()
     key = idempotency_key()
-    result = service().act(_game_id(game_id), token, move, if_match_version(), key,
-                           fingerprint() if key else "")
+    if_match = if_match_version()
+    result = service().act(_game_id(game_id), bearer_token(), body, if_match, key,
+                           fingerprint() if key else "", parse=s.load_move)
     headers = _replay_headers(result)
     headers["ETag"] = etag(result["version"])
     return json_response(result, 200, headers)
 
 
-@blp.route("/<game_id>/events", methods=["GET"])
+@blp.route("/<game_id>/events", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getEvents", security=AUTH, parameters=[
     {"in": "query", "name": "after", "required": False,
      "schema": {"type": "integer", "minimum": 0, "maximum": 2**53, "default": 0},

@@ -12,10 +12,21 @@ from typing import Any
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
 from marshmallow.utils import missing as marshmallow_missing
 
+from ..games import RULESETS
+from ..games.turandot.cards import DEFAULT as DEFAULT_CATALOGUE
+from ..games.turandot.cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, SEXES, SINGER_ID
+from ..service import MAX_MOVE_SECONDS
 from .errors import ApiError
 
 NAME_MAX = 40
 SEED_MAX = 2**63 - 1
+
+# What the rules check themselves, with their own code and a message that names the game's own
+# range or set, is documented in the spec (``metadata``: enum, minimum, maximum, pattern) but not
+# enforced by the schema: the schema would answer first, with a generic ``invalid_body`` naming a
+# bound that is not the game's (a 2-player Turandot's slots are 1–3, not 1–6). The schemas check
+# the shape (types, required and unknown fields); the spec still tells a client every value the
+# server can accept.
 
 
 class StrictBool(fields.Boolean):
@@ -83,28 +94,46 @@ class CardSchema(Base):
 
 
 class CatalogueEntrySchema(Base):
-    id = fields.String(required=True, validate=validate.Length(1, 32))
-    category = fields.String(required=True)
-    sex = fields.String(required=True)
-    stars = Int(required=True)
-    favourite_role = fields.String(allow_none=True, load_default=None)
-    kind = fields.String()
+    id = fields.String(required=True, metadata={"pattern": SINGER_ID})
+    category = fields.String(required=True, metadata={"enum": list(CATEGORIES)})
+    sex = fields.String(required=True, metadata={"enum": list(SEXES)})
+    stars = Int(required=True, metadata={"minimum": 1, "maximum": 3})
+    favourite_role = fields.String(allow_none=True, metadata={
+        "enum": [*FAVOURITE_ROLES, "", None], "description": "empty or null: none"})
+    kind = fields.String(metadata={"enum": ["singer"]})
 
 
 # ---------------------------------------------------------------------------- games
-class TurandotOptionsSchema(Base):
-    first_maestro = fields.Raw(metadata={
-        "description": "seat of the first maestro, or 'random'",
-        "oneOf": [{"type": "integer", "minimum": 0, "maximum": 4}, {"type": "string", "enum": ["random"]}],
-    })
+# Each ruleset's options, for the spec only (the rules check them, with their own codes): the
+# `CreateGame` union of the spec has one member per ruleset, with its players and its options.
+class ServiceOptionsSchema(Base):
+    move_seconds = Int(allow_none=True, metadata={
+        "minimum": 1, "maximum": MAX_MOVE_SECONDS,
+        "description": "the time each seat has for a move before the engine plays its default "
+                       "(null: no deadline; invalid_move_seconds)"})
+
+
+def SeatOrRandom(description: str, seats: int) -> fields.Raw:  # noqa: N802
+    return fields.Raw(metadata={"description": description, "oneOf": [
+        {"type": "integer", "minimum": 0, "maximum": seats - 1},
+        {"type": "string", "enum": ["random"]}]})
+
+
+class TurandotOptionsSchema(ServiceOptionsSchema):
+    first_maestro = SeatOrRandom("seat of the first maestro (below the players), or 'random'",
+                                 RULESETS["turandot"].max_players)
     catalogue = fields.List(fields.Nested(CatalogueEntrySchema), allow_none=True, metadata={
-        "description": "another singer catalogue: 36 singers, 6 per category"})
+        "description": "another singer catalogue: 36 singers, 6 per category, unique ids",
+        "minItems": 36, "maxItems": 36})
 
 
 class CreateGameSchema(Base):
-    ruleset = fields.String(required=True, validate=validate.Length(1, 40),
-                            metadata={"example": "turandot"})
-    players = Int(required=True, validate=validate.Range(1, 64), metadata={"example": 4})
+    """A new game, as the body is loaded; the spec shows one per ruleset, with its players and
+    options (create_game_schemas). The ruleset's name, the players and the options are the
+    service's and the rules' to check (ruleset_not_found, invalid_players, the options' codes)."""
+
+    ruleset = fields.String(required=True, metadata={"example": "turandot"})
+    players = Int(required=True, metadata={"example": 4})
     seed = Int(validate=validate.Range(-SEED_MAX, SEED_MAX), metadata={
         "description": "seed of the game's randomness (random if omitted)", "example": 7})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
@@ -115,6 +144,25 @@ class CreateGameSchema(Base):
         "example": {"first_maestro": 0, "move_seconds": 60}})
     private = StrictBool(load_default=False, metadata={
         "description": "spectators see nothing without the spectator link"})
+
+
+def create_game_schemas(options: dict[str, type[Schema]]) -> dict[str, type[Schema]]:
+    """Per ruleset, ``CreateGame`` as the spec shows it: the ruleset's name, its players and its
+    options (``options``: each ruleset's options schema). Documentation only: the body is loaded
+    with :class:`CreateGameSchema` and the rules check the values with their own codes."""
+    out = {}
+    for name, ruleset in RULESETS.items():
+        title = ruleset.title.replace(" ", "")
+        out[name] = type(f"Create{title}GameSchema", (CreateGameSchema,), {
+            "__doc__": f"A new {ruleset.title} game.",
+            "ruleset": fields.String(required=True, metadata={"enum": [name]}),
+            "players": Int(required=True, metadata={
+                "example": ruleset.min_players, "minimum": ruleset.min_players,
+                "maximum": ruleset.max_players}),
+            "options": fields.Nested(options[name], metadata={
+                "description": f"{ruleset.title}'s options (GET /v1/rulesets/{name})"}),
+        })
+    return out
 
 
 def _no_control_characters(value: str) -> None:
@@ -331,7 +379,7 @@ class EventsSchema(Base):
 
 class EventsQuerySchema(Base):
     after = fields.Integer(load_default=0, validate=validate.Range(0, 2**53))
-    spectator = fields.String(validate=validate.Length(1, 256), metadata={
+    spectator = fields.String(validate=validate.Length(0, 256), metadata={
         "description": "the token of a private game's spectator link"})
 
 
@@ -381,8 +429,9 @@ class BidMoveSchema(MoveBase):
     a helper; the bluff card may be added to either."""
 
     type = fields.String(required=True, validate=validate.Equal("bid"))
-    slot = Int(required=True, allow_none=True, validate=validate.Range(1, 6),
-               metadata={"example": 3})
+    slot = Int(required=True, allow_none=True, metadata={
+        "example": 3, "minimum": 1, "maximum": 6,
+        "description": "1 to players + 1 (slot_out_of_range), or null for a helper"})
     money = Int(load_default=0, validate=validate.Range(0, 3), metadata={"example": 1})
     bluff = StrictBool(load_default=False, metadata={"example": False})
     round = Int(allow_none=True, validate=validate.Range(1, 7), metadata={
@@ -391,8 +440,8 @@ class BidMoveSchema(MoveBase):
 
 
 class OfficeAssignmentSchema(Base):
-    seat = Int(required=True, validate=validate.Range(0, 4))
-    slot = Int(required=True, validate=validate.Range(1, 6))
+    seat = Int(required=True, metadata={"minimum": 0, "maximum": 4})
+    slot = Int(required=True, metadata={"minimum": 1, "maximum": 6})
 
 
 class AssignOfficeMoveSchema(MoveBase):
@@ -403,13 +452,13 @@ class AssignOfficeMoveSchema(MoveBase):
 
 class NominateMoveSchema(MoveBase):
     type = fields.String(required=True, validate=validate.Equal("nominate"))
-    seat = Int(required=True, validate=validate.Range(0, 4))
+    seat = Int(required=True, metadata={"minimum": 0, "maximum": 4})
 
 
 class FireDirectorMoveSchema(MoveBase):
     type = fields.String(required=True, validate=validate.Equal("fire_director"))
-    director = fields.String(required=True, validate=validate.Length(1, 40),
-                             metadata={"example": "neutral"})
+    director = fields.String(required=True, metadata={"example": "neutral",
+                                                      "enum": list(DIRECTORS)})
 
 
 class CastMoveSchema(MoveBase):
@@ -417,8 +466,9 @@ class CastMoveSchema(MoveBase):
     engine's optimal arrangement (R6)."""
 
     type = fields.String(required=True, validate=validate.Equal("cast"))
-    roles = fields.List(fields.String(validate=validate.Length(1, 32)), allow_none=True,
-                        load_default=None, validate=validate.Length(6, 6))
+    roles = fields.List(fields.String(validate=validate.Length(1, 32),
+                                      metadata={"pattern": SINGER_ID}),
+                        allow_none=True, load_default=None, validate=validate.Length(6, 6))
 
 
 #: each ruleset's view and score schemas (the ``Game`` and ``Score`` unions of the spec)
@@ -426,14 +476,22 @@ VIEW_SCHEMAS: dict[str, tuple[type[Schema], type[Schema]]] = {
     "turandot": (TurandotGameSchema, TurandotScoreSchema),
 }
 
-MOVE_SCHEMAS: dict[str, type[Schema]] = {
+TURANDOT_MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "bid": BidMoveSchema,
     "assign_office": AssignOfficeMoveSchema,
     "nominate": NominateMoveSchema,
     "fire_director": FireDirectorMoveSchema,
     "cast": CastMoveSchema,
 }
+#: every ruleset's move schemas by move type (the ``Move`` union of the spec)
+MOVE_SCHEMAS: dict[str, type[Schema]] = dict(TURANDOT_MOVE_SCHEMAS)
+#: each ruleset's move schemas: a move body is loaded with its game's own
+RULESET_MOVE_SCHEMAS: dict[str, dict[str, type[Schema]]] = {"turandot": TURANDOT_MOVE_SCHEMAS}
+#: each ruleset's options (for the spec's CreateGame union)
+OPTIONS_SCHEMAS: dict[str, type[Schema]] = {"turandot": TurandotOptionsSchema}
 _MOVE_LOADERS: dict[str, Schema] = {}
+#: per ruleset, per move type: the schema and its compiled loader (None: marshmallow only)
+_RULESET_LOADERS: dict[str, dict[str, tuple[Schema, Any]]] = {}
 
 
 def register_rulesets() -> None:
@@ -442,17 +500,26 @@ def register_rulesets() -> None:
     if _MOVE_LOADERS:
         return
     from .schemas_muzicando import (MUZICANDO_MOVE_SCHEMAS, MuzicandoGameSchema,
-                                    MuzicandoScoreSchema)
-    from .schemas_wordjam import WORDJAM_MOVE_SCHEMAS, WordJamGameSchema, WordJamScoreSchema
+                                    MuzicandoOptionsSchema, MuzicandoScoreSchema)
+    from .schemas_wordjam import (WORDJAM_MOVE_SCHEMAS, WordJamGameSchema, WordJamOptionsSchema,
+                                  WordJamScoreSchema)
 
     VIEW_SCHEMAS["wordjam"] = (WordJamGameSchema, WordJamScoreSchema)
     VIEW_SCHEMAS["muzicando"] = (MuzicandoGameSchema, MuzicandoScoreSchema)
+    RULESET_MOVE_SCHEMAS["wordjam"] = WORDJAM_MOVE_SCHEMAS
+    RULESET_MOVE_SCHEMAS["muzicando"] = MUZICANDO_MOVE_SCHEMAS
+    OPTIONS_SCHEMAS["wordjam"] = WordJamOptionsSchema
+    OPTIONS_SCHEMAS["muzicando"] = MuzicandoOptionsSchema
     for extra in (WORDJAM_MOVE_SCHEMAS, MUZICANDO_MOVE_SCHEMAS):
         clash = set(extra) & set(MOVE_SCHEMAS)
         assert not clash, f"move types used by two rulesets: {clash}"
         MOVE_SCHEMAS.update(extra)
     _MOVE_LOADERS.update({k: v() for k, v in MOVE_SCHEMAS.items()})
     _FAST_LOADERS.update({k: _compile(v) for k, v in _MOVE_LOADERS.items()})
+    assert set(RULESET_MOVE_SCHEMAS) == set(RULESETS), "a ruleset without move schemas"
+    for name, moves in RULESET_MOVE_SCHEMAS.items():
+        assert tuple(moves) == RULESETS[name].move_types, f"{name}: schemas and move_types differ"
+        _RULESET_LOADERS[name] = {k: (_MOVE_LOADERS[k], _FAST_LOADERS[k]) for k in moves}
 
 
 # The move path loads every move body, and marshmallow costs about a tenth of a move's CPU.
@@ -544,19 +611,23 @@ def _compile(schema: Schema):
     return load
 
 
-def load_move(body: Any) -> dict[str, Any]:
-    """Validate a move body against its type's schema; 422 naming the offending field."""
+def load_move(ruleset: Any, body: Any) -> dict[str, Any]:
+    """A move body checked against the schema of its type among ``ruleset``'s moves (the
+    :class:`~impresario_engine.games.base.Ruleset` of the game it is for): 422
+    ``unknown_move_type`` naming that ruleset's moves when the type is missing or not one of
+    them, 422 ``invalid_body`` naming the offending field otherwise."""
     if not isinstance(body, dict):
         raise ApiError(422, "invalid_body", "a move must be a JSON object with a 'type'",
                        errors={"_schema": ["must be an object"]})
-    register_rulesets()
+    loaders = _RULESET_LOADERS.get(ruleset.name)
+    if loaders is None:
+        register_rulesets()
+        loaders = _RULESET_LOADERS[ruleset.name]
     kind = body.get("type")
-    loader = _MOVE_LOADERS.get(kind) if isinstance(kind, str) else None
-    if loader is None:
-        raise ApiError(422, "invalid_body",
-                       f"unknown move type {kind!r}; known types: {', '.join(MOVE_SCHEMAS)}",
-                       errors={"type": [f"must be one of {', '.join(MOVE_SCHEMAS)}"]})
-    fast = _FAST_LOADERS.get(kind)
+    found = loaders.get(kind) if type(kind) is str else None
+    if found is None:
+        raise _unknown_move_type(ruleset, kind)
+    loader, fast = found
     if fast is not None:
         loaded = fast(body)
         if loaded is not None:
@@ -566,6 +637,18 @@ def load_move(body: Any) -> dict[str, Any]:
     except ValidationError as err:
         raise ApiError(422, "invalid_body", _first_message(err.messages),
                        errors=err.messages) from err
+
+
+def _unknown_move_type(ruleset: Any, kind: Any) -> ApiError:
+    names = ", ".join(ruleset.move_types)
+    if kind is None:
+        what = "a move needs a 'type'"
+    else:
+        shown = repr(kind)
+        what = f"unknown move type {shown if len(shown) <= 42 else shown[:40] + '…'}"
+    return ApiError(422, "unknown_move_type", f"{what}; {ruleset.title} moves are {names}",
+                    move_types=list(ruleset.move_types),
+                    errors={"type": [f"must be one of {names}"]})
 
 
 def load_body(schema: Schema, body: Any) -> dict[str, Any]:
@@ -604,14 +687,23 @@ class RulesetsSchema(Base):
     rulesets = fields.List(fields.Nested(RulesetSchema), required=True)
 
 
+def _default_singer() -> dict[str, Any]:
+    """A singer of the default catalogue (a fresh list each time: YAML would alias a shared one)."""
+    return {"enum": sorted(DEFAULT_CATALOGUE.singers)}
+
+
 class CalculatorSchema(Base):
-    singers = fields.List(fields.String(validate=validate.Length(1, 32)), required=True,
-                          validate=validate.Length(6, 6), metadata={"example": ["S04", "S01", "S10", "S02", "S03", "S07"]})
-    director = fields.String(required=True, allow_none=True, metadata={"example": "neutral"})
+    singers = fields.List(fields.String(metadata=_default_singer()), required=True,
+                          validate=validate.Length(6, 6), metadata={
+                              "example": ["S04", "S01", "S10", "S02", "S03", "S07"],
+                              "uniqueItems": True})
+    director = fields.String(required=True, allow_none=True, metadata={
+        "example": "neutral", "enum": [*DIRECTORS, None]})
     stage_elements = Int(load_default=0, validate=validate.Range(0, 21))
-    roles = fields.List(fields.String(validate=validate.Length(1, 32)), allow_none=True,
-                        load_default=None, validate=validate.Length(6, 6),
-                        metadata={"description": "an arrangement to score (default: the best)"})
+    roles = fields.List(fields.String(metadata=_default_singer()), allow_none=True,
+                        load_default=None, validate=validate.Length(6, 6), metadata={
+                            "description": "an arrangement of the 6 singers to score "
+                                           "(default: the best)", "uniqueItems": True})
     puccini = StrictBool(load_default=False, metadata={"description": "2 players: hold Puccini at the end"})
 
 

@@ -12,12 +12,18 @@ from marshmallow import Schema, fields, validate
 
 from ..games.muzicando.cards import COLOURS, DECK
 from ..games.muzicando.layouts import LAYOUTS
-from ..games.muzicando.rules import CONTRACTS
-from .schemas import Base, GameBaseSchema, Int, MoveBase, PendingSchema, StrictBool
+from ..games.muzicando.rules import CONTRACTS, MAX_HANDS, MUZICANDO
+from .schemas import (Base, GameBaseSchema, Int, MoveBase, PendingSchema, SeatOrRandom,
+                      ServiceOptionsSchema, StrictBool)
 
 COORD = 64  # 56 cards never reach further from the opening card
 
 _card = dict(validate=validate.OneOf(DECK), metadata={"example": "red-3"})
+#: in a move, the sets and ranges are the rules' to check (unknown_contract, unknown_layout,
+#: unknown_card, the layouts' cell codes): the spec documents them, the schema does not enforce
+#: them (see schemas.py)
+_MOVE_CARD = {"example": "red-3", "enum": list(DECK)}
+_COORD = {"minimum": -COORD, "maximum": COORD}
 
 
 # ---------------------------------------------------------------------------- moves
@@ -26,8 +32,8 @@ class AuctionBidMoveSchema(MoveBase):
     opening card you hold (R7)."""
 
     type = fields.String(required=True, validate=validate.Equal("auction_bid"))
-    contract = fields.String(required=True, validate=validate.OneOf(CONTRACTS),
-                             metadata={"example": "2G"})
+    contract = fields.String(required=True, metadata={"example": "2G",
+                                                      "enum": list(CONTRACTS)})
 
 
 class AuctionPassMoveSchema(MoveBase):
@@ -38,17 +44,16 @@ class ChooseLayoutMoveSchema(MoveBase):
     """The chooser (individual game) names the layout: S, G, P or M."""
 
     type = fields.String(required=True, validate=validate.Equal("choose_layout"))
-    layout = fields.String(required=True, validate=validate.OneOf(LAYOUTS),
-                           metadata={"example": "P"})
+    layout = fields.String(required=True, metadata={"example": "P", "enum": list(LAYOUTS)})
 
 
 class PlaceMoveSchema(MoveBase):
     """Place a card from your hand at (x, y); a sign's (x, y) is the cell of the note it covers."""
 
     type = fields.String(required=True, validate=validate.Equal("place"))
-    card = fields.String(required=True, **_card)
-    x = Int(required=True, validate=validate.Range(-COORD, COORD), metadata={"example": 0})
-    y = Int(required=True, validate=validate.Range(-COORD, COORD), metadata={"example": 1})
+    card = fields.String(required=True, metadata=_MOVE_CARD)
+    x = Int(required=True, metadata={"example": 0, **_COORD})
+    y = Int(required=True, metadata={"example": 1, **_COORD})
 
 
 class PassMoveSchema(MoveBase):
@@ -64,6 +69,19 @@ MUZICANDO_MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "place": PlaceMoveSchema,
     "pass": PassMoveSchema,
 }
+
+
+# ---------------------------------------------------------------------------- options
+class MuzicandoOptionsSchema(ServiceOptionsSchema):
+    mode = fields.String(metadata={"enum": ["team", "individual"], "description": (
+        "the team game (exactly 4 players) or the individual game; default: team with 4 "
+        "players")})
+    hands = Int(metadata={"minimum": 1, "maximum": MAX_HANDS, "description": (
+        "team: at least 4; individual: a multiple of the players")})
+    auction = StrictBool(metadata={"description": "R11: the individual game for 4 or 8 with the "
+                                                  "team game's auction (always in the team game)"})
+    first_dealer = SeatOrRandom("the seat that deals the first hand (below the players), or "
+                                "'random'", MUZICANDO.max_players)
 
 
 # ---------------------------------------------------------------------------- view

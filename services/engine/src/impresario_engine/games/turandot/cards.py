@@ -11,6 +11,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Iterable
@@ -22,6 +23,10 @@ SEXES = ("male", "female", "undefined")
 ROLES = ("turandot", "calaf", "liu", "ping", "pong", "pang")
 ROLE_SEX = ("female", "male", "female", "male", "male", "male")
 FAVOURITE_ROLES = ("turandot", "calaf", "liu")
+
+#: a singer's id: 1 to 32 letters A–Z, digits, "_" or "-" (S01…S36 in the default catalogue)
+SINGER_ID = r"^[A-Za-z0-9_-]{1,32}$"
+_SINGER_ID = re.compile(SINGER_ID)
 
 #: the directors in catalogue order (the order of the rules page); the effect of each is in scoring
 DIRECTORS = (
@@ -110,9 +115,8 @@ def parse_catalogue(rows: Any) -> Catalogue:
         if row.get("kind", "singer") != "singer":
             raise _fail(f"{where}: kind must be 'singer'", index=i)
         sid = row.get("id")
-        if not isinstance(sid, str) or not sid or len(sid) > 32 or not sid.isprintable():
-            raise _fail(f"{where}: id must be a non-empty printable string of at most 32 characters",
-                        index=i)
+        if not isinstance(sid, str) or not _SINGER_ID.fullmatch(sid):
+            raise _fail(f"{where}: id must be 1 to 32 letters A-Z, digits, '_' or '-'", index=i)
         if sid in seen:
             raise _fail(f"{where}: duplicate id {sid!r}", index=i)
         if sid in DIRECTOR_TEXT:
