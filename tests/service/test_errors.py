@@ -317,6 +317,30 @@ def test_decision_errors_by_the_rules(client, game):
     assert snapshot(client, game) == before
 
 
+@pytest.mark.parametrize("headers", [
+    {"If-Match": "yesterday"}, {"Idempotency-Key": "x" * 300}, {"If-Match": "*"},
+    {"Idempotency-Key": "clé"}, {"Content-Type": "text/plain"}])
+def test_authentication_comes_first(client, game, headers):
+    """No token, or a malformed one, is 401 before any other header or the body is looked at,
+    on every operation that takes one."""
+    before = snapshot(client, game)
+    for body in (BID, {"type": "dance"}, [1]):
+        for auth_header in ({}, {"Authorization": "Basic dXNlcjpwYXNz"}):
+            resp = client.post(f"{game.url}/moves", json=body, headers={**headers, **auth_header})
+            assert_problem(resp, 401, "invalid_token" if auth_header else "missing_token")
+        assert_problem(client.post(f"{game.url}/resolve", json=body, headers=headers), 401,
+                       "missing_token")
+    bad = {"Authorization": "Bearer " + "x" * 300}
+    for url in (f"{game.url}/events?after=-1", f"{game.url}?spectator=", f"{game.url}/actions",
+                f"{game.url}/replay", f"{game.url}/score"):
+        assert_problem(client.get(url, headers=bad), 401, "invalid_token")
+    assert_problem(client.post(f"{game.url}/seats", json={"name": ""}, headers=bad), 401,
+                   "invalid_token")
+    assert_problem(client.get(f"{game.url}/events?after=-1&spectator={'s' * 300}"), 401,
+                   "invalid_token")
+    assert snapshot(client, game) == before
+
+
 def test_stale_if_match(client, game):
     etag = client.get(game.url).headers["ETag"]
     assert _move(client, game, game.tokens[1], BID, **{"If-Match": etag}).status_code == 200
@@ -325,8 +349,12 @@ def test_stale_if_match(client, game):
     problem = assert_problem(resp, 412, "stale_version")
     assert problem["version"] == int(before[str(None)][0].strip('"'))
     assert snapshot(client, game) == before
-    assert_problem(_move(client, game, game.tokens[2], BID, **{"If-Match": "yesterday"}), 400,
-                   "invalid_if_match")
+    for bad in ("yesterday", '"12', "*", "1_0", "²"):
+        assert_problem(_move(client, game, game.tokens[2], BID, **{"If-Match": bad}), 400,
+                       "invalid_if_match")
+    for other in ('"999"', 'W/"999"', "999"):  # the forms the spec's pattern allows
+        assert_problem(_move(client, game, game.tokens[2], BID, **{"If-Match": other}), 412,
+                       "stale_version")
     fresh = client.get(game.url).headers["ETag"]
     assert _move(client, game, game.tokens[2], BID, **{"If-Match": fresh}).status_code == 200
 

@@ -12,13 +12,18 @@ from . import schemas as s
 from . import streams
 from .edge import client_address
 from .errors import TITLES, ApiError
-from .http import (bearer_token, etag, fingerprint, idempotency_key, if_match_version,
-                   json_body, json_response, service)
+from .http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, etag, fingerprint,
+                   idempotency_key, if_match_version, json_body, json_response, service)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: seats, views, moves, events and scores")
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+GAME_ID = re.compile(GAME_ID_PATTERN)
+#: the path's game id, documented with its pattern (another id is 404 game_not_found)
+GAME_ID_PARAM = [{"in": "path", "name": "game_id", "required": True,
+                  "schema": {"type": "string", "pattern": GAME_ID_PATTERN},
+                  "description": "the game's id, as created"}]
 PROBLEM = "application/problem+json"
 AUTH = [{"bearer": []}, {}]
 
@@ -88,14 +93,36 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
-def _token() -> str | None:
-    """The caller's token: the bearer token, or a spectator link's ``?spectator=``."""
+#: the operations that need a bearer token
+_NEEDS_TOKEN = {"games.make_move": "a move needs the seat's bearer token",
+                "games.resolve_game": "resolving a game needs the host's or a seat's token"}
+
+
+@blp.before_request
+def _credentials_first() -> None:
+    """The credentials are checked before anything else in the request (its headers, query and
+    body): a malformed `Authorization` header, an oversized spectator token, or no token where
+    one is needed is 401 whatever else is wrong (a join link's malformed token: 403). Whether a
+    token belongs to the game is known once the game is read (404 first when there is no such
+    game)."""
     token = bearer_token()
     link = request.args.get("spectator")
     if link is not None and len(link) > 256:  # refused even beside a bearer token
         raise ApiError(401, "invalid_token", "the spectator token is not valid")
-    if token is None and link:
-        token = link
+    join = request.args.get("join") if request.endpoint == "games.join_game" else None
+    if join is not None and not 0 < len(join) <= 256:
+        raise ApiError(403, "invalid_join_token", "the join link's token is not valid for this "
+                       "game")
+    missing = _NEEDS_TOKEN.get(request.endpoint or "")
+    if missing and token is None:
+        raise ApiError(401, "missing_token", missing, headers={"WWW-Authenticate": "Bearer"})
+
+
+def _token() -> str | None:
+    """The caller's token: the bearer token, or a spectator link's ``?spectator=``."""
+    token = bearer_token()
+    if token is None:
+        token = request.args.get("spectator") or None
     return token
 
 
@@ -118,8 +145,9 @@ def _replay_headers(result: dict) -> dict[str, str]:
 
 IDEMPOTENCY_PARAM = {
     "in": "header", "name": "Idempotency-Key", "required": False,
-    "schema": {"type": "string", "maxLength": 200},
-    "description": "Same key and body from the same caller: the same response again, marked "
+    "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN},
+    "description": "1 to 200 visible ASCII characters, spaces allowed between them. Same key "
+                   "and body from the same caller: the same response again, marked "
                    "`Idempotent-Replayed` (the request is not made twice); another body: 422 "
                    "`idempotency_key_reused`. The caller is the bearer token; a request "
                    "without one (creating a game, taking a seat) is bound to the client's "
@@ -193,7 +221,7 @@ def create_game():
                                        "ETag": etag(view["version"])})
 
 
-@blp.route("/<game_id>", methods=["GET"])
+@blp.route("/<game_id>", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getGame", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, "Game", description="The game as the caller may see it",
               headers={"ETag": {"description": "the game's version", "schema": {"type": "string"}}})
@@ -220,7 +248,7 @@ JOIN_PARAM = {"in": "query", "name": "join", "required": False,
                              "link, `/v1/games/{game_id}/seats?join=<join_token>`"}
 
 
-@blp.route("/<game_id>/seats", methods=["POST"])
+@blp.route("/<game_id>/seats", methods=["POST"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="joinGame", security=AUTH, responses={201: {"links": JOIN_LINKS}},
          parameters=[IDEMPOTENCY_PARAM, JOIN_PARAM],
          requestBody={"required": True, "content": {"application/json": {
@@ -244,10 +272,7 @@ def join_game(game_id: str):
     """
     body = s.load_body(_JOIN, json_body())
     key = idempotency_key()
-    join_token = request.args.get("join")
-    if join_token is not None and not 0 < len(join_token) <= 256:
-        raise ApiError(403, "invalid_join_token", "the join link's token is not valid for this "
-                       "game")
+    join_token = request.args.get("join")  # its form is checked first (_credentials_first)
     result = service().join(_game_id(game_id), body["name"], key, fingerprint() if key else "",
                             token=bearer_token(), bot=body.get("bot"), client=client_address(),
                             join_token=join_token)
@@ -256,7 +281,7 @@ def join_game(game_id: str):
     return json_response(result, 201, headers)
 
 
-@blp.route("/<game_id>/actions", methods=["GET"])
+@blp.route("/<game_id>/actions", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getActions", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.ActionsSchema, description="The caller's legal moves now")
 @problems(401, 403, 404, 503)
@@ -270,7 +295,7 @@ def get_actions(game_id: str):
     return json_response(svc.actions(loaded, caller))
 
 
-@blp.route("/<game_id>/moves", methods=["POST"])
+@blp.route("/<game_id>/moves", methods=["POST"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="makeMove", security=[{"bearer": []}],
          responses={200: {"links": MOVE_LINKS}}, requestBody={
     "required": True, "content": {"application/json": {
@@ -283,7 +308,8 @@ def get_actions(game_id: str):
             "fire_director": {"value": {"type": "fire_director", "director": "neutral"}},
             "cast": {"value": {"type": "cast", "roles": ["S04", "S01", "S10", "S02", "S03", "S07"]}},
         }}}},
-    parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+    parameters=[{"in": "header", "name": "If-Match", "required": False,
+                 "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
                  "description": "the ETag the move is based on (412 if the game moved on)"},
                 IDEMPOTENCY_PARAM])
 @blp.response(200, s.MoveResultSchema, description="The move's events and the new view")
@@ -353,7 +379,7 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None):
     return json_response({"events": events, "last_seq": loaded.doc["seq"]})
 
 
-@blp.route("/<game_id>/resolve", methods=["POST"])
+@blp.route("/<game_id>/resolve", methods=["POST"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="resolveGame", security=[{"bearer": []}])
 @blp.response(200, s.MoveResultSchema, description="The defaults applied and the new view")
 @problems(401, 403, 404, 409, 503)
@@ -368,7 +394,7 @@ def resolve_game(game_id: str):
     return json_response(result, 200, {"ETag": etag(result["version"])})
 
 
-@blp.route("/<game_id>/replay", methods=["GET"])
+@blp.route("/<game_id>/replay", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getReplay", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.ReplaySchema, description="Seed, options and every move, secrets revealed")
 @problems(401, 403, 404, 409, 503)
@@ -384,7 +410,7 @@ def get_replay(game_id: str):
     return json_response(svc.replay(loaded))
 
 
-@blp.route("/<game_id>/score", methods=["GET"])
+@blp.route("/<game_id>/score", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getScore", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, "Score", description="The final score, line by line")
 @problems(401, 403, 404, 409, 503)

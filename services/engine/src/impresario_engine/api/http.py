@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 import orjson
@@ -12,6 +13,13 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .errors import ApiError
 
 IDEMPOTENCY_KEY_MAX = 200
+#: an Idempotency-Key: 1 to 200 visible ASCII characters, spaces allowed inside (a UUID will do)
+IDEMPOTENCY_KEY_PATTERN = (r"^[\x21-\x7e]([\x20-\x7e]{0,%d}[\x21-\x7e])?$"
+                           % (IDEMPOTENCY_KEY_MAX - 2))
+#: If-Match: the game's ETag as sent in the ETag header ("12"), weak (W/"12") or bare (12)
+IF_MATCH_PATTERN = r'^(W/)?"[0-9]{1,18}"$|^[0-9]{1,18}$'
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
 
 
 class RequestTimeout(Exception):
@@ -60,9 +68,37 @@ def json_body() -> Any:
         if request.environ["wsgi.input"].read(1):
             raise RequestEntityTooLarge()
     try:
-        return orjson.loads(raw)
+        body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from exc
+    return _integers(body) if _has_integral_float(body) else body
+
+
+# JSON has one kind of number, and JSON Schema (so the spec) counts 3.0 as the integer 3: a
+# number without a fraction is read as an integer wherever it is, as the spec promises.
+def _has_integral_float(value: Any) -> bool:
+    kind = type(value)
+    if kind is float:
+        return value.is_integer()
+    if kind is not dict and kind is not list:
+        return False
+    for item in value.values() if kind is dict else value:  # a plain loop: this runs per move
+        inner = type(item)
+        if inner is float:
+            if item.is_integer():
+                return True
+        elif (inner is dict or inner is list) and _has_integral_float(item):
+            return True
+    return False
+
+
+def _integers(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {k: _integers(v) for k, v in value.items()}
+    if kind is list:
+        return [_integers(v) for v in value]
+    return int(value) if kind is float and value.is_integer() else value
 
 
 def bearer_token() -> str | None:
@@ -82,22 +118,19 @@ def if_match_version() -> int | None:
     if raw is None:
         return None
     value = raw.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    value = value.strip('"')
-    # ASCII digits only (int() refuses "²", and strings of over 4,300 digits)
-    if not (value.isascii() and value.isdigit() and len(value) <= 18):
+    if not _IF_MATCH.fullmatch(value):  # ASCII digits only: int() would take "²" or "1_0"
         raise ApiError(400, "invalid_if_match", "If-Match must be the game's ETag, e.g. \"12\"")
-    return int(value)
+    return int(value.removeprefix("W/").strip('"'))
 
 
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not key or len(key) > IDEMPOTENCY_KEY_MAX or not key.isprintable():
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ApiError(400, "invalid_idempotency_key",
-                       f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} printable characters")
+                       f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} visible ASCII "
+                       f"characters (spaces allowed between them)")
     return key
 
 

@@ -29,7 +29,9 @@ def list_rulesets():
     return json_response({"rulesets": [r.describe() for r in RULESETS.values()]})
 
 
-@blp.route("/<ruleset>", methods=["GET"])
+@blp.route("/<ruleset>", methods=["GET"], parameters=[{
+    "in": "path", "name": "ruleset", "required": True,
+    "schema": {"type": "string", "enum": sorted(RULESETS)}}])
 @blp.doc(operationId="getRuleset")
 @blp.response(200, s.RulesetSchema, description="A ruleset: player counts, options, move types")
 @problems(404, blueprint=blp)
