@@ -5,12 +5,71 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict, Union
 
 
-class CreateGame(TypedDict):
-    ruleset: str
+class CatalogueEntry(TypedDict):
+    id: str
+    category: Literal['professional', 'amateur', 'alternative', 'classic', 'comic', 'dark']
+    sex: Literal['male', 'female', 'undefined']
+    stars: int
+    favourite_role: NotRequired[Literal['turandot', 'calaf', 'liu', '', None] | None]
+    kind: NotRequired[Literal['singer']]
+
+
+class TurandotOptions(TypedDict):
+    move_seconds: NotRequired[int | None]
+    first_maestro: NotRequired[int | Literal['random']]
+    catalogue: NotRequired[list["CatalogueEntry"] | None]
+
+
+class CreateTurandotGame(TypedDict):
+    ruleset: Literal['turandot']
     players: int
     seed: NotRequired[int]
-    options: NotRequired[dict[str, Any]]
+    options: NotRequired["TurandotOptions"]
     private: NotRequired[bool]
+
+
+class WordJamCave(TypedDict):
+    red: list[int]
+    yellow: list[int]
+
+
+class WordJamOptions(TypedDict):
+    move_seconds: NotRequired[int | None]
+    think_seconds: NotRequired[int]
+    bet_seconds: NotRequired[int]
+    thief_seconds: NotRequired[int]
+    challenge_seconds: NotRequired[int]
+    vote_seconds: NotRequired[int]
+    cave: NotRequired["WordJamCave" | None]
+    no_visible_objects: NotRequired[bool]
+    dictionary: NotRequired[bool]
+
+
+class CreateWordJamGame(TypedDict):
+    ruleset: Literal['wordjam']
+    players: int
+    seed: NotRequired[int]
+    options: NotRequired["WordJamOptions"]
+    private: NotRequired[bool]
+
+
+class MuzicandoOptions(TypedDict):
+    move_seconds: NotRequired[int | None]
+    mode: NotRequired[Literal['team', 'individual']]
+    hands: NotRequired[int]
+    auction: NotRequired[bool]
+    first_dealer: NotRequired[int | Literal['random']]
+
+
+class CreateMuzicandoGame(TypedDict):
+    ruleset: Literal['muzicando']
+    players: int
+    seed: NotRequired[int]
+    options: NotRequired["MuzicandoOptions"]
+    private: NotRequired[bool]
+
+CreateGame = Union["CreateTurandotGame", "CreateWordJamGame", "CreateMuzicandoGame"]
+CREATEGAME_TYPES: dict[str, str] = {"turandot": "CreateTurandotGame", "wordjam": "CreateWordJamGame", "muzicando": "CreateMuzicandoGame"}
 
 
 class Join(TypedDict):
@@ -19,10 +78,10 @@ class Join(TypedDict):
 
 
 class Calculator(TypedDict):
-    singers: list[str]
-    director: str | None
+    singers: list[Literal['S01', 'S02', 'S03', 'S04', 'S05', 'S06', 'S07', 'S08', 'S09', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23', 'S24', 'S25', 'S26', 'S27', 'S28', 'S29', 'S30', 'S31', 'S32', 'S33', 'S34', 'S35', 'S36']]
+    director: Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral', None] | None
     stage_elements: NotRequired[int]
-    roles: NotRequired[list[str] | None]
+    roles: NotRequired[list[Literal['S01', 'S02', 'S03', 'S04', 'S05', 'S06', 'S07', 'S08', 'S09', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23', 'S24', 'S25', 'S26', 'S27', 'S28', 'S29', 'S30', 'S31', 'S32', 'S33', 'S34', 'S35', 'S36']] | None]
     puccini: NotRequired[bool]
 
 
@@ -576,7 +635,7 @@ class NominateMove(TypedDict):
 
 class FireDirectorMove(TypedDict):
     type: Literal['fire_director']
-    director: str
+    director: Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral']
 
 
 class CastMove(TypedDict):
@@ -690,7 +749,7 @@ class CalculatorResult(TypedDict):
 class WordJamValue(TypedDict):
     value: int
     valid: bool
-    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary', None] | None
+    reason: Literal['forbidden_consonant', None] | None
 
 
 class CreatedGame(TypedDict):
@@ -760,4 +819,4 @@ class Health(TypedDict):
     status: str
 
 
-__all__ = ["CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
+__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
