@@ -77,28 +77,38 @@ def json_body() -> Any:
 # JSON has one kind of number, and JSON Schema (so the spec) counts 3.0 as the integer 3: a
 # number without a fraction is read as an integer wherever it is, as the spec promises.
 def _has_integral_float(value: Any) -> bool:
-    kind = type(value)
-    if kind is float:
+    if type(value) is float:
         return value.is_integer()
-    if kind is not dict and kind is not list:
-        return False
-    for item in value.values() if kind is dict else value:  # a plain loop: this runs per move
-        inner = type(item)
-        if inner is float:
-            if item.is_integer():
-                return True
-        elif (inner is dict or inner is list) and _has_integral_float(item):
-            return True
+    stack = [value]  # not recursive: a body may nest 1,000 deep
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        for inner in item.values() if kind is dict else item if kind is list else ():
+            inner_kind = type(inner)
+            if inner_kind is float:
+                if inner.is_integer():
+                    return True
+            elif inner_kind is dict or inner_kind is list:
+                stack.append(inner)
     return False
 
 
 def _integers(value: Any) -> Any:
-    kind = type(value)
-    if kind is dict:
-        return {k: _integers(v) for k, v in value.items()}
-    if kind is list:
-        return [_integers(v) for v in value]
-    return int(value) if kind is float and value.is_integer() else value
+    """``value`` with every float without a fraction an int (lists and dicts changed in place:
+    the body was just parsed and is nobody else's)."""
+    if type(value) is float:
+        return int(value) if value.is_integer() else value
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        pairs = item.items() if type(item) is dict else enumerate(item)
+        for key, inner in list(pairs):
+            kind = type(inner)
+            if kind is float and inner.is_integer():
+                item[key] = int(inner)
+            elif kind is dict or kind is list:
+                stack.append(inner)
+    return value
 
 
 def bearer_token() -> str | None:
