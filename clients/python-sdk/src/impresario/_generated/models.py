@@ -16,6 +16,7 @@ class CatalogueEntry(TypedDict):
 
 class TurandotOptions(TypedDict):
     move_seconds: NotRequired[int | None]
+    bot_seconds: NotRequired[int | None]
     first_maestro: NotRequired[int | Literal['random']]
     catalogue: NotRequired[list["CatalogueEntry"] | None]
 
@@ -35,6 +36,7 @@ class WordJamCave(TypedDict):
 
 class WordJamOptions(TypedDict):
     move_seconds: NotRequired[int | None]
+    bot_seconds: NotRequired[int | None]
     think_seconds: NotRequired[int]
     bet_seconds: NotRequired[int]
     thief_seconds: NotRequired[int]
@@ -55,6 +57,7 @@ class CreateWordJamGame(TypedDict):
 
 class MuzicandoOptions(TypedDict):
     move_seconds: NotRequired[int | None]
+    bot_seconds: NotRequired[int | None]
     mode: NotRequired[Literal['team', 'individual']]
     hands: NotRequired[int]
     auction: NotRequired[bool]

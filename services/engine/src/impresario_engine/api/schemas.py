@@ -15,7 +15,7 @@ from marshmallow.utils import missing as marshmallow_missing
 from ..games import RULESETS
 from ..games.turandot.cards import DEFAULT as DEFAULT_CATALOGUE
 from ..games.turandot.cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, SEXES, SINGER_ID
-from ..service import MAX_MOVE_SECONDS
+from ..service import SECONDS_SETTINGS
 from .errors import ApiError
 
 NAME_MAX = 40
@@ -106,11 +106,18 @@ class CatalogueEntrySchema(Base):
 # ---------------------------------------------------------------------------- games
 # Each ruleset's options, for the spec only (the rules check them, with their own codes): the
 # `CreateGame` union of the spec has one member per ruleset, with its players and its options.
-class ServiceOptionsSchema(Base):
-    move_seconds = Int(allow_none=True, metadata={
-        "minimum": 1, "maximum": MAX_MOVE_SECONDS,
-        "description": "the time each seat has for a move before the engine plays its default "
-                       "(null: no deadline; invalid_move_seconds)"})
+_SERVICE_OPTIONS = {
+    "move_seconds": "the time each seat has for a move before the engine plays its default "
+                    "(null: no deadline)",
+    "bot_seconds": "the longest a bot seat thinks before a move (default: Word Jam 20, others "
+                   "0, at once)",
+}
+#: the options the service reads itself (every ruleset), from its table of them
+ServiceOptionsSchema = type("ServiceOptionsSchema", (Base,), {
+    name: Int(allow_none=True, metadata={
+        "minimum": low, "maximum": high,
+        "description": f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})"})
+    for name, (low, high) in SECONDS_SETTINGS.items()})
 
 
 def SeatOrRandom(description: str, seats: int) -> fields.Raw:  # noqa: N802

@@ -28,6 +28,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Iterable, Mapping
 
+from .words import _SPELLED  # the same spelled-out letters as the words the engine checks
+
 LANGUAGES = ("it", "en")
 KNOWN_ZIPF = 1.5
 VOCABULARY = {"it": 8000, "en": 4000}
@@ -40,8 +42,6 @@ RUDE = frozenset("""ASSHOLE BASTARD BITCH COCK CUNT DAMN DICK FUCK FUCKED FUCKER
     PUSSY SHIT SLUT WHORE CAZZO CAZZI COGLIONE COGLIONI FOTTUTO MERDA MINCHIA PUTTANA STRONZO
     STRONZA STRONZI TROIA VAFFANCULO""".split())
 _PARTS = re.compile(r"[\s'’`´\-‐‑–—.]+")
-_SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
-            "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L"}
 
 
 def _fold(word: str) -> str:
