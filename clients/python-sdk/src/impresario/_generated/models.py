@@ -15,10 +15,10 @@ class CatalogueEntry(TypedDict):
 
 
 class TurandotOptions(TypedDict):
-    move_seconds: NotRequired[int | None]
-    bot_seconds: NotRequired[int | None]
     first_maestro: NotRequired[int | Literal['random']]
     catalogue: NotRequired[list["CatalogueEntry"] | None]
+    move_seconds: NotRequired[int | None]
+    bot_seconds: NotRequired[int | None]
 
 
 class CreateTurandotGame(TypedDict):
@@ -35,8 +35,6 @@ class WordJamCave(TypedDict):
 
 
 class WordJamOptions(TypedDict):
-    move_seconds: NotRequired[int | None]
-    bot_seconds: NotRequired[int | None]
     think_seconds: NotRequired[int]
     bet_seconds: NotRequired[int]
     thief_seconds: NotRequired[int]
@@ -45,6 +43,8 @@ class WordJamOptions(TypedDict):
     cave: NotRequired["WordJamCave" | None]
     no_visible_objects: NotRequired[bool]
     dictionary: NotRequired[bool]
+    move_seconds: NotRequired[int | None]
+    bot_seconds: NotRequired[int | None]
 
 
 class CreateWordJamGame(TypedDict):
@@ -56,12 +56,12 @@ class CreateWordJamGame(TypedDict):
 
 
 class MuzicandoOptions(TypedDict):
-    move_seconds: NotRequired[int | None]
-    bot_seconds: NotRequired[int | None]
     mode: NotRequired[Literal['team', 'individual']]
     hands: NotRequired[int]
     auction: NotRequired[bool]
     first_dealer: NotRequired[int | Literal['random']]
+    move_seconds: NotRequired[int | None]
+    bot_seconds: NotRequired[int | None]
 
 
 class CreateMuzicandoGame(TypedDict):

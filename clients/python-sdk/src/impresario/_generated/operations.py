@@ -46,10 +46,12 @@ def score_turandot_cast(transport: Transport, body: models.Calculator) -> models
 def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> models.WordJamValue:
     """Value a Word Jam word (`POST /v1/rulesets/wordjam/value`).
 
-    For tables playing the physical game: a word and the five coin consonants (and the
-    forbidden one) give the coins it earns, or why it is invalid. Accents and case are folded;
-    spaces, apostrophes and hyphens are ignored; every occurrence counts. Reuse and the theme
-    depend on a game and are not judged here.
+    For tables playing the physical game: a word and the coin consonants (and the forbidden
+    one) give the coins it earns, or why it is invalid (`forbidden_consonant`). Accents and
+    case are folded; spaces, apostrophes and hyphens are ignored; every occurrence counts. A
+    word is written in Latin letters, accented or not: anything else is refused, as in a game,
+    with 422 `word_invalid_characters` (`word_empty`: no letters, `word_too_long`: over 64
+    characters). Reuse and the theme depend on a game and are not judged here.
     """
     path = "/v1/rulesets/wordjam/value"
     params = None
@@ -135,6 +137,15 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
     `default_played`. With `If-Match`, the move is refused whenever anything fell due before it:
     `409 deadline_passed` when the situation changed, else `412 stale_version` with the new
     `version`. What fell due is saved in every case, and nothing else.
+
+    The body is one of the game's own moves: a `type` that is missing or not one of its
+    ruleset's is 422 `unknown_move_type` (the problem's `move_types` lists them), a field
+    missing, of the wrong type or unknown is 422 `invalid_body`. Values are the rules' to judge,
+    by the game's own range or set (a 2-player Turandot's slots are 1 to 3:
+    `slot_out_of_range`). Checked in this order: the token's presence and form (401), the body's
+    JSON and the headers (415, 413, 400), the game (404), the token (401, 403), the move's type
+    and fields (422), `If-Match` and what fell due (412, 409), the state of play (409), the rules
+    (422).
     """
     path = f"/v1/games/{game_id}/moves"
     params = None

@@ -15,7 +15,6 @@ from marshmallow.utils import missing as marshmallow_missing
 from ..games import RULESETS
 from ..games.turandot.cards import DEFAULT as DEFAULT_CATALOGUE
 from ..games.turandot.cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, SEXES, SINGER_ID
-from ..service import SECONDS_SETTINGS
 from .errors import ApiError
 
 NAME_MAX = 40
@@ -105,19 +104,26 @@ class CatalogueEntrySchema(Base):
 
 # ---------------------------------------------------------------------------- games
 # Each ruleset's options, for the spec only (the rules check them, with their own codes): the
-# `CreateGame` union of the spec has one member per ruleset, with its players and its options.
+# `CreateGame` union of the spec has one member per ruleset, with its players and its options,
+# the service's own among them (create_game_schemas adds those).
 _SERVICE_OPTIONS = {
     "move_seconds": "the time each seat has for a move before the engine plays its default "
                     "(null: no deadline)",
     "bot_seconds": "the longest a bot seat thinks before a move (default: Word Jam 20, others "
                    "0, at once)",
 }
-#: the options the service reads itself (every ruleset), from its table of them
-ServiceOptionsSchema = type("ServiceOptionsSchema", (Base,), {
-    name: Int(allow_none=True, metadata={
-        "minimum": low, "maximum": high,
-        "description": f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})"})
-    for name, (low, high) in SECONDS_SETTINGS.items()})
+
+
+def _with_service_options(schema: type[Schema]) -> type[Schema]:
+    """``schema`` (a ruleset's options) with the options the service reads itself, from its
+    table of them."""
+    from ..service import SECONDS_SETTINGS  # late: the service imports this module's neighbours
+
+    return type(schema.__name__, (schema,), {
+        name: Int(allow_none=True, metadata={
+            "minimum": low, "maximum": high,
+            "description": f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})"})
+        for name, (low, high) in SECONDS_SETTINGS.items()})
 
 
 def SeatOrRandom(description: str, seats: int) -> fields.Raw:  # noqa: N802
@@ -126,7 +132,7 @@ def SeatOrRandom(description: str, seats: int) -> fields.Raw:  # noqa: N802
         {"type": "string", "enum": ["random"]}]})
 
 
-class TurandotOptionsSchema(ServiceOptionsSchema):
+class TurandotOptionsSchema(Base):
     first_maestro = SeatOrRandom("seat of the first maestro (below the players), or 'random'",
                                  RULESETS["turandot"].max_players)
     catalogue = fields.List(fields.Nested(CatalogueEntrySchema), allow_none=True, metadata={
@@ -166,7 +172,7 @@ def create_game_schemas(options: dict[str, type[Schema]]) -> dict[str, type[Sche
             "players": Int(required=True, metadata={
                 "example": ruleset.min_players, "minimum": ruleset.min_players,
                 "maximum": ruleset.max_players}),
-            "options": fields.Nested(options[name], metadata={
+            "options": fields.Nested(_with_service_options(options[name]), metadata={
                 "description": f"{ruleset.title}'s options (GET /v1/rulesets/{name})"}),
         })
     return out

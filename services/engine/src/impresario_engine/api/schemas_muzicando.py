@@ -14,7 +14,7 @@ from ..games.muzicando.cards import COLOURS, DECK
 from ..games.muzicando.layouts import LAYOUTS
 from ..games.muzicando.rules import CONTRACTS, MAX_HANDS, MUZICANDO
 from .schemas import (Base, GameBaseSchema, Int, MoveBase, PendingSchema, SeatOrRandom,
-                      ServiceOptionsSchema, StrictBool)
+                      StrictBool)
 
 COORD = 64  # 56 cards never reach further from the opening card
 
@@ -72,7 +72,7 @@ MUZICANDO_MOVE_SCHEMAS: dict[str, type[Schema]] = {
 
 
 # ---------------------------------------------------------------------------- options
-class MuzicandoOptionsSchema(ServiceOptionsSchema):
+class MuzicandoOptionsSchema(Base):
     mode = fields.String(metadata={"enum": ["team", "individual"], "description": (
         "the team game (exactly 4 players) or the individual game; default: team with 4 "
         "players")})

@@ -15,8 +15,7 @@ from ..games.wordjam.rules import MAX_SECONDS, OUTCOMES, PHASES, SIDE_NAMES
 from ..games.wordjam.rules import NOT_IN_DICTIONARY
 from ..games.wordjam.words import (CONSONANTS, FORBIDDEN_CONSONANT, MAX_WORD_CHARS,
                                    REASON_TEXT, SEPARATORS, word_character)
-from .schemas import (Base, GameBaseSchema, Int, MoveBase, PendingSchema, ServiceOptionsSchema,
-                      StrictBool)
+from .schemas import Base, GameBaseSchema, Int, MoveBase, PendingSchema, StrictBool
 
 CONSONANT = validate.OneOf(list(CONSONANTS))
 SIDE = validate.OneOf(list(SIDE_NAMES))
@@ -147,7 +146,7 @@ class WordJamCaveSchema(Base):
                          validate=validate.Length(8, 8))
 
 
-class WordJamOptionsSchema(ServiceOptionsSchema):
+class WordJamOptionsSchema(Base):
     think_seconds = Int(validate=SECONDS, metadata={"example": 120})
     bet_seconds = Int(validate=SECONDS, metadata={"example": 15})
     thief_seconds = Int(validate=SECONDS, metadata={"example": 20})
