@@ -52,6 +52,7 @@ MIN_CASES = int(os.environ.get("IMPRESARIO_FUZZ_MIN_CASES", "1000"))
 # the spec would still send the request: such rules are listed here too, and say so.)
 # A rule is named by the problem's `code` on an operation ("*": on any operation).
 CREATE, MOVES = "POST /v1/games", "POST /v1/games/{game_id}/moves"
+SEATS = "POST /v1/games/{game_id}/seats"
 _TWO_FIELDS = "a relation between two fields of the request, not a property of either alone"
 _STATE = "depends on the state of the game, which the request's schema cannot know"
 POSITIVE_REJECTIONS: dict[tuple[str, str], str] = {
@@ -81,6 +82,16 @@ POSITIVE_REJECTIONS: dict[tuple[str, str], str] = {
     (CREATE, "invalid_catalogue"): "a catalogue has 6 singers per category and unique ids "
     "that are not a director's name: rules about the list as a whole (uniqueItems compares "
     "whole singers, not their ids)",
+    # a seat: the name as Unicode sees it, the bots of the game's ruleset
+    (SEATS, "name_invisible_characters"): "a name may not hold characters that show nothing "
+    "(format, private-use, unassigned code points, separators, blank letters): Unicode's "
+    "character properties, which the regular expressions of JSON Schema tools cannot name",
+    (SEATS, "name_blank"): "a name of blank characters only: as above, Unicode's properties",
+    (SEATS, "name_too_long"): "at most 40 characters once normalised (NFKC can lengthen a "
+    "name: ﷺ becomes 18 characters); the spec bounds the name as sent",
+    (SEATS, "unknown_bot"): "a bot of another ruleset: the bots a game offers are its "
+    "ruleset's (the spec lists every ruleset's), known from the game, not the request",
+    (SEATS, "name_taken"): "a name that looks like one already at the table: " + _STATE,
     # a move: valid in shape, judged by the rules in the state of play
     (MOVES, "unknown_move_type"): "a move of another ruleset: the moves a game takes are its "
     "ruleset's (the `Move` union lists every ruleset's), known from the game, not the request",

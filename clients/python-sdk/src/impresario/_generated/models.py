@@ -77,7 +77,7 @@ CREATEGAME_TYPES: dict[str, str] = {"turandot": "CreateTurandotGame", "wordjam":
 
 class Join(TypedDict):
     name: str
-    bot: NotRequired[str | None]
+    bot: NotRequired[Literal['greedy', 'random', 'wordsmith', None] | None]
 
 
 class Calculator(TypedDict):

@@ -191,7 +191,10 @@ class JoinSchema(Base):
     ], metadata={"example": "Anna"})
     bot = fields.String(allow_none=True, load_default=None, validate=validate.Length(1, 40),
                         metadata={"description": "with the host token: a bot seat played by "
-                                                 "the engine (random or greedy)"})
+                                                 "the engine, one of the ruleset's "
+                                                 "(GET /v1/rulesets/{ruleset}; unknown_bot)",
+                                  "enum": [*sorted({b for r in RULESETS.values()
+                                                    for b in r.bot_names}), None]})
 
 
 class TablePlaceSchema(Base):
