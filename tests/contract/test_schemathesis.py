@@ -1,8 +1,9 @@
 """Schemathesis against the live service (real gunicorn, real Redis), from the committed spec.
 
 Every operation gets generated requests (valid and invalid); a state machine chains
-create -> join -> actions/move/events/score through the spec's OpenAPI links, with each seat's
-token (taken from the join responses) on the calls that need one. Every response must be
+create -> join -> actions/move/events/score, leave and rematch, and the list of games, through
+the spec's OpenAPI links, with each seat's token (taken from the join and rematch responses) on
+the calls that need one. Every response must be
 documented: no server error, a documented status code and content type, a body that matches its
 schema, the documented headers, and schema-violating requests rejected. At least 1,000 cases.
 
@@ -113,6 +114,9 @@ class _Tables(schema.as_state_machine()):  # type: ignore[misc]
         if response.status_code == 201 and case.path.endswith("/seats"):
             body = response.json()
             self.tokens.setdefault(case.path_parameters["game_id"], []).append(body["token"])
+        if response.status_code in (200, 201) and case.path.endswith("/rematch"):
+            body = response.json()  # a seat of the new game (the links lead there)
+            self.tokens.setdefault(body["rematch"], []).append(body["token"])
 
     def validate_response(self, response, case, **kwargs):
         _count("stateful", case.operation.label)

@@ -14,6 +14,7 @@ from . import __version__
 from .api import docs as docs_ui
 from .api import edge
 from .api import games as games_api
+from .api import lobby as lobby_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
@@ -68,6 +69,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     _document(api)
     api.register_blueprint(rulesets_api.blp)
     api.register_blueprint(games_api.blp)
+    api.register_blueprint(lobby_api.blp)
     api.register_blueprint(ops_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem

@@ -54,6 +54,14 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
     return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
 
 
+def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot', 'wordjam'] | None = None, status: Literal['open', 'playing', 'finished'] | None = None, has_bots: Literal['true', 'false'] | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
+    """List games (``GET /v1/games``)."""
+    path = "/v1/games"
+    params = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
+    headers = None
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+
+
 def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
     """Get the caller's view of a game (``GET /v1/games/{game_id}``)."""
     path = f"/v1/games/{game_id}"
@@ -118,6 +126,22 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
+def leave_seat(transport: Transport, game_id: str, seat: str, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
+    """Leave a seat (``DELETE /v1/games/{game_id}/seats/{seat}``)."""
+    path = f"/v1/games/{game_id}/seats/{seat}"
+    params = None
+    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
+    return transport.request('DELETE', path, json=None, params=params, headers=headers, token=token)
+
+
+def request_rematch(transport: Transport, game_id: str, *, token: str | None = None) -> models.Rematch:
+    """Play again (``POST /v1/games/{game_id}/rematch``)."""
+    path = f"/v1/games/{game_id}/rematch"
+    params = None
+    headers = None
+    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+
+
 def healthz(transport: Transport) -> models.Health:
     """Liveness probe (``GET /healthz``)."""
     path = "/healthz"
@@ -142,4 +166,4 @@ def metrics(transport: Transport) -> Any:
     return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]

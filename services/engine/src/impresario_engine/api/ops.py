@@ -41,15 +41,15 @@ def observe(request, response, seconds: float) -> None:
 
 
 class LiveGames:
-    """Games in play or open, counted in Redis at scrape time (the same for every pod)."""
+    """Games in play or open, counted in Redis at scrape time (the same for every pod): the
+    entries of the lists of games (lobby.py), private games included."""
 
-    def __init__(self, store, idle_seconds: float) -> None:
-        self.store = store
-        self.idle_seconds = idle_seconds
+    def __init__(self, lobby) -> None:
+        self.lobby = lobby
 
     def collect(self):
         try:
-            live = self.store.live_games(self.idle_seconds)
+            live = self.lobby.live_count()
         except StoreUnavailable:
             return
         yield GaugeMetricFamily("impresario_games_live", "Games open or in play", value=live)
@@ -107,8 +107,7 @@ def readyz():
     "description": "Prometheus metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics():
     """Prometheus metrics"""
-    live = LiveGames(current_app.extensions["impresario_store"],
-                     current_app.config["IMPRESARIO"].idle_ttl)
+    live = LiveGames(current_app.extensions["impresario"].lobby)
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
