@@ -333,3 +333,17 @@ def test_abandon_after_zero_never_finishes_a_game(app_factory):
     report = reap_once(app.extensions["impresario"])
     assert report["lists"]["abandoned"] == 0
     assert _view(client, gid)["status"] == "playing"
+
+
+def test_a_rematch_that_expired_unplayed_is_replaced(client, app, clock, redis_client):
+    gid, _host, tokens = _table(client, "turandot", [None, None])
+    _abandon(app, clock, gid)
+    first = client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[0])).get_json()["rematch"]
+    for key in (f"game:{{{first}}}", f"game:{{{first}}}:events"):  # OPEN_GAME_TTL_SECONDS
+        redis_client.delete(key)
+    again = client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[1]))
+    assert again.status_code == 201, again.get_data(as_text=True)
+    second = again.get_json()["rematch"]
+    assert second != first and _view(client, gid)["rematch"] == second
+    assert client.post(f"/v1/games/{gid}/rematch",
+                       headers=auth(tokens[0])).get_json()["game"]["status"] == "playing"

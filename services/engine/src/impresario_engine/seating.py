@@ -157,18 +157,30 @@ def rematch(svc: "GameService", game_id: str, token: str | None
     if old.doc["status"] != FINISHED:
         raise ApiError(409, "game_not_finished", "a rematch can be asked for once the game is "
                        "over")
-    created = False
-    linked = old.rematch
-    if linked is None:
-        candidate, created_at = _create_rematch(svc, old)
-        linked = svc.store.link_rematch(game_id, candidate)
-        created = linked == candidate
-        if not created:  # another player's request linked its rematch first: drop ours
-            svc.store.delete_game(candidate)
-            svc.lobby.forget(candidate, created_at)
+    linked, created, expired = old.rematch, False, None
+    for _ in range(3):
         if linked is None:
-            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
-    return _claim(svc, linked, token_hash(token), rematch_token(token, linked)), created
+            linked, created = _link(svc, old, expired)
+        try:
+            return _claim(svc, linked, token_hash(token), rematch_token(token, linked)), created
+        except ApiError as err:
+            if err.code != "game_not_found":
+                raise
+            linked, expired = None, linked  # it expired unplayed: a new one in its place
+    raise svc._contention()
+
+
+def _link(svc: "GameService", old: "Loaded", replaces: str | None) -> tuple[str, bool]:
+    """Create a rematch and link it from ``old`` (in place of ``replaces``, an expired one),
+    unless another request links one first: (the rematch linked, whether it is ours)."""
+    candidate, created_at = _create_rematch(svc, old)
+    linked = svc.store.link_rematch(old.doc["id"], candidate, replaces)
+    if linked != candidate:  # another player's request linked its rematch first: drop ours
+        svc.store.delete_game(candidate)
+        svc.lobby.forget(candidate, created_at)
+    if linked is None:
+        raise ApiError(404, "game_not_found", f"there is no game {old.doc['id']!r}")
+    return linked, linked == candidate
 
 
 def _create_rematch(svc: "GameService", old: "Loaded") -> tuple[str, float]:
@@ -231,8 +243,9 @@ def _claim(svc: "GameService", rematch_id: str, origin: str, token: str) -> dict
         doc = loaded.doc
         seat = next((i for i, s in enumerate(doc["seats"]) if s.get("from") == origin), None)
         if seat is None:
-            raise ApiError(409, "rematch_seat_taken", "your seat in the rematch was given to "
-                           "another player: nobody claimed it while it was held")
+            raise ApiError(409, "rematch_seat_taken", "your seat in the rematch is no longer "
+                           "held for you: you left it, or its hold ran out and another "
+                           "player took it")
         entry = doc["seats"][seat]
 
         def answer(version: int, new: dict[str, Any]) -> dict[str, Any]:

@@ -302,10 +302,13 @@ class GameStore:
 
         return [(int(v) if v is not None else None, s) for v, s in self._call(run)]
 
-    def link_rematch(self, game_id: str, rematch_id: str) -> str | None:
-        """Link ``rematch_id`` as the rematch of ``game_id`` unless another is linked first;
-        the id linked (None: ``game_id`` is gone)."""
-        found = self._call(self._rematch, keys=[game_key(game_id)], args=[rematch_id])
+    def link_rematch(self, game_id: str, rematch_id: str, replaces: str | None = None
+                     ) -> str | None:
+        """Link ``rematch_id`` as the rematch of ``game_id`` unless another is linked first
+        (``replaces``: the link it may replace, a rematch that has expired); the id linked
+        now (None: ``game_id`` is gone)."""
+        found = self._call(self._rematch, keys=[game_key(game_id)],
+                           args=[rematch_id, replaces or ""])
         return found.decode() if isinstance(found, bytes) else found
 
     def delete_game(self, game_id: str) -> None:
