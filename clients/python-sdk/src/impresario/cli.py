@@ -6,6 +6,7 @@ live.
     impresario play muzicando --mode individual --bots 2
     impresario tournament --games 500 --bots greedy,random,random,random
     impresario watch <game id>
+    impresario games                                 # the open games, as a table
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Callable
 from .bots import make_bot, take_turn
 from .client import DEFAULT_URL, Client, Seat
 from .errors import ImpresarioError
+from .lobby import add_games_command
 from .tournament import LINES, progress_bar, run_tournament
 
 ROLE_NAMES = ("Turandot", "Calaf", "Liù", "Ping", "Pong", "Pang")
@@ -340,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--token", default=None, help="a seat's or the host's token")
     watch.add_argument("--spectator", default=None, help="a private game's spectator token")
     watch.add_argument("--after", type=int, default=0, help="start after this event number")
+    add_games_command(sub)
     return parser
 
 
@@ -352,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_tournament(args)
         if args.command == "watch":
             return cmd_watch(args)
+        if getattr(args, "handler", None) is not None:
+            return args.handler(args)
     except ImpresarioError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
