@@ -467,8 +467,8 @@ class GameService:
         return version
 
     def _ttl(self, status: str) -> int:
-        """How long Redis keeps a game after a write: finished, open (nobody may join it
-        ever: OPEN_GAME_TTL_SECONDS), or in play."""
+        """How long Redis keeps a game after a write: finished, in play, or open (not started:
+        OPEN_GAME_TTL_SECONDS, so a game nobody joins goes soon)."""
         if status == FINISHED:
             return self.config.finished_ttl
         return self.config.open_game_ttl if status == OPEN else self.config.idle_ttl
