@@ -9,30 +9,20 @@ from impresario_engine.reaper import reap_once
 
 from service_helpers import assert_problem, auth, snapshot
 
-from .live_helpers import doc_of, raw_events
+from .live_helpers import create, doc_of, raw_events, seat
 
 HOUR = 3600
 
 
 def _create(client, ruleset="turandot", players=2, private=False, **options):
-    resp = client.post("/v1/games", json={"ruleset": ruleset, "players": players,
-                                          "options": options, "private": private, "seed": 7})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    body = resp.get_json()
+    body = create(client, players, 7, private, ruleset, **options)
     return body["game"]["id"], body["host_token"]
-
-
-def _join(client, gid, name, bot=None, host=None):
-    body = {"name": name} if bot is None else {"name": name, "bot": bot}
-    resp = client.post(f"/v1/games/{gid}/seats", json=body, headers=auth(host))
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()
 
 
 def _table(client, ruleset, kinds, **options):
     """A game with a seat per entry of ``kinds`` (None: a player, else a bot), all taken."""
     gid, host = _create(client, ruleset, len(kinds), **options)
-    tokens = [_join(client, gid, f"{'Bot' if k else 'P'}{i}", k, host)["token"]
+    tokens = [seat(client, gid, f"{'Bot' if k else 'P'}{i}", k, host)["token"]
               for i, k in enumerate(kinds)]
     return gid, host, tokens
 
@@ -82,7 +72,7 @@ def _abandon(app, clock, gid):
 # ------------------------------------------------------------------ leaving before the start
 def test_leaving_before_the_start_frees_the_seat_and_its_token(client, clock):
     gid, host = _create(client, players=4)
-    tokens = [_join(client, gid, name)["token"] for name in ("Ada", "Bea", "Cy")]
+    tokens = [seat(client, gid, name)["token"] for name in ("Ada", "Bea", "Cy")]
     resp = _leave(client, gid, 1, tokens[1])
     assert resp.status_code == 200, resp.get_data(as_text=True)
     body = resp.get_json()
@@ -96,10 +86,10 @@ def test_leaving_before_the_start_frees_the_seat_and_its_token(client, clock):
                                      gid) if e["type"] == "seat_left"]
     assert left == [{"type": "seat_left", "seat": 1, "name": "Bea", "bot": None}]
     # Bea may come back under her name; the next two players fill seat 1, then seat 3
-    assert _join(client, gid, "Bea")["seat"] == 1
+    assert seat(client, gid, "Bea")["seat"] == 1
     assert _leave(client, gid, 1, host).status_code == 200  # the host frees any seat
-    assert _join(client, gid, "Dan")["seat"] == 1
-    last = _join(client, gid, "Eve")
+    assert seat(client, gid, "Dan")["seat"] == 1
+    last = seat(client, gid, "Eve")
     assert last["seat"] == 3 and last["game"]["status"] == "playing"
     listed = client.get("/v1/games?status=playing").get_json()["games"]
     assert [s["name"] for s in listed[0]["seats"]] == ["Ada", "Dan", "Cy", "Eve"]
@@ -107,8 +97,8 @@ def test_leaving_before_the_start_frees_the_seat_and_its_token(client, clock):
 
 def test_the_host_takes_a_bot_seat_back(client, clock):
     gid, host = _create(client, players=3)
-    _join(client, gid, "Ada")
-    _join(client, gid, "Robo", "greedy", host)
+    seat(client, gid, "Ada")
+    seat(client, gid, "Robo", "greedy", host)
     assert client.get("/v1/games?has_bots=true").get_json()["games"][0]["id"] == gid
     resp = _leave(client, gid, 1, host)
     assert resp.status_code == 200
@@ -119,9 +109,9 @@ def test_the_host_takes_a_bot_seat_back(client, clock):
 
 def test_leave_errors_change_nothing(client, clock):
     gid, host = _create(client, players=3)
-    tokens = [_join(client, gid, n)["token"] for n in ("Ada", "Bea")]
+    tokens = [seat(client, gid, n)["token"] for n in ("Ada", "Bea")]
     other, _ = _create(client, players=2)
-    stranger = _join(client, other, "Zed")["token"]
+    stranger = seat(client, other, "Zed")["token"]
     game = _G(gid, host, tokens)
     before = snapshot(client, game)
     assert_problem(_leave(client, gid, 0, tokens[1]), 403, "not_your_seat")
@@ -135,7 +125,7 @@ def test_leave_errors_change_nothing(client, clock):
                    "game_not_found")
     assert snapshot(client, game) == before
     # once started the host cannot take a player's seat; once over nobody leaves
-    third = _join(client, gid, "Cy")["token"]
+    third = seat(client, gid, "Cy")["token"]
     game.tokens.append(third)
     before = snapshot(client, game)
     assert_problem(_leave(client, gid, 0, host), 403, "seat_only")
@@ -144,7 +134,7 @@ def test_leave_errors_change_nothing(client, clock):
 
 def test_a_retried_leave_gets_the_same_answer(client, clock):
     gid, _host = _create(client, players=3)
-    token = _join(client, gid, "Ada")["token"]
+    token = seat(client, gid, "Ada")["token"]
     first = _leave(client, gid, 0, token, **{"Idempotency-Key": "leave-1"})
     again = _leave(client, gid, 0, token, **{"Idempotency-Key": "leave-1"})
     assert first.status_code == again.status_code == 200
@@ -256,7 +246,7 @@ def test_a_held_seat_goes_to_anyone_once_its_hold_has_run_out(app_factory, redis
     listed = client.get("/v1/games?status=open").get_json()["games"][0]
     assert listed["seats_taken"] == 1  # the holds have run out
     # P1's old seat 0 goes to a newcomer; P2 still claims seat 1 nobody took
-    assert _join(client, new, "Zed")["seat"] == 0
+    assert seat(client, new, "Zed")["seat"] == 0
     assert_problem(client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[1])), 409,
                    "rematch_seat_taken")
     claimed = client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[2]))
@@ -270,7 +260,7 @@ def test_rematch_errors(client, app, clock):
                    "game_not_finished")
     _abandon(app, clock, gid)
     other, _ = _create(client)
-    stranger = _join(client, other, "Zed")["token"]
+    stranger = seat(client, other, "Zed")["token"]
     assert_problem(client.post(f"/v1/games/{gid}/rematch", headers=auth(host)), 403,
                    "not_a_seat")
     assert_problem(client.post(f"/v1/games/{gid}/rematch"), 401, "missing_token")
@@ -290,7 +280,7 @@ def test_a_player_who_left_is_not_in_the_rematch(client, app, clock):
     body = client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[0])).get_json()
     # order [1, 2, 0]: seat 0 was P1's, who left: free for anyone
     assert [p["name"] for p in body["game"]["players"]] == [None, "P2", "P0"]
-    assert _join(client, body["rematch"], "Newcomer")["seat"] == 0
+    assert seat(client, body["rematch"], "Newcomer")["seat"] == 0
 
 
 # ------------------------------------------------------------------ abandoned games

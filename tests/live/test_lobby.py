@@ -12,37 +12,14 @@ import pytest
 from impresario_engine import lobby
 from impresario_engine.store.lobby import DUE, VERSIONS, list_key
 
-from service_helpers import assert_problem, auth
+from service_helpers import assert_problem
 
-
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(app):
-    fake = Clock()
-    app.extensions["impresario"].clock = fake
-    return fake
+from .live_helpers import create, seat
 
 
 def _create(client, ruleset="turandot", players=2, private=False, **options):
-    resp = client.post("/v1/games", json={"ruleset": ruleset, "players": players,
-                                          "options": options, "private": private})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    body = resp.get_json()
+    body = create(client, players, None, private, ruleset, **options)
     return body["game"]["id"], body["host_token"]
-
-
-def _join(client, gid, name, bot=None, host=None):
-    body = {"name": name} if bot is None else {"name": name, "bot": bot}
-    resp = client.post(f"/v1/games/{gid}/seats", json=body, headers=auth(host))
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()
 
 
 def _list(client, query=""):
@@ -69,19 +46,19 @@ def test_lists_public_games_by_status_ruleset_and_bots_newest_first(client, cloc
     clock.now += 1
     games["open"], _ = _create(client, move_seconds=60)
     clock.now += 0.5
-    _join(client, games["open"], "Anna")
+    seat(client, games["open"], "Anna")
     clock.now += 1
     games["bots"], host = _create(client, "wordjam", 5, think_seconds=30)
-    _join(client, games["bots"], "Robo", "wordsmith", host)
+    seat(client, games["bots"], "Robo", "wordsmith", host)
     clock.now += 1
     games["playing"], host = _create(client)
-    _join(client, games["playing"], "Anna")
-    _join(client, games["playing"], "Robo", "greedy", host)
+    seat(client, games["playing"], "Anna")
+    seat(client, games["playing"], "Robo", "greedy", host)
     clock.now += 1
     games["muz"], _ = _create(client, "muzicando", 4, hands=1)
     clock.now += 1
     hidden, _ = _create(client, private=True)
-    _join(client, hidden, "Secret")
+    seat(client, hidden, "Secret")
 
     everything = _all(client)
     assert [g["id"] for g in everything] == [games[k] for k in ("muz", "playing", "bots",
@@ -197,7 +174,7 @@ def test_open_games_expire_and_leave_the_lists(app_factory, redis_client):
     app = app_factory(open_game_ttl=1)
     client = app.test_client()
     gid, _ = _create(client)
-    _join(client, gid, "Anna")
+    seat(client, gid, "Anna")
     assert 0 < redis_client.pttl(f"game:{{{gid}}}") <= 1000
     assert [g["id"] for g in _all(client)] == [gid]
     time.sleep(1.3)
@@ -219,7 +196,7 @@ def _summary_created(redis_client, gid):
 # ------------------------------------------------------------------ the repairs
 def test_an_entry_left_in_a_wrong_list_is_shown_nowhere_and_repaired(client, app, redis_client):
     gid, host = _create(client)
-    _join(client, gid, "Anna")
+    seat(client, gid, "Anna")
     created = _summary_created(redis_client, gid)
     entry = lobby.member(gid, created)
     wrong = list_key("playing", "turandot", True, False)
@@ -269,7 +246,7 @@ def test_a_game_gone_before_its_due_time_is_a_creation_on_its_way(app, redis_cli
 def test_listed_games_count_as_live_in_the_metrics(client):
     for private in (False, True):
         gid, _ = _create(client, private=private)
-        _join(client, gid, "Anna")
+        seat(client, gid, "Anna")
     text = client.get("/metrics").get_data(as_text=True)
     live = [line for line in text.splitlines() if line.startswith("impresario_games_live ")]
     assert float(live[0].split()[1]) == 2
