@@ -89,6 +89,11 @@ def test_swagger_ui_is_served_by_the_engine_offline(client):
             assert b"SwaggerUIBundle" in body
     init = client.get("/docs/init.js").get_data(as_text=True)
     assert '"/openapi.json"' in init
+    # the spec is OpenAPI 3.1, which Swagger UI renders from version 5 on
+    from swagger_ui_bundle import swagger_ui_path
+
+    assert client.get("/openapi.json").get_json()["openapi"].startswith("3.1")
+    assert int(swagger_ui_path.name.removeprefix("swagger-ui-").split(".")[0]) >= 5
     assert client.get("/openapi.json").status_code == 200
     assert client.get("/docs/static/../../app.py").status_code == 404
     assert client.get("/docs/static/index.html").status_code == 404  # only the files it needs

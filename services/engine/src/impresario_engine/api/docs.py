@@ -1,6 +1,8 @@
 """``/docs``: Swagger UI for the spec at ``/openapi.json``, served from the pinned
-``swagger-ui-bundle`` package (no CDN: it works offline). Every file comes from this origin,
-the page has no inline script, and its Content-Security-Policy allows nothing else."""
+``swagger-ui-bundle-v2`` package (Swagger UI 5, which renders OpenAPI 3.1; no CDN: it works
+offline). Every file comes from this origin, the page has no inline script or style, and its
+Content-Security-Policy allows nothing else. The base layout is used, without the standalone
+preset: its top bar draws a logo with an inline ``<style>`` the policy would refuse."""
 
 from __future__ import annotations
 
@@ -14,8 +16,7 @@ bp = Blueprint("docs", __name__)
 #: (data: images), and the spec (fetched by the script)
 DOCS_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-FILES = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
-         "favicon-32x32.png", "favicon-16x16.png")
+FILES = ("swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png", "favicon-16x16.png")
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -28,7 +29,6 @@ PAGE = """<!DOCTYPE html>
 <body>
 <div id="swagger-ui"></div>
 <script src="/docs/static/swagger-ui-bundle.js"></script>
-<script src="/docs/static/swagger-ui-standalone-preset.js"></script>
 <script src="/docs/init.js"></script>
 </body>
 </html>
@@ -39,7 +39,7 @@ INIT = """window.onload = function () {
     url: "/openapi.json",
     dom_id: "#swagger-ui",
     deepLinking: true,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout"
   });
 };
