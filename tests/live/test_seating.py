@@ -336,3 +336,28 @@ def test_a_rematch_that_expired_unplayed_is_replaced(client, app, clock, redis_c
     assert second != first and _view(client, gid)["rematch"] == second
     assert client.post(f"/v1/games/{gid}/rematch",
                        headers=auth(tokens[0])).get_json()["game"]["status"] == "playing"
+
+
+def test_the_reaper_keeps_its_indexes_tidy(client, app, clock, redis_client, monkeypatch):
+    """A game whose deadlines fail to apply waits a minute instead of holding up the others;
+    the key where older versions counted live games is deleted."""
+    from impresario_engine.store import StoreUnavailable
+
+    service = app.extensions["impresario"]
+    broken, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
+    fine, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
+    redis_client.zadd("impresario:live", {"old": 1.0})
+    settle = service.settle
+
+    def failing(game_id):
+        if game_id == broken:
+            raise StoreUnavailable("a timeout, say")
+        return settle(game_id)
+
+    monkeypatch.setattr(service, "settle", failing)
+    clock.advance(61)
+    report = reap_once(service)
+    assert report["errors"] == 1 and report["settled"] == 1, report
+    assert redis_client.zscore("impresario:deadlines", broken) == clock.now + 60
+    assert doc_of(redis_client, fine)["moves"]  # the other game moved on
+    assert not redis_client.exists("impresario:live")
