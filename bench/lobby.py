@@ -36,15 +36,15 @@ def _populate(svc, start: int, end: int) -> None:
     """Games ``start..end-1``: every ruleset, one player seated; every 4th with a bot seat,
     every 5th started (a 2-player Turandot, both seats taken), every 10th private."""
     for i in range(start, end):
+        private = i % 10 == 9  # its players are seated by the host (or its join link)
         if i % 5 == 4:
-            view, host, _ = svc.create_game("turandot", 2, i, None, private=i % 10 == 9)
-            svc.join(view["id"], "Ada")
-            svc.join(view["id"], "Bea")
+            view, host, *_ = svc.create_game("turandot", 2, i, None, private=private)
+            svc.join(view["id"], "Ada", token=host if private else None)
+            svc.join(view["id"], "Bea", token=host if private else None)
             continue
         ruleset = ("turandot", "wordjam", "muzicando")[i % 3]
-        view, host, _ = svc.create_game(ruleset, PLAYERS[ruleset], i, None,
-                                        private=i % 10 == 9)
-        svc.join(view["id"], "Ada")
+        view, host, *_ = svc.create_game(ruleset, PLAYERS[ruleset], i, None, private=private)
+        svc.join(view["id"], "Ada", token=host if private else None)
         if i % 4 == 0:
             svc.join(view["id"], "Robo", token=host, bot=BOTS[ruleset])
 
