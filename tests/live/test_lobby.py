@@ -57,8 +57,8 @@ def test_lists_public_games_by_status_ruleset_and_bots_newest_first(client, cloc
     clock.now += 1
     games["muz"], _ = _create(client, "muzicando", 4, hands=1)
     clock.now += 1
-    hidden, _ = _create(client, private=True)
-    seat(client, hidden, "Secret")
+    hidden, hidden_host = _create(client, private=True)
+    seat(client, hidden, "Secret", None, hidden_host)
 
     everything = _all(client)
     assert [g["id"] for g in everything] == [games[k] for k in ("muz", "playing", "bots",
@@ -245,8 +245,8 @@ def test_a_game_gone_before_its_due_time_is_a_creation_on_its_way(app, redis_cli
 
 def test_listed_games_count_as_live_in_the_metrics(client):
     for private in (False, True):
-        gid, _ = _create(client, private=private)
-        seat(client, gid, "Anna")
+        gid, host = _create(client, private=private)
+        seat(client, gid, "Anna", None, host)
     text = client.get("/metrics").get_data(as_text=True)
     live = [line for line in text.splitlines() if line.startswith("impresario_games_live ")]
     assert float(live[0].split()[1]) == 2

@@ -63,8 +63,10 @@ def test_lists_stay_right_under_racing_writers_and_readers(live_server, redis_cl
         body = _ok(setup.request("POST", "/v1/games", {"ruleset": "turandot", "players": 5,
                                                          "private": i == 0}), 201)
         gid, host = body["game"]["id"], body["host_token"]
-        first = _ok(setup.request("POST", f"/v1/games/{gid}/seats", {"name": "Ada"}), 201)
-        games.append({"id": gid, "host": host, "ada": first["token"],
+        # a private game's seats open with its join link
+        seats = body["join_link"] or f"/v1/games/{gid}/seats"
+        first = _ok(setup.request("POST", seats, {"name": "Ada"}), 201)
+        games.append({"id": gid, "host": host, "ada": first["token"], "seats": seats,
                       "entry": lobby.member(gid, _summary(redis_client, gid)[1]["c"])})
     stop = threading.Event()
     problems: list[str] = []
@@ -117,8 +119,8 @@ def test_lists_stay_right_under_racing_writers_and_readers(live_server, redis_cl
         for f in work:
             f.result()
         # the last seats, raced by more players than there are seats; then someone leaves
-        joins = [pool.submit(Http(live_server).request, "POST", f"/v1/games/{g['id']}/seats",
-                             {"name": f"J{k}"}) for g in games for k in range(6)]
+        joins = [pool.submit(Http(live_server).request, "POST", g["seats"], {"name": f"J{k}"})
+                 for g in games for k in range(6)]
         statuses = [f.result()[0] for f in joins]
         assert statuses.count(201) == 4 * GAMES and set(statuses) <= {201, 409, 503}, statuses
         _ok(setup.request("DELETE", f"/v1/games/{games[1]['id']}/seats/0",

@@ -192,10 +192,9 @@ def test_the_list_of_games_shows_nothing_secret(client, make_game, redis_client)
     game = make_game(players=3, seed=11, first_maestro="random")
     hidden = client.post("/v1/games", json={"ruleset": "turandot", "players": 2,
                                             "private": True}).get_json()
-    hidden_seat = client.post(f"/v1/games/{hidden['game']['id']}/seats",
-                              json={"name": "Secret"}).get_json()
+    hidden_seat = client.post(hidden["join_link"], json={"name": "Secret"}).get_json()
     secrets = [game.host_token, *game.tokens, hidden["host_token"], hidden["spectator_token"],
-               hidden_seat["token"], hidden["game"]["id"], "Secret"]
+               hidden["join_token"], hidden_seat["token"], hidden["game"]["id"], "Secret"]
     obs = Observer(redis_client, game.id, 3)
     rng = random.Random(11)
     queries = ["", "?status=playing", "?status=open", "?ruleset=turandot&has_bots=false",

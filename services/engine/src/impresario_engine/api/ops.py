@@ -42,10 +42,12 @@ def observe(request, response, seconds: float) -> None:
 
 class LiveGames:
     """Games in play or open, counted in Redis at scrape time (the same for every pod): the
-    entries of the lists of games (lobby.py), private games included."""
+    entries of the lists of games (lobby.py), private games included; and whether Redis takes
+    writes."""
 
-    def __init__(self, lobby) -> None:
+    def __init__(self, lobby, store) -> None:
         self.lobby = lobby
+        self.store = store
 
     def collect(self):
         try:
@@ -107,7 +109,8 @@ def readyz():
     "description": "Prometheus metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics():
     """Prometheus metrics"""
-    live = LiveGames(current_app.extensions["impresario"].lobby)
+    live = LiveGames(current_app.extensions["impresario"].lobby,
+                     current_app.extensions["impresario_store"])
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
