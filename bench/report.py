@@ -64,6 +64,19 @@ def render(r: dict) -> str:
                    f"({x['idempotency_records']:.0f}) | {x['create_idempotency']:.0f} | "
                    f"{x['doc_json_bytes']:.0f} ({x.get('doc_stored_bytes', 0):.0f}) | "
                    f"{x['event_count']:.0f} ({x.get('events_stored_bytes', 0):.0f}) |")
+    if "lobby" in r:
+        out += ["", "### The list of games (in process, through the Flask app)", "",
+                "| query | games in Redis | p50 ms | p99 ms | games shown | games read |",
+                "|---|---:|---:|---:|---:|---:|"]
+        for size, sz in r["lobby"]["sizes"].items():
+            for label, q in sz["queries"].items():
+                if "page" in q:
+                    label = f"page {q['page']} of open games, limit 20"
+                out.append(f"| {label} | {int(size):,} | {q['p50_ms']:.2f} | {q['p99_ms']:.2f} "
+                           f"| {q['games']} | {q['games_read']} |")
+        out += [""] + [f"- {int(size):,} games: the lists take {sz['lobby_bytes_per_game']:.0f} B "
+                       f"per game, the summary field {sz['summary_field_bytes_mean']:.0f} B"
+                       for size, sz in r["lobby"]["sizes"].items()]
     s = r["scale"]
     out += ["", "### Scale (16 clients)", "",
             f"- 100 live games: {s['bid_rps_100']:.0f} bids/s "

@@ -7,7 +7,9 @@ Steps (each prints its progress on stderr):
     4-seat games that really progress, interleaved with the same figures for the floor
     (bench/floor.py, same gunicorn config, same Redis), and the generator's own ceiling
     against /healthz (wrk if installed, and the Python generator itself);
- 3. storage: bytes in Redis per finished game, key by key, for 2-5 players;
+ 3. storage: bytes in Redis per finished game, key by key, for 2-5 players; and the list of
+    games (bench/lobby.py): time per page and games read per page with 100 and with 10,000
+    games, and the bytes its lists take;
  4. scale: bids/s with 100 live games vs 10,000 live games in Redis (A/B/A/B);
  5. the SDK: tournament games/s with bots over HTTP (impresario.tournament.run_tournament);
     and the event streams one pod holds (bench/streams.py: opened at once until refused, then
@@ -530,6 +532,10 @@ def main() -> int:
     log("3/6 storage per finished game")
     results["storage"] = step_storage(url, rds)
 
+    log("3/6 (continued) the list of games with 100 and 10,000 games (bench/lobby.py)")
+    import lobby
+    results["lobby"] = lobby.run(url, log)
+
     svc = make_service(url)
     templates = []
     for i in range(TEMPLATES):
@@ -730,6 +736,9 @@ def table(r: dict) -> str:
         lines.append(f"  {'':<27}{x['players']:>6}{x['total']:>13.0f}"
                      f"{x['total_without_idempotency']:>8.0f}{x['game_hash']:>7.0f}"
                      f"{x['events']:>8.0f}{x['idempotency']:>14.0f}")
+    if "lobby" in r:
+        import lobby
+        lines += lobby.table(r["lobby"])
     s = r["scale"]
     lines += ["", f"scale: {s['bid_rps_100']:.0f} bids/s with 100 live games, "
               f"{s['bid_rps_10000']:.0f} with 10,000 -> ratio {s['ratio']:.2f} "

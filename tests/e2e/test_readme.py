@@ -41,6 +41,14 @@ def test_the_curl_game_of_word_jam_for_six(live_server):
     assert re.search(r"^turn \d+, \w+: \{\"type\": ", out, re.M)  # the loop says each move
 
 
+def test_the_curl_lobby_leave_and_rematch(live_server):
+    first, lobby = _blocks("sh")[0], _blocks("sh")[2]
+    helpers = "\n".join(first.splitlines()[:2])  # field() and API
+    out = _run_shell(helpers + "\n" + lobby, live_server).strip().splitlines()
+    # the next page (or None), the seats taken after leaving, Anna's seat, the rematch started
+    assert out[1:] == ["0", "1", "playing"], out
+
+
 def test_the_sdk_in_ten_lines(live_server):
     (code,) = _blocks("python")
     assert len(code.strip().splitlines()) <= 10

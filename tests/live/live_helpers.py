@@ -18,8 +18,8 @@ SSE = {"Accept": "text/event-stream"}
 
 
 def create(client, players: int = 4, seed: int | None = 7, private: bool = False,
-           **options: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"ruleset": "turandot", "players": players, "options": options,
+           ruleset: str = "turandot", **options: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"ruleset": ruleset, "players": players, "options": options,
                             "private": private}
     if seed is not None:
         body["seed"] = seed

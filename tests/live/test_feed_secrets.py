@@ -6,7 +6,9 @@ of the host are checked after every human move against the stored truth in Redis
   ``bid`` (the true one) for its own seat only; bids appear otherwise only in ``bids_revealed``;
 - never the deck order: no singer still in the deck (``state.deck`` of the stored document at the
   time of reading) appears in anything received, nor the generator's state;
-- never a token (host, seats, spectator link), never a private part (``_private``).
+- never a token (host, seats, spectator link), never a private part (``_private``);
+- the list of games (``GET /v1/games``) shows a public game and nothing secret of it, and never
+  shows a private one.
 """
 
 from __future__ import annotations
@@ -119,6 +121,15 @@ def test_feeds_leak_no_secret(app_factory, redis_client, players, kinds, private
 
     def check_all(what: str) -> None:
         last = doc_of(redis_client, gid)["seq"]
+        # the list of games: this game (unless private) with nothing secret in it
+        listing = client.get("/v1/games?limit=100").get_json()
+        text = orjson.dumps(listing).decode()
+        for secret in secrets:
+            assert secret not in text, (what, "a token in the list of games")
+        for singer in doc_of(redis_client, gid)["state"]["deck"]:
+            assert f'"{singer}"' not in text, (what, "a deck card in the list of games")
+        assert '"bid' not in text and '"hand' not in text and '"_private"' not in text
+        assert (gid in {g["id"] for g in listing["games"]}) is not private, what
         for i, (viewer, token) in enumerate(viewers):
             feed = client.get(f"{url}/events", headers=auth(token)).get_json()
             checker.check(viewer, feed["events"], f"{what} json")

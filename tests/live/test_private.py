@@ -129,3 +129,69 @@ def test_a_private_game_seats_only_the_host_and_holders_of_its_join_link(client)
 def test_public_games_have_no_join_link(client):
     created = create(client, players=2, seed=1)
     assert created["join_token"] is None and created["join_link"] is None
+
+
+LISTINGS = ["", "?status=open", "?status=playing", "?status=finished", "?ruleset=turandot",
+            "?has_bots=true", "?has_bots=false", "?status=finished&has_bots=false"]
+
+
+def _listed(client) -> set[str]:
+    seen = set()
+    for query in LISTINGS:
+        path = f"/v1/games{query}{'&' if query else '?'}limit=100"
+        while path:
+            body = client.get(path).get_json()
+            seen |= {g["id"] for g in body["games"]}
+            path = body["next"]
+    return seen
+
+
+def test_private_games_never_appear_in_the_list_of_games(client):
+    """Open, in play, finished, and their rematch: under no filter is a private game listed
+    (nor a token or the spectator link); the public game beside it is, in every state."""
+    hidden = create(client, players=2, seed=5, private=True)
+    shown = create(client, players=2, seed=5)
+    hid, gid = hidden["game"]["id"], shown["game"]["id"]
+    secrets = [hidden["host_token"], hidden["spectator_token"], hidden["join_token"],
+               shown["host_token"]]
+
+    def check(state: str) -> None:
+        listed = _listed(client)
+        assert hid not in listed and gid in listed, state
+        text = client.get("/v1/games?limit=100").get_data(as_text=True)
+        assert not any(s in text for s in secrets if s), state
+        assert "spectator" not in text and "private" not in text, state
+
+    check("open")
+    tokens = {}
+    for game in (hidden, shown):
+        g, host = game["game"]["id"], game["host_token"]  # the host seats the players
+        tokens[g] = [seat(client, g, "Ada", None, host)["token"],
+                     seat(client, g, "Bea", None, host)["token"]]
+        secrets += tokens[g]
+    check("playing")
+    for game_id in (hid, gid):  # both players leave: the bots play the games to the end
+        for s in (0, 1):
+            assert client.delete(f"/v1/games/{game_id}/seats/{s}",
+                                 headers=auth(tokens[game_id][s])).status_code == 200
+    check("finished")
+    # a private game's rematch is private: not listed, nothing for spectators
+    g3 = create(client, players=2, seed=7, private=True)
+    gid3 = g3["game"]["id"]
+    ada = seat(client, gid3, "Ada", None, g3["host_token"])["token"]
+    bea = client.post(g3["join_link"], json={"name": "Bea"}).get_json()["token"]
+    assert client.delete(f"/v1/games/{gid3}/seats/1", headers=auth(bea)).status_code == 200
+    # Ada plays on against the bot that took Bea's seat, by her defaults
+    for _ in range(200):
+        view = client.get(f"/v1/games/{gid3}", headers=auth(ada)).get_json()
+        if view["status"] == "finished":
+            break
+        move = client.get(f"/v1/games/{gid3}/actions", headers=auth(ada)).get_json()["default"]
+        client.post(f"/v1/games/{gid3}/moves", json=move, headers=auth(ada))
+    rematch = client.post(f"/v1/games/{gid3}/rematch", headers=auth(ada))
+    assert rematch.status_code == 201
+    new = rematch.get_json()["rematch"]
+    assert rematch.get_json()["game"]["private"] is True
+    assert_problem(client.get(f"/v1/games/{new}"), 403, "private_game")
+    listed = _listed(client)
+    assert not {hid, gid3, new} & listed and gid in listed

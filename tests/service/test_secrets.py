@@ -180,3 +180,43 @@ def test_face_down_count_while_bidding(client, make_game):
     assert you["bid"] == {"slot": 2, "money": 2, "bluff": True}
     assert you["hand"] == {"numbers": [1, 3, 4], "money": 1, "bluff": False}
     assert client.get(game.url, headers=auth(game.tokens[0])).get_json()["you"]["bid"] is None
+
+
+LISTED = {"id", "ruleset", "status", "seats_taken", "seats_total", "seats", "options",
+          "has_bots", "created", "updated"}
+
+
+def test_the_list_of_games_shows_nothing_secret(client, make_game, redis_client):
+    """At every move of a random game, every listing (each filter) is checked like a
+    spectator's view: no deck card, no bid, no hand, no token; and nothing of a private game."""
+    game = make_game(players=3, seed=11, first_maestro="random")
+    hidden = client.post("/v1/games", json={"ruleset": "turandot", "players": 2,
+                                            "private": True}).get_json()
+    hidden_seat = client.post(hidden["join_link"], json={"name": "Secret"}).get_json()
+    secrets = [game.host_token, *game.tokens, hidden["host_token"], hidden["spectator_token"],
+               hidden["join_token"], hidden_seat["token"], hidden["game"]["id"], "Secret"]
+    obs = Observer(redis_client, game.id, 3)
+    rng = random.Random(11)
+    queries = ["", "?status=playing", "?status=open", "?ruleset=turandot&has_bots=false",
+               "?status=finished"]
+    listed_while_playing = 0
+    while True:
+        for query in queries:
+            body = client.get(f"/v1/games{query}").get_json()
+            obs.check(None, body, f"list {query}")
+            text = orjson.dumps(body).decode()
+            for secret in secrets:
+                assert secret not in text, (query, "a secret of the list")
+            for item in body["games"]:
+                assert set(item) == LISTED, item
+                assert {k for s in item["seats"] for k in s} <= {"seat", "name", "bot", "held"}
+                listed_while_playing += item["status"] == "playing"
+        view = client.get(game.url).get_json()
+        if view["status"] == "finished":
+            break
+        seat = rng.choice([p["seat"] for p in view["pending"]])
+        actions = client.get(f"{game.url}/actions", headers=auth(game.tokens[seat])).get_json()
+        assert client.post(f"{game.url}/moves", json=random_move(actions, rng),
+                           headers=auth(game.tokens[seat])).status_code == 200
+    assert listed_while_playing > 20
+    assert client.get("/v1/games?status=finished").get_json()["games"][0]["id"] == game.id

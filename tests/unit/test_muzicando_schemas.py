@@ -30,7 +30,7 @@ def served(state, viewer):
     return {"id": "g1", "ruleset": "muzicando", "version": 3,
             "status": "finished" if M.is_finished(state) else "playing", "seats_taken": state["n"],
             "seats_total": state["n"], "last_seq": 9, "private": False, "move_seconds": None,
-            "bot_seconds": 0, "seeded": True,
+            "bot_seconds": 0, "seeded": True, "rematch": None,
             **core}
 
 

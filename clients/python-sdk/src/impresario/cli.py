@@ -1,5 +1,5 @@
 """impresario: play against the engine's bots in the terminal, run a tournament of the SDK's
-bots, or follow a game live.
+bots, follow a game live, or list the open games.
 
   impresario play turandot                   you against 3 greedy bots
   impresario play wordjam                    you against 5 wordsmith bots
@@ -8,6 +8,7 @@ bots, or follow a game live.
   impresario tournament --games 500 --bots greedy,random,random,random --jobs 2
   impresario tournament --games 500 --in-process --out results.csv
   impresario watch GAME_ID
+  impresario games                           the open games, as a table
 
 The engine's address comes from --url (before or after the command), else the IMPRESARIO_URL
 environment variable, else http://127.0.0.1:8000.
@@ -30,6 +31,7 @@ from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .errors import APIConnectionError, ImpresarioError
 from .inprocess import EngineMissing
+from .lobby import add_games_command
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal import watch as watch_game
@@ -245,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"impresario {__version__} (API {SPEC_VERSION})",
                         help="print the SDK's version and the API version it was generated from")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                help="play, tournament or watch (COMMAND --help for its options)")
+                                help="play, tournament, watch or games (COMMAND --help for its options)")
 
     def bots_help(where: str) -> str:
         return (f"a count (3: that many bots of --bot's kind) or bot names, one per seat "
@@ -316,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--spectator", default=None, help="a private game's spectator token")
     watch.add_argument("--after", type=int, default=0,
                        help="start after this event number (default 0: from the beginning)")
+    add_games_command(sub, common)
     return parser
 
 

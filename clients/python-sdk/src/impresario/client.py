@@ -5,6 +5,9 @@ idempotency, and ergonomic handles for a :class:`Game` and a :class:`Seat`.
     game = client.create_game("turandot", players=3, seed=7)
     anna = game.join("Anna")
     anna.bid(slot=3, money=1, bluff=True)
+
+    for listed in client.iter_games(status="open", ruleset="turandot"):   # the lobby
+        print(listed["id"], listed["seats_taken"], "/", listed["seats_total"])
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ class Client:
     - ``token``: default bearer token for calls that take one (a seat's or the host's).
     - ``timeout``: seconds per HTTP attempt.
     - ``max_retries``: extra attempts after a connection error, a 429 or a 503, with jittered
-      exponential backoff that honours ``Retry-After``. Every POST carries an
-      ``Idempotency-Key`` (the same on each retry), so a retried move is never applied twice.
+      exponential backoff that honours ``Retry-After``. Every POST and DELETE carries an
+      ``Idempotency-Key`` (the same on each retry), so a retried move is never applied twice
+      and a retried leave gets its answer though the seat's token no longer works.
     """
 
     def __init__(self, base_url: str = DEFAULT_URL, token: str | None = None, *,
@@ -59,7 +63,7 @@ class Client:
         bearer = token or self.token
         if bearer:
             hdrs["Authorization"] = f"Bearer {bearer}"
-        if method == "POST":
+        if method in ("POST", "DELETE"):
             hdrs.setdefault("Idempotency-Key", uuid.uuid4().hex)
         url = self.base_url + path
         attempt = 0
@@ -127,6 +131,38 @@ class Client:
         game.spectator_token = created.get("spectator_token")
         return game
 
+    # -- the lobby ---------------------------------------------------------------------------
+    def list_games(self, ruleset: str | None = None, status: str | None = None,
+                   has_bots: bool | None = None, limit: int | None = None,
+                   cursor: str | None = None) -> models.GameList:
+        """One page of public games, newest first: ``{"games": [...], "next": url | None}``.
+        ``status``: ``open`` (not started), ``playing`` or ``finished``. Follow ``next`` with
+        :meth:`next_page`, or let :meth:`iter_games` do it."""
+        return ops.list_games(self, ruleset=ruleset, status=status,  # type: ignore[arg-type]
+                              has_bots=None if has_bots is None else
+                              ("true" if has_bots else "false"), limit=limit, cursor=cursor)
+
+    def next_page(self, page: models.GameList) -> models.GameList | None:
+        """The page after ``page`` (same filters), or None after the last one."""
+        if not page["next"]:
+            return None
+        return self.request("GET", page["next"])
+
+    def iter_games(self, ruleset: str | None = None, status: str | None = None,
+                   has_bots: bool | None = None, page_size: int = 50,
+                   max_games: int | None = None) -> Iterator[models.LobbyGame]:
+        """Every public game matching the filters, newest first, page after page (at most
+        ``max_games``)."""
+        page: models.GameList | None = self.list_games(ruleset, status, has_bots, page_size)
+        count = 0
+        while page is not None:
+            for listed in page["games"]:
+                if max_games is not None and count >= max_games:
+                    return
+                count += 1
+                yield listed
+            page = self.next_page(page)
+
     def game(self, game_id: str, host_token: str | None = None,
              join_token: str | None = None) -> "Game":
         """A game by id; ``join_token``: a private game's join link token, to take seats."""
@@ -182,6 +218,15 @@ class Game:
     def replay(self) -> models.Replay:
         """Seed, options and every move of the finished game."""
         return ops.get_replay(self.client, self.id, token=self.host_token)
+
+    def remove_seat(self, seat: int) -> models.Left:
+        """As host, before the start: free a seat (a player's or a bot's); its token stops
+        working and the next player to join takes it."""
+        return ops.leave_seat(self.client, self.id, str(seat), token=self.host_token)
+
+    def rematch(self, seat: "Seat") -> "Seat":
+        """``seat`` asks for a rematch of this finished game: see :meth:`Seat.rematch`."""
+        return seat.rematch()
 
 
 class Seat:
@@ -268,6 +313,21 @@ class Seat:
     def cast(self, roles: list[str] | None = None) -> models.MoveResult:
         """Cast your singers (Turandot, Calaf, Liù, Ping, Pong, Pang); ``None``: the optimum."""
         return self.move({"type": "cast", "roles": roles})
+
+    # -- the table
+    def leave(self) -> models.Left:
+        """Give the seat back. Before the start it is free again; once the game has started
+        the engine plays it from now on (a bot, or the seat's defaults: see the ruleset). Either
+        way this seat's token stops working."""
+        return ops.leave_seat(self.client, self.game_id, str(self.seat), token=self.token)
+
+    def rematch(self) -> "Seat":
+        """Play this finished game again with the same players: the seat of this player in
+        the rematch (created by the first player who asks; asking again gives the same seat
+        and token). It starts once every player has asked; ``.game_id`` is the rematch's id."""
+        answer = ops.request_rematch(self.client, self.game_id, token=self.token)
+        return Seat(self.client, answer["rematch"], answer["seat"], answer["token"],
+                    view=answer["game"])
 
     def safe_move(self, move: dict[str, Any]) -> models.MoveResult | None:
         """A move that tolerates having raced someone: on 409, re-read and return None."""

@@ -66,11 +66,14 @@ def run_sim(args: argparse.Namespace) -> int:
 
 def add_reap(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "reap", help="apply every passed move deadline (for a Kubernetes CronJob)",
+        "reap", help="apply every passed move deadline, finish abandoned games, drop expired "
+                     "games from the list of games (for a Kubernetes CronJob)",
         description="Finds every game whose move deadline has passed (REDIS_URL selects the "
                     "Redis) and plays the seats' default moves, as the next request to the game "
-                    "would. Safe to run from several places at once: every write is a "
-                    "compare-and-set.")
+                    "would; finishes the games in play without a move for "
+                    "ABANDON_AFTER_SECONDS the same way; and drops the games that have expired "
+                    "from the list of games. Safe to run from several places at once: every "
+                    "write is a compare-and-set.")
     parser.add_argument("--limit", type=_positive, default=1000,
                         help="at most this many games per pass (default 1000)")
     parser.add_argument("--loop", type=float, default=0, metavar="SECONDS",

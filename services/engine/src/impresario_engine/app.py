@@ -11,8 +11,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import __version__
+from .api import docs as docs_ui
 from .api import edge
 from .api import games as games_api
+from .api import lobby as lobby_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
@@ -51,8 +53,6 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         MAX_CONTENT_LENGTH=cfg.max_body_bytes,
         API_SPEC_OPTIONS={
             "info": {"description": "Card games played with secret bids: create a game, take "
@@ -69,7 +69,9 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     _document(api)
     api.register_blueprint(rulesets_api.blp)
     api.register_blueprint(games_api.blp)
+    api.register_blueprint(lobby_api.blp)
     api.register_blueprint(ops_api.blp)
+    app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
         api.spec.components.schemas.pop(unused, None)
 

@@ -29,6 +29,15 @@ class Config:
     finished_ttl: int = 7 * DAY
     #: seconds an unfinished game is kept after its last move (then it counts as abandoned)
     idle_ttl: int = 30 * DAY
+    #: seconds an open game (seats still free) is kept after its last change: a game nobody
+    #: joins expires and leaves the list of games
+    open_game_ttl: int = DAY
+    #: seconds without a move after which the reaper finishes a game in play with the deadline
+    #: defaults (0: never; beyond IDLE_TTL_SECONDS it is moot: Redis forgets the game first)
+    abandon_after: int = 7 * DAY
+    #: seconds the seats of a rematch are held for the players of the finished game; a seat
+    #: nobody claims in that time is free for anyone
+    rematch_hold_seconds: int = 300
     #: seconds an Idempotency-Key is remembered
     idempotency_ttl: int = DAY
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
@@ -80,6 +89,9 @@ class Config:
             max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
             finished_ttl=_int("FINISHED_TTL_SECONDS", cls.finished_ttl),
             idle_ttl=_int("IDLE_TTL_SECONDS", cls.idle_ttl),
+            open_game_ttl=_int("OPEN_GAME_TTL_SECONDS", cls.open_game_ttl),
+            abandon_after=_int("ABANDON_AFTER_SECONDS", cls.abandon_after),
+            rematch_hold_seconds=_int("REMATCH_HOLD_SECONDS", cls.rematch_hold_seconds),
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
@@ -102,6 +114,12 @@ class Config:
     def __post_init__(self) -> None:
         if self.storage_format not in (1, 2):
             raise SystemExit(f"STORAGE_FORMAT must be 1 or 2, not {self.storage_format}")
+        if self.open_game_ttl < 1:
+            raise SystemExit("OPEN_GAME_TTL_SECONDS must be at least 1")
+        if self.abandon_after < 0:
+            raise SystemExit("ABANDON_AFTER_SECONDS must not be negative (0: never)")
+        if self.rematch_hold_seconds < 0:
+            raise SystemExit("REMATCH_HOLD_SECONDS must not be negative")
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":
         if not overrides:

@@ -1,9 +1,14 @@
-"""The reaper: applies passed move deadlines to every game that has one, with no request needed.
+"""The reaper: applies passed move deadlines to every game that has one, with no request needed,
+and keeps the list of games (``lobby.py``) to the games that exist.
 
 Deadlines are otherwise applied lazily by the next request that touches a game; the reaper
 (``python -m impresario_engine reap``, run by a Kubernetes CronJob) makes sure games where nobody
 is looking move on too. It reads the deadline index (a sorted set kept up to date by every
-write) and settles each game found there with the same compare-and-set as any request.
+write) and settles each game found there with the same compare-and-set as any request. A game
+whose settling fails is looked at again a minute later, so it cannot hold up the others.
+
+Then it sweeps the list of games: the games that have expired leave it, and a game in play
+without a move for ``ABANDON_AFTER_SECONDS`` is finished with the deadline defaults.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from .config import Config
 from .service import GameService
 from .store import GameStore, StoreUnavailable, connect
 
+#: seconds before the reaper tries again a game whose deadlines it could not apply
+RETRY_SECONDS = 60
+
 
 def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str, Any]:
     if service is None:
@@ -26,7 +34,8 @@ def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str
     store = service.store
     now = service.clock()
     started = time.perf_counter()
-    report = {"checked": 0, "settled": 0, "moves": 0, "errors": 0, "missing": 0}
+    report: dict[str, Any] = {"checked": 0, "settled": 0, "moves": 0, "errors": 0,
+                              "missing": 0}
     for game_id in store.due_games(now, limit):
         report["checked"] += 1
         try:
@@ -39,6 +48,10 @@ def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str
             after, events = service.settle(game_id)
         except (ApiError, StoreUnavailable):
             report["errors"] += 1
+            try:  # out of the way of the other due games until the next passes
+                store.schedule(game_id, now + RETRY_SECONDS)
+            except StoreUnavailable:
+                pass
             continue
         if events:
             report["settled"] += 1
@@ -49,5 +62,12 @@ def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str
                 store.unschedule(game_id)
             else:
                 store.schedule(game_id, deadline)
+    try:
+        lists = service.lobby.sweep(limit, abandon=True)
+        store.drop_legacy_live()
+    except (ApiError, StoreUnavailable) as exc:
+        lists = {"error": str(exc)}
+        report["errors"] += 1
+    report["lists"] = lists
     report["seconds"] = round(time.perf_counter() - started, 3)
     return report

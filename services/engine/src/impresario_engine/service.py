@@ -20,7 +20,7 @@ from typing import Any, Callable
 import orjson
 from redis.exceptions import RedisError
 
-from . import names
+from . import lobby, names, seating
 from .api.errors import ApiError
 from .config import Config
 from .games import RULESETS, RulesError, Ruleset
@@ -167,6 +167,8 @@ class Loaded:
     version: int
     doc: dict[str, Any]
     idem: bytes | None
+    #: the id of the game's rematch, once a player of the finished game has asked for one
+    rematch: str | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -181,13 +183,15 @@ class GameService:
         self.clock = clock
         #: STORAGE_FORMAT=1: write what versions before storage format 2 read
         self.legacy_storage = config.storage_format == 1
+        #: the list of games (GET /v1/games) and its upkeep
+        self.lobby = lobby.Lobby(self)
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str, idempotency_key: str | None = None) -> Loaded:
-        version, doc, idem = self.store.read(game_id, idempotency_key)
+        version, doc, idem, rematch = self.store.read_game(game_id, idempotency_key)
         if doc is None:
             raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
-        return Loaded(version, doc, idem)  # type: ignore[arg-type]
+        return Loaded(version, doc, idem, rematch)  # type: ignore[arg-type]
 
     def authenticate(self, doc: dict[str, Any], token: str | None) -> Caller:
         """The caller a bearer token stands for in this game (constant-time comparisons).
@@ -244,13 +248,14 @@ class GameService:
             "ruleset": doc["ruleset"],
             "version": loaded.version,
             "status": doc["status"],
-            "seats_taken": len(seats),
+            "seats_taken": seating.seats_taken(seats, self.clock()),
             "seats_total": doc["players"],
             "last_seq": doc["seq"],
             "private": bool(doc["settings"].get("private")),
             "move_seconds": doc["settings"].get("move_seconds"),
             "bot_seconds": bot_seconds(doc),
             "seeded": bool(doc.get("seeded")),
+            "rematch": loaded.rematch,
         }
         out.update(core)
         return out
@@ -436,13 +441,17 @@ class GameService:
         doc["updated"] = self.clock()
         deadline = self._next_deadline(doc)
         doc["scheduled"] = deadline is not None
-        ttl = self.config.finished_ttl if doc["status"] == FINISHED else self.config.idle_ttl
+        ttl = self._ttl(doc["status"])
+        version_next = loaded.version + 1 if loaded else 1
+        # the list of games first (lobby.py: why a game is then never missing from its list)
+        self.lobby.announce(loaded.doc if loaded else None, doc, version_next)
         ok, version = self.store.write(
             game_id, loaded.version if loaded else None, doc, events, first_seq, ttl,
             idempotency_key=idem[0] if idem else None,
             idempotency_record=idem[1] if idem else None,
             idempotency_ttl=min(self.config.idempotency_ttl, ttl),
-            record_key_of_its_own=self.legacy_storage)
+            record_key_of_its_own=self.legacy_storage,
+            summary=orjson.dumps(lobby.summary(doc, version_next)))
         if not ok:
             CAS_RETRIES.inc()
             return None
@@ -456,6 +465,13 @@ class GameService:
         elif loaded is not None and loaded.doc.get("scheduled"):
             self.store.unschedule(game_id)
         return version
+
+    def _ttl(self, status: str) -> int:
+        """How long Redis keeps a game after a write: finished, in play, or open (not started:
+        OPEN_GAME_TTL_SECONDS, so a game nobody joins goes soon)."""
+        if status == FINISHED:
+            return self.config.finished_ttl
+        return self.config.open_game_ttl if status == OPEN else self.config.idle_ttl
 
     def _archive(self, game_id: str, version: int, doc: dict[str, Any]) -> None:
         """Make the just-finished game compact. The move is saved already: if Redis fails
@@ -471,11 +487,10 @@ class GameService:
                             "stream is not whole", game_id)
 
     def _count(self, loaded: Loaded | None, doc: dict[str, Any]) -> None:
-        """Metrics of a saved write, and the index of live games."""
+        """Metrics of a saved write."""
         before = loaded.doc if loaded is not None else None
         if before is None:
             GAMES.labels("created").inc()
-            self.store.mark_live(doc["id"], doc["created"])
             return
         for seat, move, by in doc["moves"][len(before["moves"]):]:
             key = (doc["ruleset"], str(move.get("type")), by)
@@ -485,7 +500,6 @@ class GameService:
             counter.inc()
         if doc["status"] == FINISHED and before["status"] != FINISHED:
             GAMES.labels("finished").inc()
-            self.store.mark_done(doc["id"])
 
     def _next_deadline(self, doc: dict[str, Any]) -> float | None:
         """The next time the engine has something to play: a deadline or a bot's move."""
@@ -580,10 +594,19 @@ class GameService:
             doc["seq"] = len(events)
             version = self._save(game_id, None, doc, events)
             if version is not None:
+                self._sweep_a_little()
                 loaded = Loaded(version, doc, None)
                 return (self.view(loaded, Caller(host=True)), host_token, spectator_token,
                         join_token)
         raise ApiError(503, "id_collision", "could not allocate a game id; try again")
+
+    def _sweep_a_little(self) -> None:
+        """Where the list of games grows, a creation drops a couple of expired games from it,
+        so it stays bounded even without the reaper (which does the rest)."""
+        try:
+            self.lobby.sweep(lobby.SWEEP_ON_CREATE, abandon=False)
+        except (StoreUnavailable, ApiError, RedisError) as exc:  # the game is created all the same
+            log.warning("sweeping the list of games failed: %s", exc)
 
     def join(self, game_id: str, name: str, idempotency_key: str | None = None,
              fingerprint: str = "", token: str | None = None, bot: str | None = None,
@@ -613,32 +636,23 @@ class GameService:
                     raise ApiError(422, "unknown_bot", f"unknown bot {bot!r}; {ruleset.title} "
                                    f"bots: {', '.join(ruleset.bot_names)}")
             self._may_join(doc, caller, join_token)
-            if doc["status"] != OPEN:
+            now = self.clock()
+            seat = seating.free_seat(doc["seats"], doc["players"], now)
+            if doc["status"] != OPEN or seat is None:
                 raise ApiError(409, "game_full", "every seat of this game is taken")
             for taken in doc["seats"]:
-                if names.likeness(taken["name"]) == looks:
+                if seating.occupied(taken, now) and names.likeness(taken["name"]) == looks:
                     raise ApiError(409, "name_taken", f"a player called {taken['name']!r} is "
                                    "already seated, and names that look alike (case, "
                                    "look-alike letters) would confuse the table")
-            seat = len(doc["seats"])
             new_doc = dict(doc)
-            new_doc["seats"] = doc["seats"] + [
-                {"name": name, "token": token_hash(seat_token) if seat_token else None,
-                 "bot": bot}]
+            new_doc["seats"] = seating.put(doc["seats"], seat, {
+                "name": name, "token": token_hash(seat_token) if seat_token else None,
+                "bot": bot})
             events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name,
                                              "bot": bot}]
-            if seat + 1 == doc["players"]:
-                new_doc["status"] = PLAYING
-                now = self.clock()
-                new_doc["since"] = {str(s): now for s in ruleset.pending(doc["state"])}
-                # the windows the seats start in (as _apply keeps them): without them the first
-                # move of the game would restart everyone else's window
-                keys = {str(s): k for s in ruleset.pending(doc["state"])
-                        if (k := ruleset.turn_key(doc["state"], s)) is not None}
-                if keys:
-                    new_doc["turn_keys"] = keys
-                events.append({"type": "game_started"})
-                new_doc = self._advance(new_doc, ruleset, events)
+            if seating.all_claimed(new_doc["seats"], doc["players"]):
+                new_doc = self._start(new_doc, ruleset, events)
             new_doc["seq"] = doc["seq"] + len(events)
             result_loaded = Loaded(loaded.version + 1, new_doc, None)
             viewer = Caller(seat=seat) if not bot else Caller(host=True)
@@ -669,6 +683,23 @@ class GameService:
                            "taking a seat needs the game's join link")
         raise ApiError(403, "join_link_required", "this game is private: taking a seat needs "
                        "its join link (the host has it)")
+
+    def _start(self, doc: dict[str, Any], ruleset: Ruleset, events: list[dict[str, Any]]
+               ) -> dict[str, Any]:
+        """The game with every seat taken starts: the seats' turns begin now, and the bots
+        whose turn it is play."""
+        new_doc = dict(doc)
+        new_doc["status"] = PLAYING
+        now = self.clock()
+        new_doc["since"] = {str(s): now for s in ruleset.pending(doc["state"])}
+        # the windows the seats start in (as _apply keeps them): without them the first
+        # move of the game would restart everyone else's window
+        keys = {str(s): k for s in ruleset.pending(doc["state"])
+                if (k := ruleset.turn_key(doc["state"], s)) is not None}
+        if keys:
+            new_doc["turn_keys"] = keys
+        events.append({"type": "game_started"})
+        return self._advance(new_doc, ruleset, events)
 
     def act(self, game_id: str, token: str | None, action: dict[str, Any],
             if_match: int | None = None, idempotency_key: str | None = None,

@@ -218,6 +218,7 @@ class TurandotGame(TypedDict):
     move_seconds: int | None
     bot_seconds: int
     seeded: bool
+    rematch: str | None
     ruleset: Literal['turandot']
     round: int
     phase: Literal['bidding', 'office', 'nominate', 'fire', 'casting', 'finished']
@@ -421,6 +422,7 @@ class WordJamGame(TypedDict):
     move_seconds: int | None
     bot_seconds: int
     seeded: bool
+    rematch: str | None
     ruleset: Literal['wordjam']
     turn: int
     extra_turn: int
@@ -578,6 +580,7 @@ class MuzicandoGame(TypedDict):
     move_seconds: int | None
     bot_seconds: int
     seeded: bool
+    rematch: str | None
     ruleset: Literal['muzicando']
     mode: Literal['team', 'individual']
     auction_variant: bool
@@ -818,8 +821,45 @@ class Replay(TypedDict):
     score: Any
 
 
+class LobbySeat(TypedDict):
+    seat: int
+    name: str
+    bot: str | None
+    held: bool
+
+
+class LobbyGame(TypedDict):
+    id: str
+    ruleset: str
+    status: Literal['open', 'playing', 'finished']
+    seats_taken: int
+    seats_total: int
+    seats: list["LobbySeat"]
+    options: dict[str, Any]
+    has_bots: bool
+    created: float
+    updated: float
+
+
+class GameList(TypedDict):
+    games: list["LobbyGame"]
+    next: str | None
+
+
+class Left(TypedDict):
+    seat: int
+    game: Any
+
+
+class Rematch(TypedDict):
+    rematch: str
+    seat: int
+    token: str
+    game: Any
+
+
 class Health(TypedDict):
     status: str
 
 
-__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "Health"]
+__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health"]

@@ -78,6 +78,25 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
     return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
 
 
+def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot', 'wordjam'] | None = None, status: Literal['open', 'playing', 'finished'] | None = None, has_bots: Literal['true', 'false'] | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
+    """List games (`GET /v1/games`).
+
+    Public games (a private game never appears), newest first, a page at a time: follow
+    `next` until it is `null`. Filters: `ruleset`, `status` (`open`: not started, seats may be
+    free; `playing`; `finished`) and `has_bots`. Each game shows its seats with the players'
+    names (`bot`: the bot that plays the seat; `held`: kept for a rematch's player), the
+    options a joiner cares about, and when it was created and last changed (Unix seconds).
+    Open games expire after `OPEN_GAME_TTL_SECONDS` (a day) without a change and leave the
+    list; finished games stay listed until they expire (`FINISHED_TTL_SECONDS`). A cursor is
+    good for an hour and only with the filters of its page (400 `invalid_cursor`,
+    `cursor_expired`); a page may hold fewer games than `limit` and still have a `next`.
+    """
+    path = "/v1/games"
+    params = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
+    headers = None
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+
+
 def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
     """Get the caller's view of a game (`GET /v1/games/{game_id}`).
 
@@ -203,6 +222,43 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
+def leave_seat(transport: Transport, game_id: str, seat: str, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
+    """Leave a seat (`DELETE /v1/games/{game_id}/seats/{seat}`).
+
+    Before the start, with the seat's token or the host's: the seat is free again and its
+    token stops working. Seat numbers never change: the next player who joins takes the
+    lowest free seat. Once the game has started, with the seat's own token: the player gives
+    up the seat, which stays in the game (no ruleset lets a player resign): Turandot's and
+    Muzicando's `greedy` bot plays it, in Word Jam it plays its deadline defaults (no call,
+    trust Alì Babà, no challenge, a vote against). The token stops working; the answer shows
+    the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
+    """
+    path = f"/v1/games/{game_id}/seats/{seat}"
+    params = None
+    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
+    return transport.request('DELETE', path, json=None, params=params, headers=headers, token=token)
+
+
+def request_rematch(transport: Transport, game_id: str, *, token: str | None = None) -> models.Rematch:
+    """Play again (`POST /v1/games/{game_id}/rematch`).
+
+    For a seat of a finished game (its token). The first request creates the rematch: a new
+    game with the same ruleset, options and privacy, a new seed, and the seats turned as the
+    first player's role turns (everyone one seat anticlockwise, so the first maestro or dealer
+    is the player left of the last one; Word Jam keeps its seats: nobody plays first), linked
+    from the finished game (`rematch` in its view). Bot seats come along; a seat whose player
+    left is free. Every other seat is held for its player for `REMATCH_HOLD_SECONDS` (five
+    minutes), then free for anyone until its player claims it. Each player who asks gets the
+    seat and its token (asking again gives the same token: the request is idempotent without a
+    key); the rematch starts when every seat is taken. 201 for the request that created it,
+    200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
+    """
+    path = f"/v1/games/{game_id}/rematch"
+    params = None
+    headers = None
+    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+
+
 def healthz(transport: Transport) -> models.Health:
     """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
@@ -231,4 +287,4 @@ def metrics(transport: Transport) -> Any:
     return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]

@@ -171,7 +171,7 @@ def install(app: Flask, cfg: Config, store) -> None:
         if request.method == "OPTIONS" and request.url_rule is not None:
             if origin and (origin in origins or "*" in origins):
                 resp = Response(status=204)
-                resp.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+                resp.headers["Access-Control-Allow-Methods"] = "GET, POST, DELETE, OPTIONS"
                 resp.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
                 resp.headers["Access-Control-Max-Age"] = "600"
                 return resp

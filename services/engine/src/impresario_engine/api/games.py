@@ -28,10 +28,13 @@ PROBLEM = "application/problem+json"
 AUTH = [{"bearer": []}, {}]
 
 
-def problems(*statuses: int, blueprint: Blueprint | None = None):
+def problems(*statuses: int, blueprint: Blueprint | None = None,
+             examples: dict[int, tuple[str, str]] | None = None):
     """Document the problem-JSON responses an operation can return (429 always: rate limits
-    apply to every /v1 operation when configured)."""
+    apply to every /v1 operation when configured); ``examples``: the operation's own example
+    (code, detail) for some statuses."""
     target = blueprint or blp
+    examples = {**_EXAMPLES, **(examples or {})}
 
     def wrap(fn):
         documented = fn
@@ -39,7 +42,7 @@ def problems(*statuses: int, blueprint: Blueprint | None = None):
             headers = ({"Retry-After": {"description": "seconds to wait",
                                         "schema": {"type": "string"}}}
                        if status in (429, 503) else None)
-            code, detail = _EXAMPLES[status]
+            code, detail = examples[status]
             example = {"type": f"https://impresario.dev/problems/{code}",
                        "title": TITLES[status], "status": status, "code": code,
                        "detail": detail, "request_id": "7f3c2a9e41b54d0c8e2f6a1b9d3c5e70"}
@@ -164,12 +167,16 @@ _GAME_FROM_PATH = {"game_id": "$request.path.game_id"}
 CREATE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_CREATE}
                 for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents",
                              "getScore")}
+CREATE_LINKS["listGames"] = {"operationId": "listGames",
+                             "parameters": {"ruleset": "$request.body#/ruleset"}}
 JOIN_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
               for name in ("getGame", "joinGame", "getActions", "makeMove", "getEvents",
                            "resolveGame")}
+JOIN_LINKS["leaveSeat"] = {"operationId": "leaveSeat",
+                           "parameters": {**_GAME_FROM_PATH, "seat": "$response.body#/seat"}}
 MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
               for name in ("getGame", "getActions", "makeMove", "getEvents", "getScore",
-                           "getReplay", "resolveGame")}
+                           "getReplay", "resolveGame", "requestRematch")}
 
 
 @blp.route("", methods=["POST"])

@@ -41,15 +41,17 @@ def observe(request, response, seconds: float) -> None:
 
 
 class LiveGames:
-    """Games in play or open, counted in Redis at scrape time (the same for every pod)."""
+    """Games in play or open, counted in Redis at scrape time (the same for every pod): the
+    entries of the lists of games (lobby.py), private games included; and whether Redis takes
+    writes."""
 
-    def __init__(self, store, idle_seconds: float) -> None:
+    def __init__(self, lobby, store) -> None:
+        self.lobby = lobby
         self.store = store
-        self.idle_seconds = idle_seconds
 
     def collect(self):
         try:
-            live = self.store.live_games(self.idle_seconds)
+            live = self.lobby.live_count()
         except StoreUnavailable:
             return
         yield GaugeMetricFamily("impresario_games_live", "Games open or in play", value=live)
@@ -107,8 +109,8 @@ def readyz():
     "description": "Prometheus metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics():
     """Prometheus metrics"""
-    live = LiveGames(current_app.extensions["impresario_store"],
-                     current_app.config["IMPRESARIO"].idle_ttl)
+    live = LiveGames(current_app.extensions["impresario"].lobby,
+                     current_app.extensions["impresario_store"])
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)

@@ -308,6 +308,9 @@ class GameBaseSchema(Base):
         "description": "the game was created with an explicit seed: whoever chose it can work "
                        "out the deck. For practice, tests and replays, not for play among "
                        "strangers"})
+    rematch = fields.String(required=True, allow_none=True, metadata={
+        "description": "the id of this finished game's rematch, once a player has asked for "
+                       "one (`POST /v1/games/{id}/rematch`)"})
 
 
 class TurandotGameSchema(GameBaseSchema):

@@ -65,6 +65,8 @@ class InvalidOptions(RulesError):
 
 
 PRIVATE = "_private"
+#: the "bot" of a seat the engine plays with its defaults (a player who left, for some rulesets)
+DEFAULTS = "defaults"
 
 _ALLOWED: dict[tuple[str, ...], frozenset[str]] = {}
 
@@ -226,12 +228,34 @@ class Ruleset:
     def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
         """The move the bot ``bot`` makes for ``seat`` now (it may look only at what the seat
         may see). ``rng`` is the bot's randomness: in the service a :class:`BotRandom` drawn
-        from the game's secret, so nothing public predicts it."""
+        from the game's secret, so nothing public predicts it. :data:`DEFAULTS` is the engine
+        playing the seat's defaults."""
+        if bot == DEFAULTS:
+            return self.default_action(state, seat)
         try:
             play = self.bots()[bot]
         except KeyError:
             raise ValueError(f"unknown bot {bot!r}") from None
         return play(state, seat, rng)
+
+    # -- the table around the rules: leaving, playing again, the list of games ---------------
+    #: who plays a seat whose player leaves a game in play. None of the rulebooks lets a
+    #: player resign, so the seat stays in the game: a bot of :attr:`bot_names`, or
+    #: :data:`DEFAULTS` (the seat plays what a passed deadline plays for it)
+    leave_bot: ClassVar[str] = DEFAULTS
+
+    def rematch_order(self, players: int) -> list[int]:
+        """The seats of a rematch: ``order[i]`` is the seat of the finished game whose player
+        sits at seat ``i``. The base passes the first player's role to the left, as a first
+        player (maestro, dealer) passes it: everyone moves one seat anticlockwise, so the
+        player left of the old seat 0 is the new seat 0 and the options still name seat 0."""
+        return [(i + 1) % players for i in range(players)]
+
+    def lobby_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a player deciding to join wants to see: each option given, a long one
+        (a custom catalogue, a cave...) only as ``"custom"``."""
+        return {k: (v if v is None or isinstance(v, (bool, int, float, str)) else "custom")
+                for k, v in options.items()}
 
     def default_action(self, state: State, seat: int) -> Action:
         """The move the engine makes for ``seat`` when a deadline passes."""

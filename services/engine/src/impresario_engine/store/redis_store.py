@@ -34,6 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..metrics import STORAGE_REFUSALS
 from . import codec
+from .lobby import LobbyIndex
 
 
 class StoreUnavailable(Exception):
@@ -125,6 +126,7 @@ class GameStore:
     WRITE = _lua("write.lua")
     EVENTS = _lua("events.lua")
     ARCHIVE = _lua("archive.lua")
+    REMATCH = _lua("rematch.lua")
 
     def __init__(self, client: Any) -> None:
         self.client = client
@@ -132,6 +134,9 @@ class GameStore:
         self._write = client.register_script(self.WRITE)
         self._events = client.register_script(self.EVENTS)
         self._archive = client.register_script(self.ARCHIVE)
+        self._rematch = client.register_script(self.REMATCH)
+        #: the list of games (lobby): its own keys, in a slot of their own
+        self.lobby = LobbyIndex(client, self._call)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):
@@ -176,22 +181,31 @@ class GameStore:
     def read(self, game_id: str, idempotency_key: str | None = None
              ) -> tuple[int | None, dict | None, bytes | None]:
         """(version, document, the idempotency record of ``idempotency_key`` if any)."""
+        return self.read_game(game_id, idempotency_key)[:3]  # type: ignore[return-value]
+
+    def read_game(self, game_id: str, idempotency_key: str | None = None
+                  ) -> tuple[int | None, dict | None, bytes | None, str | None]:
+        """(version, document, idempotency record, the id of the game's rematch if any)."""
         keys, args = [game_key(game_id)], []
         if idempotency_key is not None:
             keys += [idem_hash_key(game_id), legacy_idem_key(game_id, idempotency_key)]
             args.append(idempotency_key)
-        version, doc, idem = self._call(self._read, keys=keys, args=args)
+        version, doc, idem, rematch = self._call(self._read, keys=keys, args=args)
         if version is None:
-            return None, None, None
-        return int(version), codec.unpack(doc), (idem or None)
+            return None, None, None, None
+        if isinstance(rematch, bytes):
+            rematch = rematch.decode()
+        return int(version), codec.unpack(doc), (idem or None), (rematch or None)
 
     def write(self, game_id: str, expected: int | None, doc: dict, events: Iterable[dict],
               first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
               idempotency_record: bytes | None = None, idempotency_ttl: int = 0,
-              record_key_of_its_own: bool = False) -> tuple[bool, int | None]:
+              record_key_of_its_own: bool = False, summary: bytes = b""
+              ) -> tuple[bool, int | None]:
         """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
         the game must not exist). Returns (written, the version now stored).
-        ``record_key_of_its_own``: store the record as storage format 1 did."""
+        ``record_key_of_its_own``: store the record as storage format 1 did. ``summary``: what
+        the list of games shows of the game (field ``lobby``), written in the same step."""
         own = record_key_of_its_own and idempotency_key is not None
         keys = [game_key(game_id), events_key(game_id),
                 legacy_idem_key(game_id, idempotency_key) if own  # type: ignore[arg-type]
@@ -204,6 +218,7 @@ class GameStore:
             int(idempotency_ttl * 1000),
             first_seq,
             "" if own else (idempotency_key or ""),
+            summary,
         ]
         args.extend(orjson.dumps(e) for e in events)
         ok, version = self._call(self._write, keys=keys, args=args)
@@ -265,24 +280,41 @@ class GameStore:
                          num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
-    # -- games open or in play (for the games-live gauge)
-    LIVE = "impresario:live"
+    #: where versions before the list of games counted the games open or in play; the lists
+    #: count them now (``lobby.py``), and the reaper deletes this key
+    LEGACY_LIVE = "impresario:live"
 
-    def mark_live(self, game_id: str, since: float) -> None:
-        self._call(self.client.zadd, self.LIVE, {game_id: since})
+    def drop_legacy_live(self) -> None:
+        self._call(self.client.delete, self.LEGACY_LIVE)
 
-    def mark_done(self, game_id: str) -> None:
-        self._call(self.client.zrem, self.LIVE, game_id)
+    # -- the list of games reads summaries, and a rematch links two games
+    def summaries(self, game_ids: list[str]) -> list[tuple[int | None, bytes | None]]:
+        """(version, summary) of each game (``(None, None)``: gone), in one round trip per
+        Redis node."""
+        if not game_ids:
+            return []
 
-    def live_games(self, idle_seconds: float | None = None) -> int:
-        """Games marked live; with ``idle_seconds``, those older are dropped first (they
-        have expired from Redis as abandoned)."""
-        if idle_seconds is not None:
-            import time
+        def run():
+            pipe = self.client.pipeline(transaction=False)
+            for gid in game_ids:
+                pipe.hmget(game_key(gid), "v", "lobby")
+            return pipe.execute()
 
-            self._call(self.client.zremrangebyscore, self.LIVE, "-inf",
-                       time.time() - idle_seconds)
-        return int(self._call(self.client.zcard, self.LIVE))
+        return [(int(v) if v is not None else None, s) for v, s in self._call(run)]
+
+    def link_rematch(self, game_id: str, rematch_id: str, replaces: str | None = None
+                     ) -> str | None:
+        """Link ``rematch_id`` as the rematch of ``game_id`` unless another is linked first
+        (``replaces``: the link it may replace, a rematch that has expired); the id linked
+        now (None: ``game_id`` is gone)."""
+        found = self._call(self._rematch, keys=[game_key(game_id)],
+                           args=[rematch_id, replaces or ""])
+        return found.decode() if isinstance(found, bytes) else found
+
+    def delete_game(self, game_id: str) -> None:
+        """Every key of a game (a rematch that lost the race to be linked)."""
+        self._call(self.client.delete, game_key(game_id), events_key(game_id),
+                   idem_hash_key(game_id))
 
     # -- rate limiting: a counter per window
     def count_hit(self, key: str, ttl_seconds: int) -> int:

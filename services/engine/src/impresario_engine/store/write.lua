@@ -5,7 +5,8 @@
 -- ARGV[1] expected version ('' = the game must not exist yet), ARGV[2] new document,
 -- ARGV[3] ttl ms, ARGV[4] idempotency record ('' = none), ARGV[5] its ttl ms,
 -- ARGV[6] seq of the first event, ARGV[7] the record's field ('' = KEYS[3] is its own key),
--- ARGV[8..] the events (JSON)
+-- ARGV[8] the game's summary for the list of games ('' = none; field 'lobby', lobby.py),
+-- ARGV[9..] the events (JSON)
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '' then
   if v then return {0, v} end
@@ -17,8 +18,9 @@ elseif redis.call('HEXISTS', KEYS[1], 'events') == 1 then
 end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[2])
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'lobby', ARGV[8]) end
 local seq = tonumber(ARGV[6])
-for i = 8, #ARGV do
+for i = 9, #ARGV do
   redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[i])
   seq = seq + 1
 end

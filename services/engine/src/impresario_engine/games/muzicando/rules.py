@@ -663,6 +663,15 @@ class Muzicando(Ruleset):
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
         return rng.choice(actions)
 
+    #: a player who leaves a game in play hands the seat to the greedy bot, so a team game
+    #: keeps two partners who play their cards (no resignation in the rulebook)
+    leave_bot = "greedy"
+
+    def lobby_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
+        return {**super().lobby_options(state, options), "mode": state["mode"],
+                "hands": state["hands"], "auction": state["auction"],
+                "first_dealer": options.get("first_dealer", 0)}
+
     def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
 

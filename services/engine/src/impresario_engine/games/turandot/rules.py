@@ -593,6 +593,12 @@ class Turandot(Ruleset):
         raise AssertionError(kind)
 
     bot_names = ("random", "greedy")
+    #: a player who leaves a game in play hands the seat to the greedy bot: the others still
+    #: bid against a real rival for the singers (no resignation in the rulebook)
+    leave_bot = "greedy"
+
+    def lobby_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
+        return {"first_maestro": 0, **super().lobby_options(state, options)}
 
     def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late

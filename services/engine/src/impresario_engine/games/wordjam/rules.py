@@ -912,6 +912,21 @@ class WordJam(Ruleset):
     #: delay of up to 20 seconds (at most 80% of the window); the game option bot_seconds
     #: changes it (0: at once)
     bot_seconds = 20
+    # leave_bot stays the base's: a player who leaves a game in play keeps the seat playing
+    # its defaults (no call, trust Alì Babà, no challenge, votes against): it stops competing
+    # for the prizes, where a bot would go on taking them from the players still at the table
+
+    def rematch_order(self, players: int) -> list[int]:
+        """The same seats: the dealer has no role (R8) and nobody plays first."""
+        return list(range(players))
+
+    def lobby_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
+        opts = state["opts"]
+        out = super().lobby_options(state, options)
+        out.update({k: opts[k] for k in SECONDS_OPTIONS})
+        out["no_visible_objects"] = opts["no_visible_objects"]
+        out["dictionary"] = opts.get("dictionary", False)
+        return out
 
     def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
