@@ -55,7 +55,7 @@ def test_lists_public_games_by_status_ruleset_and_bots_newest_first(client, cloc
     seat(client, games["playing"], "Anna")
     seat(client, games["playing"], "Robo", "greedy", host)
     clock.now += 1
-    games["muz"], _ = _create(client, "muzicando", 4, hands=1)
+    games["muz"], _ = _create(client, "muzicando", 4, hands=4)
     clock.now += 1
     hidden, hidden_host = _create(client, private=True)
     seat(client, hidden, "Secret", None, hidden_host)
@@ -75,7 +75,7 @@ def test_lists_public_games_by_status_ruleset_and_bots_newest_first(client, cloc
     assert by_id[games["bots"]]["options"]["think_seconds"] == 30
     assert by_id[games["bots"]]["seats"] == [{"seat": 0, "name": "Robo", "bot": "wordsmith",
                                               "held": False}]
-    assert by_id[games["muz"]]["options"] == {"hands": 1, "mode": "team", "auction": True,
+    assert by_id[games["muz"]]["options"] == {"hands": 4, "mode": "team", "auction": True,
                                               "first_dealer": 0}
     assert by_id[games["playing"]]["status"] == "playing"
 

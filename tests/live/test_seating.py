@@ -148,7 +148,7 @@ def test_a_retried_leave_gets_the_same_answer(client, clock):
 # ------------------------------------------------------------------ leaving a game in play
 @pytest.mark.parametrize("ruleset,players,options,player", [
     ("turandot", 3, {}, "greedy"),
-    ("muzicando", 4, {"hands": 1}, "greedy"),
+    ("muzicando", 4, {"hands": 4}, "greedy"),
     ("wordjam", 5, {}, "defaults"),
 ])
 def test_leaving_a_game_in_play_hands_the_seat_to_the_rulesets_player(
@@ -219,7 +219,7 @@ def test_a_rematch_turns_the_seats_and_starts_when_every_player_asked(client, ap
 
 @pytest.mark.parametrize("ruleset,players,options,order", [
     ("wordjam", 5, {}, [0, 1, 2, 3, 4]),  # nobody plays first: the same seats
-    ("muzicando", 4, {"hands": 1}, [1, 2, 3, 0]),  # the dealer's role to the left; partners
+    ("muzicando", 4, {"hands": 4}, [1, 2, 3, 0]),  # the dealer's role to the left; partners
     ("muzicando", 3, {"first_dealer": 2}, [1, 2, 0]),
 ])
 def test_each_ruleset_turns_its_seats(client, app, clock, ruleset, players, options, order):
