@@ -186,7 +186,7 @@ def _link(svc: "GameService", old: "Loaded", replaces: str | None) -> tuple[str,
 def _create_rematch(svc: "GameService", old: "Loaded") -> tuple[str, float]:
     """A new open game like ``old`` (ruleset, options, privacy, a new seed), its seats in the
     ruleset's rematch order: bot seats taken by their bots, the others held for their players."""
-    from .service import OPEN, new_token, token_hash
+    from .service import OPEN, new_game_id, new_token, token_hash
 
     doc = old.doc
     ruleset = RULESETS[doc["ruleset"]]
@@ -215,7 +215,7 @@ def _create_rematch(svc: "GameService", old: "Loaded") -> tuple[str, float]:
                             "until": until})
     seats = put(seats, len(seats) - 1, seats[-1])  # no free seat at the end
     for _ in range(5):
-        rematch_id = secrets.token_urlsafe(9)
+        rematch_id = new_game_id()
         new = {
             "id": rematch_id, "ruleset": doc["ruleset"], "players": players, "seed": seed,
             "seeded": False, "secret": secrets.token_hex(16),  # the bots' randomness

@@ -44,6 +44,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_game_id() -> str:
+    """A game id: 72 random bits, URL-safe, never starting with "-" or "_" (a command line
+    would read a leading "-" as an option: ``impresario watch -x2…``)."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if game_id[0].isalnum():
+            return game_id
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -568,7 +577,7 @@ class GameService:
         join_token = new_token() if private else None
         now = self.clock()
         for _ in range(5):
-            game_id = secrets.token_urlsafe(9)
+            game_id = new_game_id()
             doc = {
                 "id": game_id,
                 "ruleset": ruleset.name,
