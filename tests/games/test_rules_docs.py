@@ -33,7 +33,7 @@ from .games_helpers import FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = {"turandot": ROOT / "docs" / "turandot.md", "wordjam": ROOT / "docs" / "wordjam.md",
-        "rules": ROOT / "docs" / "rules.md"}
+        "muzicando": ROOT / "docs" / "muzicando.md", "rules": ROOT / "docs" / "rules.md"}
 MARKER = "<!-- transcript -->"
 
 
@@ -194,7 +194,7 @@ def _codes(*files: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("ruleset", ["turandot", "wordjam"])
+@pytest.mark.parametrize("ruleset", ["turandot", "wordjam", "muzicando"])
 def test_every_refusal_code_is_on_its_page(ruleset):
     """A code a ruleset raises is named on its page (``word_<reason>`` through its reasons)."""
     from impresario_engine.games.wordjam import words as W

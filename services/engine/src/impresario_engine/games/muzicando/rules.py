@@ -1,7 +1,7 @@
 """Muzicando for 2–8 players: the team game for 4 and the individual game, every hand of a match.
 
-The rulings page (``shared/rules/muzicando.md``, R1–R11) is the authority; ``docs/muzicando.md``
-lists every choice made where the rulings are silent.
+The product owner's rulings (R1–R11, stated in full in ``docs/muzicando.md``) are the authority;
+the same page lists every choice made where the rulings are silent (choices 1–18).
 
 Flow of a hand. The deal, then either the **auction** (team game, and the individual game with the
 R11 ``auction`` option) or the **choice** of the layout (individual game), then **play**: the
