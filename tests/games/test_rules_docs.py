@@ -228,3 +228,47 @@ def test_the_singers_table_is_the_default_catalogue():
                            "sex": sexes[m[2]], "stars": len(m[3]),
                            "favourite_role": roles[m[4]] if m[4] else None}
     assert shown == {i: DEFAULT.singers[i].card() for i in DEFAULT.ids}
+
+
+@pytest.mark.parametrize("ruleset", ["turandot", "wordjam", "muzicando"])
+def test_every_event_type_is_on_its_page(ruleset):
+    """The events a ruleset emits are named on its page, so a frontend knows what to expect."""
+    from impresario_engine.games import RULESETS
+
+    source = "".join(f.read_text(encoding="utf-8") for f in (SOURCES / ruleset).glob("*.py"))
+    kinds = set(re.findall(r'"type": "([a-z_]+)"', source))
+    kinds -= set(RULESETS[ruleset].move_types) | {"boolean", "integer", "string", "object"}
+    page = DOCS[ruleset].read_text(encoding="utf-8")
+    missing = sorted(k for k in kinds if f"`{k}`" not in page)
+    assert not missing, f"docs/{DOCS[ruleset].name} does not name the events {missing}"
+
+
+# ------------------------------------------------------------------ links between the pages
+def _anchors(text: str) -> set[str]:
+    """GitHub's anchors of a page's headings."""
+    out = set()
+    for line in text.splitlines():
+        m = re.match(r"#{1,6} (.+)", line)
+        if m:
+            slug = re.sub(r"[^\w\- ]", "", m[1].strip().lower()).replace(" ", "-")
+            out.add(slug)
+    return out
+
+
+def test_the_links_between_the_pages_land():
+    """Every relative link of docs/*.md names a file that exists and, after #, one of its
+    headings."""
+    broken = []
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            dest = (page.parent / path).resolve() if path else page
+            if not dest.exists():
+                broken.append(f"{page.name}: {target}")
+            elif anchor and dest.suffix == ".md" and anchor not in _anchors(
+                    dest.read_text(encoding="utf-8")):
+                broken.append(f"{page.name}: {target}")
+    assert not broken, broken
