@@ -10,6 +10,7 @@ A transcript is a ```text block right after the line ``<!-- transcript -->``. It
 - ``Anna view`` / ``view``: ``GET /v1/games/{id}`` as Anna / as a spectator; ``Anna actions``:
   ``GET /v1/games/{id}/actions``; ``score``: ``GET /v1/games/{id}/score``;
 - ``POST /v1/… {...}`` / ``GET /v1/…``: any other request (``{id}`` is the game's id);
+  ``Anna DELETE /v1/…`` (or ``GET``, ``POST``): one with Anna's token;
 - ``wait 61``: 61 seconds pass (a fake clock);
 - ``→ 422 code "detail"``: the last answer's status, problem code and detail (each optional); an
   answer whose status no line names must be a success;
@@ -123,6 +124,11 @@ class Player:
             self._answer(c.post(path, json=json.loads(body)) if word == "POST" else c.get(path))
         elif word == "wait":
             self.clock.advance(float(rest))
+        elif m := re.match(r"(\w+)\s+(GET|POST|DELETE)\s+(/\S*)\s*(.*)$", text):
+            name, method, path, body = m.groups()
+            path = path.replace("{id}", str(self.game))
+            self._answer(c.open(path, method=method, json=json.loads(body) if body else None,
+                                headers=auth(self.tokens[name])))
         else:
             names, sep, move = text.partition("{")
             who = [n.strip() for n in names.split(",") if n.strip()]
