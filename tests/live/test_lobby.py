@@ -48,7 +48,7 @@ def test_lists_public_games_by_status_ruleset_and_bots_newest_first(client, cloc
     clock.now += 0.5
     seat(client, games["open"], "Anna")
     clock.now += 1
-    games["bots"], host = _create(client, "wordjam", 5, think_seconds=30)
+    games["bots"], host = _create(client, "wordjam", 5, think_seconds=30, bot_seconds=5)
     seat(client, games["bots"], "Robo", "wordsmith", host)
     clock.now += 1
     games["playing"], host = _create(client)
@@ -73,6 +73,7 @@ def test_lists_public_games_by_status_ruleset_and_bots_newest_first(client, cloc
         "created": first["created"], "updated": first["updated"]}
     assert first["updated"] == first["created"] + 0.5  # the join changed it
     assert by_id[games["bots"]]["options"]["think_seconds"] == 30
+    assert by_id[games["bots"]]["options"]["bot_seconds"] == 5  # how long its bots think
     assert by_id[games["bots"]]["seats"] == [{"seat": 0, "name": "Robo", "bot": "wordsmith",
                                               "held": False}]
     assert by_id[games["muz"]]["options"] == {"hands": 4, "mode": "team", "auction": True,

@@ -89,9 +89,10 @@ def summary(doc: dict[str, Any], version: int) -> dict[str, Any]:
     """What the list shows of a game, kept in the game's hash by each write (compact keys)."""
     ruleset = RULESETS[doc["ruleset"]]
     options = ruleset.lobby_options(doc["state"], doc["options"])
-    seconds = doc["settings"].get("move_seconds")
-    if seconds is not None:
-        options["move_seconds"] = seconds
+    for name in ("move_seconds", "bot_seconds"):  # the service's settings a joiner cares about
+        seconds = doc["settings"].get(name)
+        if seconds is not None:
+            options[name] = seconds
     return {
         "v": version, "id": doc["id"], "r": doc["ruleset"], "s": doc["status"],
         "p": bool(doc["settings"].get("private")), "n": doc["players"],
