@@ -29,7 +29,8 @@ class LobbyGameSchema(Base):
     seats = fields.List(fields.Nested(LobbySeatSchema), required=True, metadata={
         "description": "the seats taken or held, by seat number (a free seat is not listed)"})
     options = fields.Dict(required=True, metadata={
-        "description": "what a joiner wants to know of the options (`move_seconds`, the "
+        "description": "what a joiner wants to know of the options (`move_seconds` and "
+                       "`bot_seconds` when set, the "
                        "ruleset's: first maestro, Word Jam's windows, Muzicando's mode and "
                        "hands...); a long option (a custom catalogue or cave) as `custom`"})
     has_bots = StrictBool(required=True)
