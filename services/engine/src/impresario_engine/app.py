@@ -19,6 +19,7 @@ from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import schemas_wordjam as sj
+from .api import web as web_client
 from .api.errors import ApiError, problem, to_response
 from .api.http import RequestTimeout
 from .config import Config
@@ -72,6 +73,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(lobby_api.blp)
     api.register_blueprint(ops_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
+    app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
         api.spec.components.schemas.pop(unused, None)
 

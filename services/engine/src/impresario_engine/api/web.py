@@ -1,0 +1,99 @@
+"""The browser table: ``GET /`` (the page) and ``GET /web/<file>`` (its modules, styles and the
+vendored library). The client is static and talks to the engine only through the public API
+(docs/web.md); this module only serves its files.
+
+- Content types are set explicitly (JavaScript modules must be served as JavaScript).
+- Caching: the vendored files carry their version in their name and never change, so they are
+  cached for a year as immutable; everything else is revalidated on each load (``no-cache``
+  with an ETag of the file's content), so a new release is picked up at the next reload.
+- Content-Security-Policy: scripts, styles, images and connections from this origin only; the
+  one inline script, the import map, is allowed by its hash, computed here from the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Blueprint, Response, request
+
+from .errors import ApiError
+from .http import SECURITY_HEADERS
+
+ROOT = Path(__file__).resolve().parent.parent / "web"
+TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+}
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+_IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>', re.S)
+
+blp = Blueprint("web", __name__)
+
+
+@dataclass(frozen=True)
+class _File:
+    body: bytes
+    etag: str
+    content_type: str
+    cache: str
+
+
+_cache: dict[tuple[Path, int], _File] = {}
+
+
+def page_csp(page: bytes) -> str:
+    """The policy of the page: nothing from elsewhere, no inline code but the import map."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(m.encode()).digest()).decode() + "'"
+        for m in _IMPORT_MAP.findall(page.decode()))
+    return ("default-src 'none'; script-src 'self' " + hashes + "; style-src 'self'; "
+            "img-src 'self' data:; connect-src 'self'; manifest-src 'self'; font-src 'self'; "
+            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def _load(path: Path) -> _File:
+    key = (path, path.stat().st_mtime_ns)  # an edited file is served anew (development)
+    found = _cache.get(key)
+    if found is None:
+        body = path.read_bytes()
+        immutable = path.parent.name == "vendor"
+        found = _File(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"',
+                      TYPES.get(path.suffix, "application/octet-stream"),
+                      IMMUTABLE if immutable else REVALIDATE)
+        _cache[key] = found
+    return found
+
+
+def _send(path: Path, csp: str) -> Response:
+    found = _load(path)
+    headers = {"Cache-Control": found.cache, "ETag": found.etag,
+               "Content-Security-Policy": csp, **SECURITY_HEADERS}
+    if found.etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        return Response(status=304, headers=headers)
+    return Response(found.body, status=200, headers=headers, content_type=found.content_type)
+
+
+@blp.route("/", methods=["GET"])
+def index() -> Response:
+    page = ROOT / "index.html"
+    return _send(page, page_csp(_load(page).body))
+
+
+@blp.route("/web/<path:name>", methods=["GET"])
+def asset(name: str) -> Response:
+    path = (ROOT / name).resolve()
+    if ROOT not in path.parents or not path.is_file() or path.suffix not in TYPES \
+            or path.name.startswith("."):
+        raise ApiError(404, "not_found", f"there is no file {name!r} in the web client")
+    # a file never runs as a page of its own: it gets the strictest policy
+    return _send(path, "default-src 'none'; frame-ancestors 'none'")

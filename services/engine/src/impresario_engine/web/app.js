@@ -1,0 +1,46 @@
+// The browser table's entry point: a hash router over the pages. Everything it shows comes
+// from the public API (/v1); tokens live in localStorage, never in a URL the server sees.
+import { html, render, useEffect, useState } from "./lib.js";
+import { parseRoute } from "./shared/format.js";
+import { Lobby, JoinPage } from "./shared/lobby.js";
+import { GamePage } from "./shared/game.js";
+import { ReplayPage } from "./shared/replay.js";
+import { CalculatorPage } from "./shared/calculators.js";
+
+function App() {
+  const [where, setWhere] = useState(parseRoute(location.hash));
+  useEffect(() => {
+    const moved = () => {
+      setWhere(parseRoute(location.hash));
+      window.scrollTo(0, 0);
+    };
+    window.addEventListener("hashchange", moved);
+    return () => window.removeEventListener("hashchange", moved);
+  }, []);
+  useEffect(() => {
+    // move focus to the new page's heading, as a screen reader user expects after navigation
+    const heading = document.querySelector("main h1");
+    if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus({ preventScroll: true }); }
+  }, [where.page, where.id]);
+  let page;
+  if (where.page === "game" && where.id) page = html`<${GamePage} key=${where.id} id=${where.id} query=${where.query} />`;
+  else if (where.page === "join" && where.id) page = html`<${JoinPage} key=${where.id} id=${where.id} query=${where.query} />`;
+  else if (where.page === "replay" && where.id) page = html`<${ReplayPage} key=${where.id} id=${where.id} query=${where.query} />`;
+  else if (where.page === "calc") page = html`<${CalculatorPage} query=${where.query} />`;
+  else page = html`<${Lobby} />`;
+  return html`
+    <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById("main").focus(); }}>Skip to the table</a>
+    <header class="topbar">
+      <a class="brand" href="#/">Impresario</a>
+      <nav aria-label="Main">
+        <a href="#/">Lobby</a>
+        <a href="#/calc">Calculators</a>
+        <a href="/docs">API</a>
+      </nav>
+    </header>
+    <main id="main" tabindex="-1">${page}</main>`;
+}
+
+const root = document.getElementById("app");
+root.textContent = "";  // the "Loading" line the page shows before the modules arrive
+render(html`<${App} />`, root);

@@ -1,0 +1,340 @@
+// The lobby: your games, the open games, quick games against bots, a table set up with every
+// option, and the page a join link opens.
+import { html, useEffect, useState } from "../lib.js";
+import { call, explain, Problem } from "./api.js";
+import { RULESET_TITLES, route } from "./format.js";
+import { myGames, playerName, remember, seatOf, setPlayerName } from "./store.js";
+import { Alert } from "./ui.js";
+
+const BLURBS = {
+  turandot: "Bid in secret for singers, hire a director, cast your opera. 2–5 players, about 15 minutes against bots.",
+  wordjam: "Find a word worth many coins, then bet on Alì Babà or join the thieves. 5–12 players; 8 turns.",
+  muzicando: "Bid for the layout, then shed your hand of notes on the board. 2–8 players, teams with 4.",
+};
+const FALLBACK_BOTS = { turandot: ["greedy", "random"], wordjam: ["wordsmith", "random"], muzicando: ["greedy", "random"] };
+const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
+export const QUICK = {
+  turandot: { players: 4, options: {} },
+  wordjam: { players: 5, options: {} },
+  muzicando: { players: 4, options: { hands: 1 } },
+};
+
+let rulesetCache = null;
+export async function rulesets() {
+  if (!rulesetCache) rulesetCache = call("GET", "/v1/rulesets").then((r) => r.data.rulesets);
+  return rulesetCache;
+}
+
+export function botsOf(ruleset) {
+  return (ruleset && ruleset.bots) || FALLBACK_BOTS[ruleset && ruleset.name] || ["random"];
+}
+
+function uniqueKey() {
+  return (crypto.randomUUID && crypto.randomUUID()) || `${Date.now()}-${Math.random()}`;
+}
+
+/** Create a game, take the first seat, fill ``bots`` seats with the engine's bots. */
+export async function startTable({ ruleset, players, options, isPrivate, name, bots, botKind, seatMyself = true }) {
+  const created = await call("POST", "/v1/games", {
+    body: { ruleset: ruleset.name, players, options, private: isPrivate },
+  });
+  const data = created.data;
+  const id = data.game.id;
+  remember(id, {
+    ruleset: ruleset.name, host: data.host_token, spectator: data.spectator_token || undefined,
+    join: data.join_token || undefined,
+  });
+  if (seatMyself) {
+    const joined = await call("POST", `/v1/games/${id}/seats`, { body: { name } });
+    remember(id, { token: joined.data.token, seat: joined.data.seat, name });
+  }
+  const taken = new Set([name]);
+  for (let i = 0; i < bots; i++) {
+    const botName = BOT_NAMES.find((n) => !taken.has(n)) || `Bot ${i + 1}`;
+    taken.add(botName);
+    await call("POST", `/v1/games/${id}/seats`, {
+      token: data.host_token, body: { name: botName, bot: botKind },
+    });
+  }
+  return id;
+}
+
+function NameField({ name, setName }) {
+  return html`<div class="field name-field">
+    <label for="player-name">Your name at the table</label>
+    <input id="player-name" type="text" maxlength="40" autocomplete="nickname" value=${name}
+      onInput=${(e) => { setName(e.target.value); setPlayerName(e.target.value.trim()); }} />
+  </div>`;
+}
+
+function optionFields(ruleset, players) {
+  // the options of each ruleset, as form fields (docs: GET /v1/rulesets/{ruleset})
+  const seats = Array.from({ length: players }, (_, i) => ({ value: String(i), label: `Seat ${i + 1}` }));
+  if (ruleset === "turandot") {
+    return [{ key: "first_maestro", label: "First maestro (holds Puccini)", type: "select",
+      choices: [...seats.map((s, i) => ({ ...s, label: i === 0 ? "Seat 1 (the creator)" : s.label })),
+        { value: "random", label: "Drawn at random" }], initial: "0", number: true }];
+  }
+  if (ruleset === "wordjam") {
+    return [
+      { key: "think_seconds", label: "Seconds to find a word", type: "number", initial: 120, min: 1 },
+      { key: "bet_seconds", label: "Seconds to bet", type: "number", initial: 15, min: 1 },
+      { key: "thief_seconds", label: "Seconds for the thieves' window", type: "number", initial: 20, min: 1 },
+      { key: "challenge_seconds", label: "Seconds to challenge a word", type: "number", initial: 10, min: 1 },
+      { key: "vote_seconds", label: "Seconds to vote", type: "number", initial: 20, min: 1 },
+      { key: "no_visible_objects", label: "Leave out the card “Objects visible from where you sit”", type: "checkbox", initial: false },
+    ];
+  }
+  if (ruleset === "muzicando") {
+    const team = players === 4;
+    return [
+      { key: "mode", label: "Mode", type: "select", initial: team ? "team" : "individual",
+        choices: team ? [{ value: "team", label: "Teams: North–South against East–West" }, { value: "individual", label: "Everyone for themselves" }]
+          : [{ value: "individual", label: "Everyone for themselves" }] },
+      { key: "hands", label: "Hands in the match", type: "number", initial: team ? 4 : players, min: 1, max: 64 },
+      { key: "auction", label: "Open each hand with the auction (individual game of 4 or 8)", type: "checkbox", initial: false,
+        when: (values) => values.mode === "individual" && (players === 4 || players === 8) },
+      { key: "first_dealer", label: "First dealer", type: "select", initial: "0", number: true,
+        choices: [...seats, { value: "random", label: "Drawn at random" }] },
+    ];
+  }
+  return [];
+}
+
+function CreateForm({ ruleset, name, onCancel }) {
+  const [players, setPlayers] = useState(QUICK[ruleset.name] ? QUICK[ruleset.name].players : ruleset.min_players);
+  const [bots, setBots] = useState(players - 1);
+  const [botKind, setBotKind] = useState(botsOf(ruleset)[0]);
+  const [moveSeconds, setMoveSeconds] = useState("");
+  const [isPrivate, setPrivate] = useState(false);
+  const [values, setValues] = useState({});
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const fields = optionFields(ruleset.name, players);
+  const value = (f) => (f.key in values ? values[f.key] : f.initial);
+  const current = Object.fromEntries(fields.map((f) => [f.key, value(f)]));
+  const prefix = `create-${ruleset.name}`;
+
+  const submit = async (e) => {
+    e.preventDefault();
+    if (!name.trim()) { setError("Write your name first (top of the page)."); return; }
+    const options = {};
+    for (const f of fields) {
+      if (f.when && !f.when(current)) continue;
+      let v = value(f);
+      if (f.type === "number") v = Number(v);
+      if (f.number && v !== "random") v = Number(v);
+      if (v !== f.initial || f.key === "hands") options[f.key] = v;
+    }
+    if (moveSeconds) options.move_seconds = Number(moveSeconds);
+    setBusy(true); setError(null);
+    try {
+      const id = await startTable({ ruleset, players, options, isPrivate, name: name.trim(), bots: Math.min(bots, players - 1), botKind });
+      location.hash = route("game", id);
+    } catch (err) {
+      setError(explain(err));
+    } finally { setBusy(false); }
+  };
+
+  return html`<form class="create-form" onSubmit=${submit} aria-label=${`Set up a ${ruleset.title} table`}>
+    <div class="field">
+      <label for=${`${prefix}-players`}>Players (${ruleset.min_players}–${ruleset.max_players})</label>
+      <input id=${`${prefix}-players`} type="number" min=${ruleset.min_players} max=${ruleset.max_players}
+        value=${players} onInput=${(e) => { const n = Number(e.target.value); setPlayers(n); setBots(Math.max(0, n - 1)); }} />
+    </div>
+    <div class="field">
+      <label for=${`${prefix}-bots`}>Seats played by the engine's bots</label>
+      <input id=${`${prefix}-bots`} type="number" min="0" max=${Math.max(0, players - 1)} value=${bots}
+        onInput=${(e) => setBots(Number(e.target.value))} />
+    </div>
+    <div class="field">
+      <label for=${`${prefix}-botkind`}>Bot</label>
+      <select id=${`${prefix}-botkind`} value=${botKind} onChange=${(e) => setBotKind(e.target.value)}>
+        ${botsOf(ruleset).map((b) => html`<option value=${b}>${b}</option>`)}
+      </select>
+    </div>
+    ${ruleset.name !== "wordjam" && html`<div class="field">
+      <label for=${`${prefix}-move`}>Time per move</label>
+      <select id=${`${prefix}-move`} value=${moveSeconds} onChange=${(e) => setMoveSeconds(e.target.value)}>
+        <option value="">No limit</option>
+        <option value="30">30 seconds</option>
+        <option value="60">1 minute</option>
+        <option value="120">2 minutes</option>
+        <option value="300">5 minutes</option>
+      </select>
+    </div>`}
+    ${fields.filter((f) => !f.when || f.when(current)).map((f) => {
+      const fid = `${prefix}-${f.key}`;
+      const set = (v) => setValues({ ...values, [f.key]: v });
+      if (f.type === "checkbox") {
+        return html`<div class="field check"><input id=${fid} type="checkbox" checked=${value(f)}
+          onChange=${(e) => set(e.target.checked)} /><label for=${fid}>${f.label}</label></div>`;
+      }
+      if (f.type === "select") {
+        return html`<div class="field"><label for=${fid}>${f.label}</label>
+          <select id=${fid} value=${String(value(f))} onChange=${(e) => set(e.target.value)}>
+            ${f.choices.map((c) => html`<option value=${c.value}>${c.label}</option>`)}
+          </select></div>`;
+      }
+      return html`<div class="field"><label for=${fid}>${f.label}</label>
+        <input id=${fid} type="number" min=${f.min} max=${f.max} value=${value(f)}
+          onInput=${(e) => set(e.target.value)} /></div>`;
+    })}
+    <div class="field check">
+      <input id=${`${prefix}-private`} type="checkbox" checked=${isPrivate} onChange=${(e) => setPrivate(e.target.checked)} />
+      <label for=${`${prefix}-private`}>Private: spectators need the spectator link</label>
+    </div>
+    <${Alert} message=${error} />
+    <div class="actions">
+      <button type="submit" class="primary" disabled=${busy}>${busy ? "Creating…" : "Create the table"}</button>
+      <button type="button" onClick=${onCancel}>Cancel</button>
+    </div>
+  </form>`;
+}
+
+function RulesetCard({ ruleset, name }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const quick = QUICK[ruleset.name] || { players: ruleset.min_players, options: {} };
+  const play = async () => {
+    if (!name.trim()) { setError("Write your name first (top of the page)."); document.getElementById("player-name").focus(); return; }
+    setBusy(true); setError(null);
+    try {
+      const id = await startTable({ ruleset, players: quick.players, options: quick.options, isPrivate: false,
+        name: name.trim(), bots: quick.players - 1, botKind: botsOf(ruleset)[0] });
+      location.hash = route("game", id);
+    } catch (err) { setError(explain(err)); } finally { setBusy(false); }
+  };
+  return html`<section class="card ruleset" aria-labelledby=${`rs-${ruleset.name}`} data-ruleset=${ruleset.name}>
+    <h2 id=${`rs-${ruleset.name}`}>${ruleset.title}</h2>
+    <p>${BLURBS[ruleset.name] || `${ruleset.min_players}–${ruleset.max_players} players.`}</p>
+    <div class="actions">
+      <button type="button" class="primary" onClick=${play} disabled=${busy}>
+        ${busy ? "Starting…" : `Play now against ${quick.players - 1} bots`}</button>
+      <button type="button" aria-expanded=${open} onClick=${() => setOpen(!open)}>Set up a table…</button>
+    </div>
+    <${Alert} message=${error} />
+    ${open && html`<${CreateForm} ruleset=${ruleset} name=${name} onCancel=${() => setOpen(false)} />`}
+  </section>`;
+}
+
+function OpenGames() {
+  const [games, setGames] = useState(null);
+  const [supported, setSupported] = useState(true);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let live = true;
+    const load = async () => {
+      try {
+        const r = await call("GET", "/v1/games?status=open&limit=20");
+        if (live) setGames(r.data.games || []);
+      } catch (err) {
+        if (err instanceof Problem && [404, 405].includes(err.status)) { if (live) setSupported(false); return; }
+        if (live) setError(explain(err));
+      }
+    };
+    load();
+    const timer = setInterval(load, 5000);
+    return () => { live = false; clearInterval(timer); };
+  }, []);
+  if (!supported) return null;
+  return html`<section class="card" aria-labelledby="open-games-title">
+    <h2 id="open-games-title">Open tables</h2>
+    <${Alert} message=${error} />
+    ${games === null ? html`<p>Looking for open tables…</p>` : games.length === 0
+      ? html`<p>No table is waiting for players. Start one above and share its link.</p>`
+      : html`<ul class="game-list">${games.map((g) => html`<li>
+          <span><strong>${RULESET_TITLES[g.ruleset] || g.ruleset}</strong>
+            · ${g.seats_taken}/${g.seats_total} seated${g.seats && g.seats.length ? `: ${g.seats.map((s) => s.name).join(", ")}` : ""}</span>
+          <a class="button" href=${route("join", g.id)}>Join</a>
+        </li>`)}</ul>`}
+  </section>`;
+}
+
+function MyGames() {
+  const games = myGames().filter((g) => g.token || g.host).slice(0, 8);
+  if (!games.length) return null;
+  return html`<section class="card" aria-labelledby="my-games-title">
+    <h2 id="my-games-title">Your tables</h2>
+    <ul class="game-list">${games.map((g) => html`<li>
+      <span><strong>${RULESET_TITLES[g.ruleset] || "Game"}</strong> ${g.id}${g.name ? ` · as ${g.name}` : " · as host"}</span>
+      <a class="button" href=${route("game", g.id)}>Open</a></li>`)}</ul>
+  </section>`;
+}
+
+function JoinByLink() {
+  const [text, setText] = useState("");
+  const go = (e) => {
+    e.preventDefault();
+    const raw = text.trim();
+    const hash = raw.includes("#") ? raw.slice(raw.indexOf("#")) : null;
+    if (hash) { location.hash = hash; return; }
+    const id = raw.split("/").filter(Boolean).pop();
+    if (id) location.hash = route("join", id);
+  };
+  return html`<form class="card join-link" onSubmit=${go} aria-labelledby="join-title">
+    <h2 id="join-title">Got a link?</h2>
+    <div class="field"><label for="join-text">Paste a join link, a spectator link or a game id</label>
+      <div class="share-row"><input id="join-text" type="text" value=${text} onInput=${(e) => setText(e.target.value)} />
+      <button type="submit">Go</button></div></div>
+  </form>`;
+}
+
+export function Lobby() {
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  const [name, setName] = useState(playerName());
+  useEffect(() => { rulesets().then(setList).catch((err) => setError(explain(err))); }, []);
+  return html`<div class="lobby">
+    <h1>Card games of secret bids</h1>
+    <p class="lead">Pick a game and play against the engine's bots right away, or set up a table and send
+      its link to friends: everyone plays on their own phone or laptop.</p>
+    <${NameField} name=${name} setName=${setName} />
+    <${Alert} message=${error} />
+    <div class="rulesets">${(list || []).map((r) => html`<${RulesetCard} ruleset=${r} name=${name} />`)}</div>
+    <${MyGames} />
+    <${OpenGames} />
+    <${JoinByLink} />
+    <p class="more"><a href="#/calc">Scoring calculators</a> for tables playing the physical games.</p>
+  </div>`;
+}
+
+/** The page a join link opens: the table's seats, and a seat to take. */
+export function JoinPage({ id, query }) {
+  const [game, setGame] = useState(null);
+  const [error, setError] = useState(null);
+  const [name, setName] = useState(playerName());
+  const [busy, setBusy] = useState(false);
+  const saved = seatOf(id);
+  useEffect(() => {
+    if (saved.token) { location.replace(route("game", id)); return; }
+    call("GET", `/v1/games/${encodeURIComponent(id)}`, { spectator: query.spectator })
+      .then((r) => setGame(r.data)).catch((err) => setError(explain(err)));
+  }, [id]);
+  const join = async (e) => {
+    e.preventDefault();
+    if (!name.trim()) { setError("Write your name first."); return; }
+    setBusy(true); setError(null);
+    try {
+      const r = await call("POST", `/v1/games/${encodeURIComponent(id)}/seats`, { body: { name: name.trim() } });
+      setPlayerName(name.trim());
+      remember(id, { token: r.data.token, seat: r.data.seat, name: name.trim(), ruleset: r.data.game.ruleset });
+      location.hash = route("game", id);
+    } catch (err) { setError(explain(err)); } finally { setBusy(false); }
+  };
+  const title = game ? RULESET_TITLES[game.ruleset] || game.ruleset : "a table";
+  return html`<div class="join">
+    <h1>Join ${title}</h1>
+    <${Alert} message=${error} />
+    ${game && html`<p>${game.seats_taken} of ${game.seats_total} seats taken${game.players && game.players.length
+      ? `: ${game.players.filter((p) => p.name).map((p) => p.name).join(", ")}` : ""}.</p>`}
+    ${game && game.status === "open" ? html`<form onSubmit=${join} class="card">
+        <div class="field"><label for="join-name">Your name at the table</label>
+          <input id="join-name" type="text" maxlength="40" value=${name} onInput=${(e) => setName(e.target.value)} autocomplete="nickname" /></div>
+        <button type="submit" class="primary" disabled=${busy}>${busy ? "Joining…" : "Take a seat"}</button>
+      </form>`
+      : game && html`<p>This game has no free seat.
+          <a href=${route("game", id, { spectator: query.spectator })}>Watch it</a> instead.</p>`}
+  </div>`;
+}

@@ -1,0 +1,46 @@
+// What the browser keeps between visits (localStorage): per game the seat's token, and the
+// host token of the games created here; the player's name. A reload, or a tab closed and
+// opened again, finds the seat again.
+
+const PREFIX = "impresario:game:";
+
+function read(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
+}
+
+export function seatOf(gameId) {
+  return read(PREFIX + gameId) || {};
+}
+
+export function remember(gameId, fields) {
+  const next = { ...seatOf(gameId), ...fields, saved: Date.now() };
+  try { localStorage.setItem(PREFIX + gameId, JSON.stringify(next)); } catch { /* private mode */ }
+  return next;
+}
+
+export function forgetSeat(gameId) {
+  const entry = seatOf(gameId);
+  delete entry.token; delete entry.seat;
+  try {
+    if (entry.host || entry.spectator) localStorage.setItem(PREFIX + gameId, JSON.stringify(entry));
+    else localStorage.removeItem(PREFIX + gameId);
+  } catch { /* ignore */ }
+}
+
+/** The games this browser holds a seat or the host token of, newest first. */
+export function myGames() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith(PREFIX)) out.push({ id: key.slice(PREFIX.length), ...read(key) });
+  }
+  return out.sort((a, b) => (b.saved || 0) - (a.saved || 0));
+}
+
+export function playerName() {
+  return localStorage.getItem("impresario:name") || "";
+}
+
+export function setPlayerName(name) {
+  try { localStorage.setItem("impresario:name", name); } catch { /* ignore */ }
+}
