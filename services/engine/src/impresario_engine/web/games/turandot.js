@@ -243,7 +243,7 @@ function Decisions({ view, actions, act, busy, me }) {
 export function Table({ view, actions, act, busy, me, events }) {
   const bidSpace = actions && actions.moves.find((m) => m.type === "bid");
   const you = view.you;
-  return html`<div class="td">
+  return html`<div class="td two-col"><div class="main-col">
     <section class="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">${view.round === 4 ? "Directors" : "Singers"} on offer</h2>
       <ol class="slots">${view.table.map((place) => html`<li class="slot" data-slot=${place.slot}>
@@ -258,6 +258,7 @@ export function Table({ view, actions, act, busy, me, events }) {
       The others see ${plural(faceDown(you.bid), "card")} face down.</p>`}
     <${Decisions} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} />
     <${Reveal} view=${view} events=${events} />
+    </div><div class="side-col">
     <section class="card" aria-labelledby="companies-title">
       <h2 id="companies-title">Companies</h2>
       <ul class="companies">${view.players.map((p) => html`<${Company} view=${view} player=${p} me=${me} />`)}</ul>
@@ -272,7 +273,7 @@ export function Table({ view, actions, act, busy, me, events }) {
       ${view.fired.length > 0 && html`<p class="small">Fired: ${view.fired.map((f) => `${directorName(f.director.id)} (by ${nameOf(view, f.seat)})`).join(", ")}.</p>`}
       ${view.removed_directors.length > 0 && html`<p class="small">Removed in round 4: ${view.removed_directors.map((d) => directorName(d.id)).join(", ")}.</p>`}
     </section>
-  </div>`;
+  </div></div>`;
 }
 
 export function Score({ view, score }) {
