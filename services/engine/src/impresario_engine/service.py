@@ -240,11 +240,6 @@ class GameService:
         doc = loaded.doc
         ruleset = loaded.ruleset
         core = ruleset.view(doc["state"], caller.viewer)
-        seats = doc["seats"]
-        for player in core.get("players", ()):
-            s = player["seat"]
-            player["name"] = seats[s]["name"] if s < len(seats) else None
-            player["bot"] = seats[s].get("bot") if s < len(seats) else None
         if doc["status"] == OPEN:
             core["pending"] = []
         else:
@@ -252,11 +247,21 @@ class GameService:
             deadlines = self._deadlines(doc, {e["seat"]: e["kinds"] for e in entries})
             for entry in entries:
                 entry["deadline"] = deadlines.get(entry["seat"])
+        return self._dressed(loaded, doc["status"], core)
+
+    def _dressed(self, loaded: Loaded, status: str, core: dict[str, Any]) -> dict[str, Any]:
+        """A ruleset's view with the game's own fields and the players' names."""
+        doc = loaded.doc
+        seats = doc["seats"]
+        for player in core.get("players", ()):
+            s = player["seat"]
+            player["name"] = seats[s]["name"] if s < len(seats) else None
+            player["bot"] = seats[s].get("bot") if s < len(seats) else None
         out = {
             "id": doc["id"],
             "ruleset": doc["ruleset"],
             "version": loaded.version,
-            "status": doc["status"],
+            "status": status,
             "seats_taken": seating.seats_taken(seats, self.clock()),
             "seats_total": doc["players"],
             "last_seq": doc["seq"],
@@ -291,8 +296,7 @@ class GameService:
             raise ApiError(409, "game_not_finished", "a replay is available once the game is over")
         options = dict(doc["options"])
         ruleset = loaded.ruleset
-        moves = ruleset.public_moves(doc["players"], options, doc["seed"],
-                                     [(m[0], m[1]) for m in doc["moves"]])
+        moves = self._public_moves(loaded)
         return {
             "id": doc["id"],
             "ruleset": doc["ruleset"],
@@ -307,6 +311,41 @@ class GameService:
                       for m, move in zip(doc["moves"], moves)],
             "score": ruleset.score(doc["state"]),
         }
+
+    @staticmethod
+    def _public_moves(loaded: Loaded) -> list[dict[str, Any]]:
+        """A finished game's moves as its replay shows them (the ruleset redacts its secrets)."""
+        doc = loaded.doc
+        return loaded.ruleset.public_moves(doc["players"], dict(doc["options"]), doc["seed"],
+                                           [(m[0], m[1]) for m in doc["moves"]])
+
+    def replay_step(self, loaded: Loaded, step: int, seat: int | None) -> dict[str, Any]:
+        """A finished game as ``seat`` (None: a spectator) saw it after ``step`` moves,
+        replayed from the seed through the moves as :meth:`replay` shows them. What the replay
+        hides (a Word Jam thief's word nobody heard, a side never revealed) is hidden here
+        too, even from its own seat: a step shows nothing the replay does not already give."""
+        doc = loaded.doc
+        if doc["status"] != FINISHED:
+            raise ApiError(409, "game_not_finished", "a replay is available once the game is over")
+        raw = doc["moves"]
+        if step > len(raw):
+            raise ApiError(404, "step_not_found",
+                           f"this game has {len(raw)} moves: steps go from 0 to {len(raw)}")
+        if seat is not None and seat >= doc["players"]:
+            raise ApiError(422, "unknown_seat", f"this game has seats 0 to {doc['players'] - 1}")
+        ruleset = loaded.ruleset
+        moves = self._public_moves(loaded)
+        state, _ = ruleset.new_game(doc["players"], dict(doc["options"]), doc["seed"])
+        for (mover, _move, _by), move in zip(raw[:step], moves):
+            state, _ = ruleset.apply(state, mover, move)
+        core = ruleset.view(state, seat)
+        for entry in core.get("pending", ()):
+            entry["deadline"] = None
+        status = FINISHED if step == len(raw) else PLAYING
+        last = {"seat": raw[step - 1][0], "move": moves[step - 1], "by": raw[step - 1][2]} \
+            if step else None
+        return {"step": step, "steps": len(raw), "seat": seat, "move": last,
+                "game": self._dressed(loaded, status, core)}
 
     # ------------------------------------------------------------------ the flow of play
     def _apply(self, doc: dict[str, Any], ruleset: Ruleset, seat: int, action: dict[str, Any],

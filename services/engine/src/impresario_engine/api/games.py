@@ -417,6 +417,25 @@ def get_replay(game_id: str):
     return json_response(svc.replay(loaded))
 
 
+@blp.route("/<game_id>/replay/<int:step>", methods=["GET"], parameters=GAME_ID_PARAM)
+@blp.doc(operationId="getReplayStep", security=AUTH)
+@blp.arguments(s.ReplayStepQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, s.ReplayStepSchema, description="The table after `step` moves")
+@problems(401, 403, 404, 409, 422, 503)
+def get_replay_step(game_id: str, step: int, seat: int | None = None,
+                    spectator: str | None = None):
+    """Get a finished game's table after a number of moves
+
+    The view after `step` moves (0: as dealt), by a spectator or, with `seat`, by that
+    seat (its hand included), replayed from the seed through the moves as `/replay` shows
+    them (what the rules never reveal stays hidden here too): what a replay viewer steps
+    through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
+    """
+    svc = service()
+    loaded, _caller = svc.read(_game_id(game_id), _token())
+    return json_response(svc.replay_step(loaded, step, seat))
+
+
 @blp.route("/<game_id>/score", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getScore", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, "Score", description="The final score, line by line")

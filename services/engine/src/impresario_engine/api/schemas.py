@@ -422,6 +422,23 @@ class ReplaySchema(Base):
     score = ScoreField(required=True)
 
 
+class ReplayStepQuerySchema(Base):
+    seat = fields.Integer(validate=validate.Range(0, 63), metadata={
+        "description": "see the table as this seat saw it (its hand included); "
+                       "default: the spectator's view"})
+    spectator = fields.String(validate=validate.Length(1, 256), metadata={
+        "description": "the token of a private game's spectator link"})
+
+
+class ReplayStepSchema(Base):
+    step = Int(required=True, metadata={"description": "moves applied: 0 is the deal"})
+    steps = Int(required=True, metadata={"description": "the game's number of moves"})
+    seat = Int(required=True, allow_none=True, metadata={"description": "whose view `game` is"})
+    move = fields.Nested(ReplayMoveSchema, required=True, allow_none=True, metadata={
+        "description": "the move that led here (null at step 0)"})
+    game = GameField(required=True)
+
+
 class ActionSpaceSchema(Base):
     type = fields.String(required=True)
 
@@ -700,6 +717,12 @@ class RulesetSchema(Base):
     max_players = Int(required=True)
     options = fields.Dict(required=True)
     move_types = fields.List(fields.String(), required=True)
+    bots = fields.List(fields.String(), required=True, metadata={
+        "description": "the engine's bots a host can seat (POST /seats with `bot`)",
+        "example": ["random", "greedy"]})
+    catalogue = fields.Dict(metadata={
+        "description": "Turandot: the default catalogue's card faces, `{singers: [Singer], "
+                       "directors: [Director]}` (for calculators and card faces)"})
 
 
 class RulesetsSchema(Base):

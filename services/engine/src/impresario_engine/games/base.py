@@ -288,6 +288,7 @@ class Ruleset:
             "max_players": self.max_players,
             "options": self.options_doc,
             "move_types": list(self.move_types),
+            "bots": list(self.bot_names),
         }
 
 

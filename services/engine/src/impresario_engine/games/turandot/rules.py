@@ -600,6 +600,14 @@ class Turandot(Ruleset):
     def lobby_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         return {"first_maestro": 0, **super().lobby_options(state, options)}
 
+    def describe(self) -> dict[str, Any]:
+        """With the default catalogue's card faces and the directors: what a frontend shows in
+        a calculator or beside a card id (the whole catalogue is public, R1)."""
+        out = super().describe()
+        out["catalogue"] = {"singers": DEFAULT.rows(),
+                            "directors": [dict(DIRECTOR_CARDS[d]) for d in DIRECTORS]}
+        return out
+
     def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
         from .bots import BOTS  # the bots use the rules: imported late
 
