@@ -43,21 +43,19 @@ export function GamePage({ id, query }) {
     });
   }, []);
 
-  const loadActions = useCallback(async (v) => {
+  // the view and the seat's legal moves at that view, shown together
+  const show = useCallback(async (v) => {
     const me = v.you ? v.you.seat : null;
+    let moves = null;
     if (seatToken && me !== null && v.status === "playing" && pendingOf(v, me)) {
       const r = await call("GET", `/v1/games/${encodeURIComponent(id)}/actions`, { token: seatToken });
-      setActions({ ...r.data, version: v.version });
-    } else {
-      setActions(null);
+      moves = { ...r.data, version: v.version };
     }
-  }, [id, seatToken]);
-
-  const show = useCallback(async (v) => {
+    if (current.current && current.current.version > v.version) return;  // a newer one is shown
     current.current = v;
+    setActions(moves);
     setView(v);
-    await loadActions(v);
-  }, [loadActions]);
+  }, [id, seatToken]);
 
   const refresh = useCallback(async () => {
     if (loading.current) { again.current = true; return; }
@@ -149,7 +147,9 @@ export function GamePage({ id, query }) {
   }
   const me = view.you ? view.you.seat : null;
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
-  return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}>
+  const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
+  return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
+      data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
       <h1>${title} <small>${module ? module.status(view) : view.status}</small></h1>
       <${FeedStatus} feed=${feed} status=${view.status} />

@@ -101,6 +101,22 @@ function optionFields(ruleset, players) {
   return [];
 }
 
+const HANDLED = { turandot: ["first_maestro", "catalogue"], wordjam: ["think_seconds", "bet_seconds", "thief_seconds", "challenge_seconds", "vote_seconds", "no_visible_objects", "cave"], muzicando: ["mode", "hands", "auction", "first_dealer"] };
+
+/** Options the engine documents that this page has no field of its own for (a newer engine). */
+function otherOptions(ruleset) {
+  const known = HANDLED[ruleset.name] || [];
+  const out = [];
+  for (const [key, doc] of Object.entries(ruleset.options || {})) {
+    if (known.includes(key)) continue;
+    const type = String(doc.type || "");
+    const label = `${key.replace(/_/g, " ")}${doc.description ? `: ${doc.description}` : ""}`;
+    if (type.includes("bool")) out.push({ key, label, type: "checkbox", initial: Boolean(doc.default) });
+    else if (type.includes("int") || type.includes("number")) out.push({ key, label, type: "number", initial: doc.default ?? 0 });
+  }
+  return out;
+}
+
 function CreateForm({ ruleset, name, onCancel }) {
   const [players, setPlayers] = useState(QUICK[ruleset.name] ? QUICK[ruleset.name].players : ruleset.min_players);
   const [bots, setBots] = useState(players - 1);
@@ -110,7 +126,7 @@ function CreateForm({ ruleset, name, onCancel }) {
   const [values, setValues] = useState({});
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  const fields = optionFields(ruleset.name, players);
+  const fields = optionFields(ruleset.name, players).concat(otherOptions(ruleset));
   const value = (f) => (f.key in values ? values[f.key] : f.initial);
   const current = Object.fromEntries(fields.map((f) => [f.key, value(f)]));
   const prefix = `create-${ruleset.name}`;

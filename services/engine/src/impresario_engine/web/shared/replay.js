@@ -1,2 +1,71 @@
-import { html } from "../lib.js";
-export function ReplayPage() { return html`<h1>Replay</h1>`; }
+// The replay viewer of a finished game: step through its moves and see the table after each
+// one (GET /replay/{step}), as a spectator or through one seat's eyes, drawn by the ruleset's
+// own table in read-only mode.
+import { html, useEffect, useState } from "../lib.js";
+import { call, explain } from "./api.js";
+import { RULESET_TITLES, route, titleCase } from "./format.js";
+import { seatOf } from "./store.js";
+import { Alert } from "./ui.js";
+import { GAMES } from "./game.js";
+
+export function describeMove(move, names) {
+  const m = move.move;
+  const who = names[move.seat] || `Seat ${move.seat + 1}`;
+  const by = move.by === "bot" ? " (bot)" : move.by === "deadline" ? " (time ran out: the default)" : "";
+  const details = Object.entries(m).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join(", ");
+  return `${who}${by}: ${titleCase(m.type)}${details ? ` — ${details}` : ""}`;
+}
+
+export function ReplayPage({ id, query }) {
+  const saved = seatOf(id);
+  const spectator = query.spectator || saved.spectator || null;
+  const [replay, setReplay] = useState(null);
+  const [step, setStep] = useState(0);
+  const [seat, setSeat] = useState(saved.seat !== undefined && saved.seat !== null ? String(saved.seat) : "");
+  const [frame, setFrame] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    call("GET", `/v1/games/${encodeURIComponent(id)}/replay`, { spectator, token: saved.token || saved.host })
+      .then((r) => setReplay(r.data)).catch((err) => setError(explain(err)));
+  }, [id]);
+  useEffect(() => {
+    if (!replay) return undefined;
+    let live = true;
+    const q = new URLSearchParams();
+    if (seat !== "") q.set("seat", seat);
+    if (spectator && !(saved.token || saved.host)) q.set("spectator", spectator);
+    const text = q.toString();
+    call("GET", `/v1/games/${encodeURIComponent(id)}/replay/${step}${text ? `?${text}` : ""}`, { token: saved.token || saved.host })
+      .then((r) => { if (live) setFrame(r.data); }).catch((err) => { if (live) setError(explain(err)); });
+    return () => { live = false; };
+  }, [replay, step, seat]);
+  if (!replay) return html`<div><h1>Replay</h1><${Alert} message=${error} />${!error && html`<p>Loading…</p>`}</div>`;
+  const total = replay.moves.length;
+  const module = GAMES[replay.ruleset];
+  const go = (n) => setStep(Math.max(0, Math.min(total, n)));
+  return html`<div class="replay">
+    <h1>Replay <small>${RULESET_TITLES[replay.ruleset] || replay.ruleset} · ${replay.names.join(", ")}</small></h1>
+    <${Alert} message=${error} />
+    <section class="card" aria-labelledby="replay-controls">
+      <h2 id="replay-controls">Move ${step} of ${total}</h2>
+      <div class="stepper">
+        <button type="button" onClick=${() => go(0)} disabled=${step === 0} aria-label="First move">⏮</button>
+        <button type="button" onClick=${() => go(step - 1)} disabled=${step === 0} aria-label="Previous move">◀ Back</button>
+        <input type="range" min="0" max=${total} value=${step} aria-label="Move number" onInput=${(e) => go(Number(e.target.value))} />
+        <button type="button" onClick=${() => go(step + 1)} disabled=${step === total} aria-label="Next move">Next ▶</button>
+        <button type="button" onClick=${() => go(total)} disabled=${step === total} aria-label="Last move">⏭</button>
+      </div>
+      <div class="field"><label for="replay-seat">See the table as</label>
+        <select id="replay-seat" value=${seat} onChange=${(e) => setSeat(e.target.value)}>
+          <option value="">A spectator</option>
+          ${replay.names.map((n, i) => html`<option value=${String(i)}>${n}</option>`)}
+        </select></div>
+      <p aria-live="polite" data-testid="replay-move">${step === 0 ? "The deal, before the first move." : describeMove(replay.moves[step - 1], replay.names)}</p>
+      <a class="button" href=${route("game", id, { spectator })}>Back to the game</a>
+    </section>
+    ${frame && module && html`<${module.Table} view=${frame.game} actions=${null} act=${async () => "This is a replay."} busy=${true}
+        me=${frame.seat} events=${[]} />`}
+    ${frame && module && frame.step === total && html`<section class="card"><h2>Final score</h2><${module.Score} view=${frame.game} score=${replay.score} /></section>`}
+  </div>`;
+}

@@ -1,0 +1,298 @@
+"""Whole games at the browser table, in headless Chromium: what a newcomer does after `make
+run` (the lobby's "Play now against bots"), two friends at one Word Jam table, a reload that
+keeps the seat, a move that comes too late, and a spectator who never sees a hand."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_until_over,
+                          sse_payloads, start_from_lobby, status, turandot_move, version, walk)
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_whole_turandot_game_against_three_bots(open_page, shot, web_server):
+    desk = open_page("desktop")
+    page = desk.page
+    page.goto("/")
+    page.wait_for_selector("[data-ruleset=turandot]")
+    shot(page, "lobby-desktop")
+    gid = start_from_lobby(page, "Anna", "turandot")
+    page.wait_for_selector("form.composer")
+    # the composer shows what the others will see before the bid is sealed
+    page.locator("form.composer input[name=bid-slot]").nth(1).check()
+    page.locator("form.composer input[name=bid-money][value='1']").check()
+    page.check("#bid-bluff")
+    assert "3 cards face down" in page.inner_text("[data-testid=face-down-preview]")
+    shot(page, "turandot-bidding-desktop")
+    page.set_viewport_size({"width": 375, "height": 740})
+    shot(page, "turandot-bidding-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    before = version(page)
+    page.click("form.composer button[type=submit]")
+    after_move(page, before)
+    # the reveal, from the event feed: the round's bids, the bluff card included
+    reveal = page.locator("section.reveal")
+    reveal.wait_for()
+    assert "Bids revealed in round 1" in reveal.inner_text()
+    assert re.search(r"Anna\s+2\s+1\s+yes", reveal.inner_text())
+    dialogs = 0
+    while True:
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if status(page) == "finished":
+            break
+        if page.locator("dialog[open]").count():
+            dialogs += 1
+            if dialogs == 1:
+                shot(page, "turandot-dialog-desktop")
+        turandot_move(page)
+    assert dialogs >= 2  # Anna is the maestro of round 1: the office hires, the nomination...
+    final = page.locator("section.finished")
+    final.wait_for()
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    score = view["score"]
+    winners = ", ".join(p["name"] for p in view["players"] if p["seat"] in score["winners"])
+    assert winners.split(", ")[0] in final.locator("[data-testid=winners]").inner_text()
+    # the breakdown: one column per player, totals as the engine scored them
+    totals = final.locator("tr.total td").all_inner_texts()
+    assert [int(t) for t in totals] == [p["total"] for p in score["players"]]
+    best = max(p["total"] for p in score["players"])
+    assert final.locator(".best-cast").count() == sum(p["total"] == best for p in score["players"])
+    assert final.locator(".best-cast .tcard.highlight").count() >= 6
+    shot(page, "turandot-final-desktop")
+    page.set_viewport_size({"width": 375, "height": 740})
+    shot(page, "turandot-final-phone")
+
+    # the replay viewer steps through the moves and draws the table after each one
+    page.click("text=Replay the game")
+    page.wait_for_selector("[data-testid=replay-move]")
+    assert "The deal" in page.inner_text("[data-testid=replay-move]")
+    page.click("text=Next ▶")
+    page.wait_for_function("() => document.querySelector('[data-testid=replay-move]').textContent.startsWith('Anna')")
+    page.wait_for_selector(".td .slots")
+    page.click("[aria-label='Last move']")
+    page.wait_for_selector("text=Final score")
+    shot(page, "replay-phone")
+
+
+def test_the_seat_survives_a_reload_and_a_stale_move_is_refused_plainly(open_page, shot, web_server):
+    anna = open_page("phone")
+    page = anna.page
+    page.goto("/")
+    page.fill("#player-name", "Anna")
+    page.click("[data-ruleset=turandot] >> text=Set up a table…")
+    page.fill("#create-turandot-players", "2")
+    page.fill("#create-turandot-bots", "0")
+    page.click("text=Create the table")
+    page.wait_for_selector("section.setup")
+    link = page.input_value("#join-link")
+    assert "/#/join/" in link
+    shot(page, "setup-phone")
+    gid = game_id(page)
+
+    bruno = open_page("desktop")
+    bruno.page.goto(link)
+    bruno.page.fill("#join-name", "Bruno")
+    bruno.page.click("text=Take a seat")
+    bruno.page.wait_for_selector("form.composer")
+    page.wait_for_selector("form.composer")  # Anna's table started by itself (the feed)
+
+    page.reload()
+    page.wait_for_selector("form.composer")
+    assert "You are Anna" in page.inner_text(".who")
+    page.close()  # the tab is closed; a new one finds the seat again
+    page = anna.context.new_page()
+    page.goto(f"/#/game/{gid}")
+    page.wait_for_selector("form.composer")
+    assert "You are Anna" in page.inner_text(".who")
+
+    # Anna's page stops hearing the feed; Bruno seals his bid meanwhile
+    page.route("**/events**", lambda route: route.abort())
+    before = version(bruno.page)
+    bruno.page.locator("form.composer input[name=bid-slot]").first.check()
+    bruno.page.click("form.composer button[type=submit]")
+    after_move(bruno.page, before)
+    stale = version(page)
+    page.locator("form.composer input[name=bid-slot]").first.check()
+    page.click("form.composer button[type=submit]")
+    notice = page.locator(".alert-notice")
+    notice.wait_for()
+    assert "changed before your move" in notice.inner_text()
+    after_move(page, stale)  # the page shows the table as it is now
+    assert api(web_server, "GET", f"/v1/games/{gid}")["players"][0]["has_bid"] is False
+    shot(page, "stale-move-phone")
+    page.unroute("**/events**")
+    before = version(page)
+    page.click("form.composer button[type=submit]")
+    after_move(page, before)
+    page.wait_for_selector("section.reveal")
+
+
+def _word(view: dict, avoid: set[str]) -> str:
+    """A word the engine accepts this turn (players and bots judge the theme)."""
+    check = view["style"]["check"]
+    one = next(c["consonant"] for c in view["coins"] if c["coins"] == 1)
+    if check == "eight_letters":
+        candidates = ["aeiouaei", "ouaieoua"]
+    elif check == "first_letter":
+        candidates = [one.lower() + "aeiou", one.lower() + "oaie"]
+    else:
+        candidates = ["banana", "limone", "melone", "tomate", "patata", "ananas", "oiaeu"]
+    return next(w for w in candidates if view["forbidden"] not in w.upper()
+                and w.upper() not in view["used_words"] and w not in avoid)
+
+
+def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_server):
+    created = api(web_server, "POST", "/v1/games", json={
+        "ruleset": "wordjam", "players": 5, "seed": 11,
+        "options": {"think_seconds": 600, "bet_seconds": 600, "thief_seconds": 600,
+                    "challenge_seconds": 600, "vote_seconds": 600}})
+    gid, host = created["game"]["id"], created["host_token"]
+    for name in ("Ada", "Bea", "Cy"):
+        api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "wordsmith"})
+    players = {}
+    for name, size in (("Dan", "phone"), ("Eve", "phone")):
+        rec = open_page(size)
+        rec.page.goto(f"/#/join/{gid}")
+        rec.page.fill("#join-name", name)
+        rec.page.click("text=Take a seat")
+        players[name] = rec.page
+    dan, eve = players["Dan"], players["Eve"]
+    for page in (dan, eve):
+        page.wait_for_selector("#call-word")
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    assert view["phase"] == "think"
+    # the five consonants, their coins and the forbidden one; the theme; the cave's column
+    coins = dan.inner_text(".coins")
+    for coin in view["coins"]:
+        assert coin["consonant"] in coins
+    assert "forbidden" in dan.inner_text(f".coin.forbidden[data-consonant={view['forbidden']}]")
+    assert view["style"]["name"] in dan.inner_text("[data-testid=theme]")
+    shot(dan, "wordjam-think-phone")
+
+    # a word with the forbidden consonant is refused with the engine's own message
+    dan.fill("#call-word", "x" + view["forbidden"].lower() + "a")
+    dan.click("text=Open Sesame!")
+    error = dan.locator("#call-error")
+    dan.wait_for_function("() => document.querySelector('#call-error').textContent.trim() !== ''")
+    assert "forbidden" in error.inner_text().lower()
+    word = _word(view, set())
+    dan.fill("#call-word", word)
+    before = version(dan)
+    dan.get_by_role("button", name="Open Sesame!").click()
+    after_move(dan, before)
+
+    # Eve challenges the call; everyone votes (the bots inside the requests)
+    eve.get_by_role("button", name="Challenge", exact=True).click()
+    eve.wait_for_selector("#vote-title")
+    shot(eve, "wordjam-vote-phone")
+    eve.get_by_role("button", name="Keep it").click()
+    dan.wait_for_selector("#vote-title")
+    before = version(dan)
+    dan.get_by_role("button", name="Keep it").click()
+    after_move(dan, before)
+
+    # Dan is Alì Babà; Eve bets on the thieves and steals with a word of her own
+    eve.wait_for_selector("#side-title")
+    eve.get_by_role("button", name="Join the Thieves").click()
+    eve.wait_for_selector("#thief-word")
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    eve.fill("#thief-word", _word(view, {word}))
+    eve.get_by_role("button", name="Submit as final").click()
+    for page in (dan, eve):
+        page.wait_for_selector("[data-testid=awards]")
+        assert "Turn 1: awards" in page.inner_text("[data-testid=awards]")
+    history = api(web_server, "GET", f"/v1/games/{gid}")["history"]
+    assert history[0]["ali_baba"] == 3 and history[0]["word"] == word
+    assert any(b["seat"] == 4 and b["side"] == "thieves" for b in history[0]["bets"])
+    shot(eve, "wordjam-awards-phone")
+    eve.set_viewport_size({"width": 1280, "height": 900})
+    shot(eve, "wordjam-awards-desktop")
+
+
+def test_a_muzicando_hand_against_three_bots(open_page, shot, web_server):
+    rec = open_page("phone")
+    page = rec.page
+    gid = start_from_lobby(page, "Mia", "muzicando")
+    page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+    shot(page, "muzicando-start-phone")
+    placed = 0
+    while True:
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if status(page) == "finished":
+            break
+        if page.locator(".hand button.mcard:not([disabled])").count() and page.locator(".board").count():
+            page.locator(".hand button.mcard:not([disabled])").first.click()
+            assert page.locator("button.cell.legal").count() >= 1  # the legal cells light up
+            if placed == 0:
+                shot(page, "muzicando-place-phone")
+            placed += 1
+        muzicando_move(page)
+    assert placed >= 1
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    final = page.locator("section.finished")
+    sheet = final.locator("[data-testid=score-sheet]")
+    assert sheet.locator("tbody tr").count() == len(view["results"]) == 1
+    winners = [p["name"] for p in view["players"] if p["seat"] in view["score"]["winners"]]
+    assert winners[0] in final.locator("[data-testid=winners]").inner_text()
+    shot(page, "muzicando-final-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shot(page, "muzicando-final-desktop")
+
+
+def test_a_spectator_never_sees_a_hand(open_page, shot, web_server):
+    created = api(web_server, "POST", "/v1/games", json={
+        "ruleset": "muzicando", "players": 4, "seed": 5, "options": {"hands": 1}})
+    gid, host = created["game"]["id"], created["host_token"]
+    token = api(web_server, "POST", f"/v1/games/{gid}/seats", json={"name": "Hugo"})["token"]
+    for name in ("Ria", "Rex", "Rolf"):
+        api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "greedy"})
+    hugo_hand = api(web_server, "GET", f"/v1/games/{gid}", token)["you"]["hand"]
+    watcher = open_page("desktop")
+    page = watcher.page
+    page.goto(f"/#/game/{gid}")
+    page.wait_for_selector(".game[data-status='playing']")
+    assert "You are watching" in page.inner_text(".who")
+    shot(page, "spectator-desktop")
+    # the web server ends every stream after 4 s, as a dropped connection would: the page
+    # comes back with Last-Event-ID, the last event it had, and misses nothing
+    resumed = page.wait_for_event("request", predicate=lambda r: "/events" in r.url and
+                                  r.headers.get("last-event-id", "0") != "0", timeout=20_000)
+    assert int(resumed.headers["last-event-id"]) == api(web_server, "GET", f"/v1/games/{gid}")["last_seq"]
+    moves = 0
+    while True:
+        actions = api(web_server, "GET", f"/v1/games/{gid}/actions", token)
+        if not actions["default"]:
+            if api(web_server, "GET", f"/v1/games/{gid}")["status"] == "finished":
+                break
+            continue
+        result = api(web_server, "POST", f"/v1/games/{gid}/moves", token, json=actions["default"])
+        moves += 1
+        # the spectator's table follows the game live
+        page.wait_for_function(
+            "v => Number(document.querySelector('.game').dataset.version) >= v", arg=result["version"])
+        assert page.locator(".hand").count() == 0
+    page.wait_for_selector(".game[data-status='finished']")
+    assert page.locator(".hand, #hand-title").count() == 0
+    text = page.inner_text("main")
+    assert "Your hand" not in text
+    # every response the page received: no seat's view, no private part of an event
+    checked = 0
+    for response in watcher.responses:
+        if "/v1/" not in response.url:
+            continue
+        body = response.body().decode()
+        payloads = sse_payloads(body) if "event-stream" in response.headers.get("content-type", "") \
+            else ([json.loads(body)] if body.strip() else [])
+        for payload in payloads:
+            for path, value in walk(payload):
+                assert not path.endswith(".you"), f"{response.url}: {path}"
+                assert "_private" not in path, f"{response.url}: {path}"
+                assert not (path.endswith(".hand") and isinstance(value, list)), f"{response.url}: {path}"
+        checked += 1
+    assert checked >= 5
+    assert hugo_hand  # the hand existed, and no response above carried it

@@ -1,0 +1,124 @@
+"""What a player does at the browser table, step by step, waiting on the page's own state
+(``.game[data-status]``, ``data-version``, ``data-mine``), never on fixed sleeps."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import requests
+
+MINE_OR_OVER = ".game[data-mine='1'], .game[data-status='finished']"
+
+
+def version(page) -> int:
+    return int(page.get_attribute(".game", "data-version"))
+
+
+def status(page) -> str:
+    return page.get_attribute(".game", "data-status")
+
+
+def after_move(page, before: int) -> None:
+    """Wait until the page shows a newer version than ``before``."""
+    page.wait_for_function(
+        "v => { const g = document.querySelector('.game'); return g && Number(g.dataset.version) > v; }",
+        arg=before)
+
+
+def start_from_lobby(page, name: str, ruleset: str) -> str:
+    """Open the lobby, write the name and press "Play now against bots"; the game's id."""
+    page.goto("/")
+    page.fill("#player-name", name)
+    page.click(f"[data-ruleset={ruleset}] button.primary")
+    page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
+    return game_id(page)
+
+
+def game_id(page) -> str:
+    return page.evaluate("location.hash").split("/")[2].split("?")[0]
+
+
+def turandot_move(page) -> None:
+    """Make whatever move the Turandot table asks for, through its forms and dialogs."""
+    before = version(page)
+    page.wait_for_selector("form.composer, dialog[open]")  # a dialog opens once it is drawn
+    dialog = page.locator("dialog[open]")
+    if page.locator("form.composer").count():
+        page.locator("form.composer input[name=bid-slot]").first.check()
+        page.click("form.composer button[type=submit]")
+    elif dialog.count():
+        title = dialog.locator("h2").inner_text()
+        if title.startswith("Office"):
+            for i, select in enumerate(dialog.locator("select").all()):
+                select.select_option(index=i + 1)
+            dialog.locator("button[type=submit]").click()
+        elif title.startswith("Cast"):
+            dialog.get_by_role("button", name="Use the best cast").click()
+        else:  # name who fires, or fire a director: the first choice
+            dialog.locator(".button-list button").first.click()
+    else:
+        raise AssertionError("my turn, but no form or dialog: " + page.inner_text("main"))
+    after_move(page, before)
+
+
+def muzicando_move(page) -> None:
+    before = version(page)
+    contracts = page.locator(".contracts button:not([disabled])")
+    auction_pass = page.get_by_role("button", name="Pass", exact=True)
+    layouts = page.locator("section[aria-labelledby=layout-title] button:not([disabled])")
+    playable = page.locator(".hand button.mcard:not([disabled])")
+    if layouts.count():
+        layouts.first.click()
+    elif page.locator("section[aria-labelledby=auction-title]").count() and (
+            contracts.count() or auction_pass.count()):
+        if auction_pass.count():
+            auction_pass.click()
+        else:
+            contracts.first.click()
+    elif playable.count():
+        playable.first.click()
+        page.locator("button.cell.legal").first.click()
+    else:
+        page.get_by_role("button", name="Pass").first.click()
+    after_move(page, before)
+
+
+def play_until_over(page, move, limit: int = 400) -> int:
+    """Make moves whenever the page says it is this seat's turn, until the game is over."""
+    moves = 0
+    while True:
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if status(page) == "finished":
+            return moves
+        move(page)
+        moves += 1
+        assert moves < limit, "the game does not end"
+
+
+# ------------------------------------------------------------------ the API, as a second player
+def api(base: str, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    resp = requests.request(method, base + path, headers=headers, timeout=30, **kw)
+    assert resp.status_code < 300, f"{method} {path} -> {resp.status_code} {resp.text}"
+    return resp.json()
+
+
+def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Every (path, value) inside a JSON value."""
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from walk(item, f"{path}[{i}]")
+
+
+def sse_payloads(text: str) -> list[Any]:
+    out = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        data = [line[5:].lstrip() for line in block.split("\n") if line.startswith("data:")]
+        if data:
+            out.append(json.loads("\n".join(data)))
+    return out
