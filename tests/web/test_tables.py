@@ -72,7 +72,7 @@ def test_a_whole_turandot_game_against_three_bots(open_page, shot, web_server):
     page.wait_for_selector("[data-testid=replay-move]")
     assert "The deal" in page.inner_text("[data-testid=replay-move]")
     page.click("text=Next ▶")
-    page.wait_for_function("() => document.querySelector('[data-testid=replay-move]').textContent.startsWith('Anna')")
+    page.wait_for_function("() => document.querySelector('[data-testid=replay-move]').textContent.startsWith('Robo (bot): Bid')")
     page.wait_for_selector(".td .slots")
     page.click("[aria-label='Last move']")
     page.wait_for_selector("text=Final score")

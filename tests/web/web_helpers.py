@@ -42,7 +42,11 @@ def game_id(page) -> str:
 def turandot_move(page) -> None:
     """Make whatever move the Turandot table asks for, through its forms and dialogs."""
     before = version(page)
-    page.wait_for_selector("form.composer, dialog[open]")  # a dialog opens once it is drawn
+    try:
+        page.wait_for_selector("form.composer, dialog[open]")  # a dialog opens once it is drawn
+    except Exception:
+        page.screenshot(path="/tmp/fail.png", full_page=True)
+        raise AssertionError(page.inner_html("main")[:6000])
     dialog = page.locator("dialog[open]")
     if page.locator("form.composer").count():
         page.locator("form.composer input[name=bid-slot]").first.check()

@@ -165,7 +165,7 @@ function OfficeDialog({ view, space, act, busy, open, setOpen }) {
   const submit = async (e) => {
     e.preventDefault();
     const assignments = space.seats.map((s) => ({ seat: s, slot: Number(choice[s]) }));
-    if (!(await act({ type: "assign_office", assignments }))) setOpen(false);
+    await act({ type: "assign_office", assignments });
   };
   return html`<${Dialog} id="office-dialog" open=${open} onClose=${() => setOpen(false)} title="Office hires: give each waiting player a card">
     <form onSubmit=${submit}>
@@ -189,7 +189,7 @@ function NominateDialog({ view, space, act, busy, open, setOpen }) {
   return html`<${Dialog} id="nominate-dialog" open=${open} onClose=${() => setOpen(false)} title="Name the player who fires a director">
     <p>The player you name removes one director from the pile.</p>
     <div class="button-list">${space.seats.map((s) => html`<button type="button" disabled=${busy}
-      onClick=${async () => { if (!(await act({ type: "nominate", seat: s }))) setOpen(false); }}>${nameOf(view, s)}</button>`)}</div>
+      onClick=${() => act({ type: "nominate", seat: s })}>${nameOf(view, s)}</button>`)}</div>
   <//>`;
 }
 
@@ -198,7 +198,7 @@ function FireDialog({ view, space, act, busy, open, setOpen }) {
   return html`<${Dialog} id="fire-dialog" open=${open} onClose=${() => setOpen(false)} title="Fire a director">
     <p>The director you fire leaves the game.</p>
     <div class="button-list">${space.directors.map((d) => html`<button type="button" disabled=${busy}
-      onClick=${async () => { if (!(await act({ type: "fire_director", director: d }))) setOpen(false); }}>
+      onClick=${() => act({ type: "fire_director", director: d })}>
       <strong>${directorName(d)}</strong><br /><span class="small">${pile[d] ? pile[d].effect : ""}</span></button>`)}</div>
   <//>`;
 }
@@ -207,7 +207,7 @@ function CastDialog({ view, space, act, busy, open, setOpen, me }) {
   const singers = Object.fromEntries(((view.players.find((p) => p.seat === me) || {}).singers || []).map((s) => [s.id, s]));
   const [roles, setRoles] = useState(space.optimal.slice());
   const valid = new Set(roles).size === 6 && roles.every(Boolean);
-  const cast = async (value) => { if (!(await act({ type: "cast", roles: value }))) setOpen(false); };
+  const cast = (value) => act({ type: "cast", roles: value });
   return html`<${Dialog} id="cast-dialog" open=${open} onClose=${() => setOpen(false)} title="Cast your opera">
     <p>Give each role one of your six singers. The best cast scores <strong>${space.optimal_total}</strong> points.</p>
     ${ROLES.map((role, i) => html`<div class="field cast-row">
@@ -230,7 +230,8 @@ function Decisions({ view, actions, act, busy, me }) {
   const space = actions && actions.moves.find((m) => DIALOGS[m.type]);
   const key = space ? `${space.type}:${view.round}:${actions.version}` : null;
   const [open, setOpen] = useState(false);
-  useEffect(() => { setOpen(Boolean(space)); }, [space && space.type, view.round]);
+  // each new decision opens its dialog; a decision made takes its dialog away with it
+  useEffect(() => { setOpen(Boolean(space)); }, [key]);
   if (!space) return null;
   const Dlg = DIALOGS[space.type];
   return html`<div class="card decision">
@@ -243,15 +244,16 @@ function Decisions({ view, actions, act, busy, me }) {
 export function Table({ view, actions, act, busy, me, events }) {
   const bidSpace = actions && actions.moves.find((m) => m.type === "bid");
   const you = view.you;
+  const dealing = view.phase !== "casting" && view.phase !== "finished";
   return html`<div class="td two-col"><div class="main-col">
-    <section class="card stage" aria-labelledby="stage-title">
+    ${dealing && html`<section class="card stage" aria-labelledby="stage-title">
       <h2 id="stage-title">${view.round === 4 ? "Directors" : "Singers"} on offer</h2>
       <ol class="slots">${view.table.map((place) => html`<li class="slot" data-slot=${place.slot}>
         <span class="slot-no">Slot ${place.slot}</span>
         ${place.card ? html`<${CardFace} card=${place.card} />` : html`<div class="tcard empty">taken</div>`}</li>`)}</ol>
       <p class="small">${plural(view.deck_left, "singer")} left in the deck.
         ${view.helpers && view.helpers.length ? ` Helpers still to hire: ${view.helpers.map((h) => HELPERS[h] || h).join(", ")}.` : ""}</p>
-    </section>
+    </section>`}
     ${bidSpace && html`<${BidComposer} key=${`bid-${view.round}`} view=${view} space=${bidSpace} act=${act} busy=${busy} />`}
     ${you && you.bid && view.phase === "bidding" && html`<p class="card sealed" data-testid="my-sealed-bid">Your sealed bid:
       ${you.bid.slot ? ` slot ${you.bid.slot}` : " a helper"}, ${plural(you.bid.money, "money card")}${you.bid.bluff ? ", the bluff card" : ""}.

@@ -161,8 +161,8 @@ export function GamePage({ id, query }) {
     ${view.status === "open"
       ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} />`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
-        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} />`}
-        ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}`}
+        ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
+        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
   </div>`;
 }
