@@ -112,6 +112,9 @@ def test_the_seat_survives_a_reload_and_a_stale_move_is_refused_plainly(open_pag
 
     # Anna's page stops hearing the feed; Bruno seals his bid meanwhile
     page.route("**/events**", lambda route: route.abort())
+    anna.context.set_offline(True)  # drops the stream already open
+    page.wait_for_selector(".feed:not(.feed-live)")
+    anna.context.set_offline(False)
     before = version(bruno.page)
     bruno.page.locator("form.composer input[name=bid-slot]").first.check()
     bruno.page.click("form.composer button[type=submit]")
