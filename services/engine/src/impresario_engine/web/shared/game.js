@@ -84,10 +84,11 @@ export function GamePage({ id, query }) {
   useEffect(() => { refresh(); }, [refresh]);
 
   // the live feed, once the first view is in: every new event refreshes the view
+  // (a game that ends while followed keeps its stream: the server closes it after the last event)
   const status = view ? view.status : null;
   useEffect(() => {
     if (!status) return undefined;
-    if (status === "finished") {
+    if (current.current.status === "finished") {
       call("GET", `/v1/games/${encodeURIComponent(id)}/events`, { token: readToken, spectator })
         .then((r) => addEvents(r.data.events)).catch(() => {});
       setFeed("closed");
@@ -106,7 +107,7 @@ export function GamePage({ id, query }) {
       },
     });
     return () => handle.close();
-  }, [id, status === "finished", status !== null, readToken]);
+  }, [id, status !== null, readToken]);
 
   const act = useCallback(async (move, opts = {}) => {
     const v = current.current;
