@@ -82,7 +82,7 @@ function Board({ view, place, selected, busy }) {
     }
   }
   return html`<div class="board-wrap" tabindex="0" aria-label=${`The board: ${LAYOUTS[view.layout] || ""}`}>
-    <div class="board" style=${{ gridTemplateColumns: `repeat(${columns}, 3.2rem)` }}>${rows}</div></div>`;
+    <div class="board" style=${{ gridTemplateColumns: `repeat(${columns}, var(--cell-w))` }}>${rows}</div></div>`;
 }
 
 function Hand({ view, place, selected, setSelected, busy }) {
