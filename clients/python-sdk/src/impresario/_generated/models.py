@@ -739,6 +739,8 @@ class Ruleset(TypedDict):
     max_players: int
     options: dict[str, Any]
     move_types: list[str]
+    bots: list[str]
+    catalogue: NotRequired[dict[str, Any]]
 
 
 class Rulesets(TypedDict):
@@ -821,6 +823,14 @@ class Replay(TypedDict):
     score: Any
 
 
+class ReplayStep(TypedDict):
+    step: int
+    steps: int
+    seat: int | None
+    move: "ReplayMove" | None
+    game: Any
+
+
 class LobbySeat(TypedDict):
     seat: int
     name: str
@@ -862,4 +872,4 @@ class Health(TypedDict):
     status: str
 
 
-__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health"]
+__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "ReplayStep", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health"]

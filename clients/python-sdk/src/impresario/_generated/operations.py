@@ -211,6 +211,20 @@ def get_replay(transport: Transport, game_id: str, *, spectator: str | None = No
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
+def get_replay_step(transport: Transport, game_id: str, step: str, *, seat: int | None = None, spectator: str | None = None, token: str | None = None) -> models.ReplayStep:
+    """Get a finished game's table after a number of moves (`GET /v1/games/{game_id}/replay/{step}`).
+
+    The view after `step` moves (0: as dealt), by a spectator or, with `seat`, by that
+    seat (its hand included), replayed from the seed through the moves as `/replay` shows
+    them (what the rules never reveal stays hidden here too): what a replay viewer steps
+    through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
+    """
+    path = f"/v1/games/{game_id}/replay/{step}"
+    params = {k: v for k, v in {"seat": seat, "spectator": spectator}.items() if v is not None}
+    headers = None
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+
+
 def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
     """Get the final score (`GET /v1/games/{game_id}/score`).
 
@@ -287,4 +301,4 @@ def metrics(transport: Transport) -> Any:
     return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
