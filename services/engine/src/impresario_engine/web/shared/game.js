@@ -8,7 +8,7 @@ import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
 import { forgetSeat, playerName, remember, seatOf, setPlayerName } from "./store.js";
 import { Alert, Countdown, Seats, ShareLink } from "./ui.js";
-import { rulesets, botsOf } from "./lobby.js";
+import { BOT_NAMES, botsOf, rulesets } from "./lobby.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
@@ -218,7 +218,7 @@ function Setup({ view, id, seatToken, host, spectator, refresh }) {
   };
   const addBot = () => run(async () => {
     const taken = new Set((view.players || []).map((p) => p.name));
-    const botName = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"].find((n) => !taken.has(n)) || `Bot ${view.seats_taken + 1}`;
+    const botName = BOT_NAMES.find((n) => !taken.has(n)) || `Bot ${view.seats_taken + 1}`;
     await call("POST", `/v1/games/${encodeURIComponent(id)}/seats`, { token: host, body: { name: botName, bot } });
   });
   const leave = () => run(async () => {

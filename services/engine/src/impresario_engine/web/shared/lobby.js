@@ -12,7 +12,7 @@ const BLURBS = {
   muzicando: "Bid for the layout, then shed your hand of notes on the board. 2–8 players, teams with 4.",
 };
 const FALLBACK_BOTS = { turandot: ["greedy", "random"], wordjam: ["wordsmith", "random"], muzicando: ["greedy", "random"] };
-const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
+export const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
 export const QUICK = {
   turandot: { players: 4, options: {} },
   wordjam: { players: 5, options: {} },
