@@ -16,10 +16,14 @@ Playwright for Python (its wheel carries the driver; no browser is downloaded, e
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# the helpers of tests/service (and through them those of tests/live and tests/games)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
 CHROMIUM = os.environ.get("IMPRESARIO_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

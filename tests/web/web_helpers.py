@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any, Iterator
+from typing import Any
 
 import requests
+
+from games.games_helpers import walk  # noqa: F401 - the tests use it from here
+from live.live_helpers import parse_sse
 
 MINE_OR_OVER = ".game[data-mine='1'], .game[data-status='finished']"
 
@@ -44,9 +46,8 @@ def turandot_move(page) -> None:
     before = version(page)
     try:
         page.wait_for_selector("form.composer, dialog[open]")  # a dialog opens once it is drawn
-    except Exception:
-        page.screenshot(path="/tmp/fail.png", full_page=True)
-        raise AssertionError(page.inner_html("main")[:6000])
+    except Exception as exc:  # noqa: BLE001 - say what the page showed instead
+        raise AssertionError("my turn, but no form or dialog: " + page.inner_text("main")) from exc
     dialog = page.locator("dialog[open]")
     if page.locator("form.composer").count():
         page.locator("form.composer input[name=bid-slot]").first.check()
@@ -108,21 +109,6 @@ def api(base: str, method: str, path: str, token: str | None = None, **kw: Any) 
     return resp.json()
 
 
-def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
-    """Every (path, value) inside a JSON value."""
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, f"{path}.{key}")
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from walk(item, f"{path}[{i}]")
-
-
 def sse_payloads(text: str) -> list[Any]:
-    out = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        data = [line[5:].lstrip() for line in block.split("\n") if line.startswith("data:")]
-        if data:
-            out.append(json.loads("\n".join(data)))
-    return out
+    """The data of each event of a stream's text."""
+    return [frame["data"] for frame in parse_sse(text.replace("\r\n", "\n")) if "data" in frame]
