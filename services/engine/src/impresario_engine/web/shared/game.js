@@ -266,7 +266,10 @@ function Finished({ view, id, module, seatToken, spectator }) {
       remember(r.data.rematch, { token: r.data.token, seat: r.data.seat, name: saved.name, ruleset: view.ruleset });
       location.hash = route("game", r.data.rematch);
     } catch (err) {
-      if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") setSupported(false);
+      if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") {
+        setSupported(false);
+        setError("This server does not offer rematches yet: start a new table from the lobby.");
+      }
       else setError(explain(err));
     } finally { setBusy(false); }
   };

@@ -326,7 +326,11 @@ export function JoinPage({ id, query }) {
   useEffect(() => {
     if (saved.token) { location.replace(route("game", id)); return; }
     call("GET", `/v1/games/${encodeURIComponent(id)}`, { spectator: query.spectator })
-      .then((r) => setGame(r.data)).catch((err) => setError(explain(err)));
+      .then((r) => setGame(r.data)).catch((err) => {
+        // a private game shows its table only to its players, but its join link still seats
+        if (err instanceof Problem && err.code === "private_game") setGame({ status: "open", private: true, players: [] });
+        else setError(explain(err));
+      });
   }, [id]);
   const join = async (e) => {
     e.preventDefault();
@@ -343,7 +347,7 @@ export function JoinPage({ id, query }) {
   return html`<div class="join">
     <h1>Join ${title}</h1>
     <${Alert} message=${error} />
-    ${game && html`<p>${game.seats_taken} of ${game.seats_total} seats taken${game.players && game.players.length
+    ${game && !game.private && html`<p>${game.seats_taken} of ${game.seats_total} seats taken${game.players && game.players.length
       ? `: ${game.players.filter((p) => p.name).map((p) => p.name).join(", ")}` : ""}.</p>`}
     ${game && game.status === "open" ? html`<form onSubmit=${join} class="card">
         <div class="field"><label for="join-name">Your name at the table</label>
