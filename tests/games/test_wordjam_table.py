@@ -3,7 +3,7 @@
 - the cave pays the highest value visible (R1), with a custom cave too;
 - bots' choices and think times come from a per-game secret nobody is ever sent;
 - a seeded game says so in every view;
-- a replay hides the thieves' words nobody heard and still replays exactly;
+- a replay hides the thieves' words nobody heard and still replays exactly, step by step too;
 - bots challenge and vote down words their lexicon does not know (a human calling KCKCKCKC
   every turn loses), and the ``dictionary`` option refuses such words outright;
 - a bot's move is in the deadline index, so the reaper plays it with nobody looking.
@@ -171,6 +171,14 @@ def test_the_replay_hides_words_nobody_heard_and_still_replays_exactly(client, c
     _, doc = truth(redis_client, table.id)
     assert state == doc["state"], "the redacted moves replay to the very same game"
     assert WORDJAM.score(state) == replay["score"] == get_json(client, f"{table.url}/score")
+    # a replay viewer's steps show the table as each thief saw it, and still not those words
+    for step in range(len(replay["moves"]) + 1):
+        for seat in ("", "?seat=1", "?seat=2"):
+            text = client.get(f"{table.url}/replay/{step}{seat}").get_data(as_text=True)
+            for secret in (first, after_chief):
+                assert json.dumps(secret, ensure_ascii=False) not in text, (step, seat, secret)
+            if step and not seat:
+                assert json.loads(text)["move"]["move"] == replay["moves"][step - 1]["move"]
 
 
 # ------------------------------------------------------------------ the lexicon
