@@ -78,10 +78,14 @@ def test_the_modules_import_only_what_is_served():
             assert (module.parent / target).resolve().is_file(), f"{module.name}: {target}"
 
 
-def test_rulesets_name_their_bots_and_turandot_its_catalogue(client):
+def test_rulesets_name_their_bots_and_who_plays_a_seat_left_and_turandot_its_catalogue(client):
     rulesets = {r["name"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
     assert rulesets["turandot"]["bots"] == ["random", "greedy"]
     assert rulesets["wordjam"]["bots"] == ["random", "wordsmith"]
+    # what a leave button and a create form tell a player
+    assert [(rulesets[r]["leave_bot"], rulesets[r]["bot_seconds"])
+            for r in ("turandot", "wordjam", "muzicando")] == [
+        ("greedy", 0), ("defaults", 20), ("greedy", 0)]
     catalogue = rulesets["turandot"]["catalogue"]
     assert len(catalogue["singers"]) == 36 and len(catalogue["directors"]) == 9
     s04 = next(s for s in catalogue["singers"] if s["id"] == "S04")

@@ -740,6 +740,8 @@ class Ruleset(TypedDict):
     options: dict[str, Any]
     move_types: list[str]
     bots: list[str]
+    bot_seconds: int
+    leave_bot: str
     catalogue: NotRequired[dict[str, Any]]
 
 

@@ -720,6 +720,13 @@ class RulesetSchema(Base):
     bots = fields.List(fields.String(), required=True, metadata={
         "description": "the engine's bots a host can seat (POST /seats with `bot`)",
         "example": ["random", "greedy"]})
+    bot_seconds = Int(required=True, metadata={
+        "description": "the default of the game option `bot_seconds`: the longest the "
+                       "engine's bots think before a move (0: at once)", "example": 0})
+    leave_bot = fields.String(required=True, metadata={
+        "description": "who plays the seat of a player who leaves a game in play: one of "
+                       "`bots`, or `defaults` (the seat plays what a passed deadline plays)",
+        "example": "greedy"})
     catalogue = fields.Dict(metadata={
         "description": "Turandot: the default catalogue's card faces, `{singers: [Singer], "
                        "directors: [Director]}` (for calculators and card faces)"})

@@ -289,6 +289,8 @@ class Ruleset:
             "options": self.options_doc,
             "move_types": list(self.move_types),
             "bots": list(self.bot_names),
+            "bot_seconds": self.bot_seconds,
+            "leave_bot": self.leave_bot,
         }
 
 
