@@ -159,6 +159,15 @@ def valid_word(coins: list[dict[str, Any]], forbidden: str, check: str | None,
             return word
 
 
+def playable_words(view: dict[str, Any], count: int | None = None) -> list[str]:
+    """The lexicon's words that pass the engine's checks in this Word Jam view now (the words
+    the bots know: they neither challenge nor vote against them), most valuable first."""
+    coins = {c["consonant"]: c["coins"] for c in view["coins"]}
+    found = lexicon.playable(lexicon.vocabulary(), coins, view["forbidden"], view["used_words"],
+                             view["style"]["check"], view["coins"][0]["consonant"])
+    return [w for w, _ in sorted(found, key=lambda wv: -wv[1])][:count]
+
+
 # the strings a view or an event carries as values (phases, roles, sides, Style ids…): a secret
 # word equal to one of them could not be told apart from it in a view's text
 _API_STRINGS = {str(v).lower() for v in (

@@ -15,11 +15,11 @@ import json
 
 import pytest
 
-from impresario_engine.games.wordjam import WORDJAM, lexicon
+from impresario_engine.games.wordjam import WORDJAM
 from impresario_engine.reaper import reap_once
 from service_helpers import assert_problem, auth
 
-from .games_helpers import get_json, replay_core, setup_table, truth
+from .games_helpers import get_json, playable_words as _words, replay_core, setup_table, truth
 
 INDEX = "impresario:deadlines"
 CAVE = {"red": [9, 1, 1, 1, 1, 1, 1, 6], "yellow": [5, 0, 0, 0, 0, 0, 0, 0]}
@@ -29,14 +29,6 @@ def _move(client, table, seat, move):
     resp = client.post(f"{table.url}/moves", json=move, headers=auth(table.tokens[seat]))
     assert resp.status_code == 200, (move, resp.get_data(as_text=True))
     return resp.get_json()
-
-
-def _words(view, count=None):
-    """The vocabulary's words that pass the engine's checks now, most valuable first."""
-    coins = {c["consonant"]: c["coins"] for c in view["coins"]}
-    found = lexicon.playable(lexicon.vocabulary(), coins, view["forbidden"], view["used_words"],
-                             view["style"]["check"], view["coins"][0]["consonant"])
-    return [w for w, _ in sorted(found, key=lambda wv: -wv[1])][:count]
 
 
 def _call_and_trust(client, table, caller=0):

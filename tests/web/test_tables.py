@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_until_over,
-                          sse_payloads, start_from_lobby, status, turandot_move, version, walk)
+                          playable_words, sse_payloads, start_from_lobby, status, turandot_move,
+                          version, walk)
 
 pytestmark = pytest.mark.slow
 
@@ -73,7 +73,7 @@ def test_a_whole_turandot_game_against_three_bots(open_page, shot, web_server):
     page.wait_for_selector("[data-testid=replay-move]")
     assert "The deal" in page.inner_text("[data-testid=replay-move]")
     page.click("text=Next ▶")
-    page.wait_for_function("() => document.querySelector('[data-testid=replay-move]').textContent.startsWith('Robo (bot): Bid')")
+    page.wait_for_function("() => / \\(bot\\): Bid — slot /.test(document.querySelector('[data-testid=replay-move]').textContent)")
     page.wait_for_selector(".td .slots")
     page.click("[aria-label='Last move']")
     page.wait_for_selector("text=Final score")
@@ -136,27 +136,11 @@ def test_the_seat_survives_a_reload_and_a_stale_move_is_refused_plainly(open_pag
     page.wait_for_selector("section.reveal")
 
 
-def _bot_words() -> str:
-    from impresario_engine.games.wordjam import words
-
-    return (Path(words.__file__).parent / "data" / "words.txt").read_text().upper()
-
-
-def _word(view: dict, avoid: set[str]) -> str:
-    """A word the engine accepts this turn, and that the bots do not know (they challenge only
-    words their list files under another theme)."""
-    check = view["style"]["check"]
-    one = next(c["consonant"] for c in view["coins"] if c["coins"] == 1)
-    if check == "eight_letters":
-        candidates = ["aeiouaei", "ouaieoua"]
-    elif check == "first_letter":
-        candidates = [one.lower() + "aeiou", one.lower() + "oaie"]
-    else:
-        candidates = ["bocciola", "pallotto", "ruzzolone", "tamburello", "oiaeu", "aiuola"]
-    known = _bot_words()
-    return next(w for w in candidates if view["forbidden"] not in w.upper()
-                and w.upper() not in view["used_words"] and w not in avoid
-                and w.upper() not in known)
+def _word(view: dict, avoid: set[str], most: bool) -> str:
+    """A word the engine accepts this turn and the bots know (so they neither challenge it
+    nor vote it down): the most or the least valuable."""
+    words = [w for w in playable_words(view) if w.upper() not in avoid]
+    return words[0] if most else words[-1]
 
 
 def _until_scored(pages) -> None:
@@ -180,13 +164,17 @@ def _until_scored(pages) -> None:
 
 
 def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_server):
+    # the bots think like people (at least a fifth of bot_seconds, at most 80% of a window):
+    # 6 s or more before a call, so Dan calls first; a few seconds in the short windows
     created = api(web_server, "POST", "/v1/games", json={
         "ruleset": "wordjam", "players": 5, "seed": 11,
-        "options": {"think_seconds": 600, "bet_seconds": 600, "thief_seconds": 600,
-                    "challenge_seconds": 600, "vote_seconds": 600}})
+        "options": {"think_seconds": 600, "bet_seconds": 8, "thief_seconds": 12,
+                    "challenge_seconds": 8, "vote_seconds": 8, "bot_seconds": 30}})
     gid, host = created["game"]["id"], created["host_token"]
     for name in ("Ada", "Bea", "Cy"):
         api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "wordsmith"})
+    view = api(web_server, "GET", f"/v1/games/{gid}")  # the deal is made at the creation
+    word = _word(view, set(), most=False)
     players = {}
     for name, size in (("Dan", "phone"), ("Eve", "phone")):
         rec = open_page(size)
@@ -197,27 +185,23 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     dan, eve = players["Dan"], players["Eve"]
     for page in (dan, eve):
         page.wait_for_selector("#call-word")
-    view = api(web_server, "GET", f"/v1/games/{gid}")
-    assert view["phase"] == "think"
+    # a word with the forbidden consonant is refused with the engine's own message
+    eve.fill("#call-word", "x" + view["forbidden"].lower() + "a")
+    eve.get_by_role("button", name="Open Sesame!").click()
+    eve.wait_for_function("() => document.querySelector('#call-error').textContent.trim() !== ''")
+    assert "forbidden" in eve.inner_text("#call-error").lower()
+    shot(eve, "wordjam-think-phone")
+    dan.fill("#call-word", word)
+    before = version(dan)
+    dan.get_by_role("button", name="Open Sesame!").click()
+    after_move(dan, before)
+    assert api(web_server, "GET", f"/v1/games/{gid}")["ali_word"]["word"].upper() == word.upper()
     # the five consonants, their coins and the forbidden one; the theme; the cave's column
     coins = dan.inner_text(".coins")
     for coin in view["coins"]:
         assert coin["consonant"] in coins
     assert "forbidden" in dan.inner_text(f".coin.forbidden[data-consonant={view['forbidden']}]")
     assert view["style"]["name"] in dan.inner_text("[data-testid=theme]")
-    shot(dan, "wordjam-think-phone")
-
-    # a word with the forbidden consonant is refused with the engine's own message
-    dan.fill("#call-word", "x" + view["forbidden"].lower() + "a")
-    dan.get_by_role("button", name="Open Sesame!").click()
-    error = dan.locator("#call-error")
-    dan.wait_for_function("() => document.querySelector('#call-error').textContent.trim() !== ''")
-    assert "forbidden" in error.inner_text().lower()
-    word = _word(view, set())
-    dan.fill("#call-word", word)
-    before = version(dan)
-    dan.get_by_role("button", name="Open Sesame!").click()
-    after_move(dan, before)
 
     # Eve challenges the call; everyone votes (the bots inside the requests)
     eve.get_by_role("button", name="Challenge", exact=True).click()
@@ -234,7 +218,7 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     eve.get_by_role("button", name="Join the Thieves").click()
     eve.wait_for_selector("#thief-word")
     view = api(web_server, "GET", f"/v1/games/{gid}")
-    eve.fill("#thief-word", _word(view, {word}))
+    eve.fill("#thief-word", _word(view, {word.upper()}, most=True))
     eve.get_by_role("button", name="Submit as final").click()
     # the thieves' words are declared one by one, each open to a challenge: let them stand
     _until_scored([dan, eve])
@@ -249,7 +233,8 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     shot(eve, "wordjam-awards-desktop")
 
 
-def test_a_muzicando_hand_against_three_bots(open_page, shot, web_server):
+def test_a_muzicando_game_against_two_bots(open_page, shot, web_server):
+    """The lobby's quick game: everyone for themselves, one hand dealt by each player."""
     rec = open_page("phone")
     page = rec.page
     gid = start_from_lobby(page, "Mia", "muzicando")
@@ -275,7 +260,7 @@ def test_a_muzicando_hand_against_three_bots(open_page, shot, web_server):
     view = api(web_server, "GET", f"/v1/games/{gid}")
     final = page.locator("section.finished")
     sheet = final.locator("[data-testid=score-sheet]")
-    assert sheet.locator("tbody tr").count() == len(view["results"]) == 1
+    assert sheet.locator("tbody tr").count() == len(view["results"]) == view["hands"] == 3
     winners = [p["name"] for p in view["players"] if p["seat"] in view["score"]["winners"]]
     assert winners[0] in final.locator("[data-testid=winners]").inner_text()
     shot(page, "muzicando-final-phone")
@@ -285,10 +270,10 @@ def test_a_muzicando_hand_against_three_bots(open_page, shot, web_server):
 
 def test_a_spectator_never_sees_a_hand(open_page, shot, web_server):
     created = api(web_server, "POST", "/v1/games", json={
-        "ruleset": "muzicando", "players": 4, "seed": 5, "options": {"hands": 1}})
+        "ruleset": "muzicando", "players": 3, "seed": 5, "options": {"hands": 3}})
     gid, host = created["game"]["id"], created["host_token"]
     token = api(web_server, "POST", f"/v1/games/{gid}/seats", json={"name": "Hugo"})["token"]
-    for name in ("Ria", "Rex", "Rolf"):
+    for name in ("Ria", "Rex"):
         api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "greedy"})
     hugo_hand = api(web_server, "GET", f"/v1/games/{gid}", token)["you"]["hand"]
     watcher = open_page("desktop")

@@ -7,7 +7,7 @@ from typing import Any
 
 import requests
 
-from games.games_helpers import walk  # noqa: F401 - the tests use it from here
+from games.games_helpers import playable_words, walk  # noqa: F401 - the tests use them from here
 from live.live_helpers import parse_sse
 
 MINE_OR_OVER = ".game[data-mine='1'], .game[data-status='finished']"
