@@ -225,7 +225,6 @@ export function describeEvent(e, view, live = false) {
   switch (e.type) {
     case "hand_dealt": return `Hand ${e.hand}: ${who(e.dealer)} deals.`;
     case "game_started": return "The game begins.";
-    case "seat_taken": return live ? null : `${e.name} sat down${e.bot ? " (bot)" : ""}.`;
     case "auction_bid": return live ? null : `${who(e.seat)} bids ${contractText(e.contract)}.`;
     case "auction_pass": return live ? null : `${who(e.seat)} passes.`;
     case "auction_won": return `${who(e.seat)} wins the auction: ${contractText(e.contract)}.`;

@@ -315,7 +315,6 @@ export function describeEvent(e, view, live = false) {
   const who = (s) => nameOf(view, s);
   switch (e.type) {
     case "round_started": return `Round ${e.round} begins; ${who(e.maestro)} is the maestro.`;
-    case "seat_taken": return live ? null : `${e.name} sat down${e.bot ? " (bot)" : ""}.`;
     case "game_started": return "The game begins.";
     case "bid_committed": return live ? null : `${who(e.seat)} sealed a bid: ${plural(e.face_down, "card")} face down.`;
     case "bids_revealed": return `Round ${e.round}: the bids are revealed.`;

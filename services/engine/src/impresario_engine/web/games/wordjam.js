@@ -273,7 +273,6 @@ export function describeEvent(e, view, live = false) {
   switch (e.type) {
     case "turn_started": return `Turn ${e.turn} begins: theme ${e.style ? e.style.name : ""}.`;
     case "game_started": return "The game begins.";
-    case "seat_taken": return live ? null : `${e.name} sat down${e.bot ? " (bot)" : ""}.`;
     case "no_call": return live ? null : `${who(e.seat)} has nothing.`;
     case "sesame_called": return `${who(e.seat)} calls Open Sesame with “${e.word}” (${plural(e.value, "coin")}).`;
     case "challenge_window": return live ? null : `Anyone may challenge ${who(e.seat)}'s word.`;

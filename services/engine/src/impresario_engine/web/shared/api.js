@@ -71,9 +71,9 @@ export async function call(method, path, opts = {}) {
 const PLAIN = {
   stale_version: "The table changed before your move arrived, so it was not played. " +
     "The table now shows what happened: look again and choose.",
-  deadline_passed: "Too late: the time for that move had run out, and the engine played the " +
-    "default for you. The table now shows where the game is.",
   rate_limited: "Too many requests at once.",
+  create_rate_limited: "You have set up a lot of tables in the last minute.",
+  auth_rate_limited: "Too many wrong links or tokens came from this address.",
   network_error: "The server cannot be reached. Check the connection; the table reconnects " +
     "by itself.",
   game_full: "Every seat of this game is taken. You can still watch it.",
@@ -81,20 +81,57 @@ const PLAIN = {
   not_your_turn: "It is not your turn any more: the table now shows who must act.",
   storage_unavailable: "The server cannot reach its game store just now. Try again in a moment.",
   contention: "The game is changing very fast. Try again in a moment.",
+  game_not_found: "There is no such table. Its link may be incomplete, or the table expired " +
+    "(a table nobody joins closes after a day; a finished one is kept for a while).",
+  private_game: "This table is private: only its players, and people with its spectator " +
+    "link, can see it.",
+  join_link_required: "This table is private: taking a seat needs its join link. Ask the " +
+    "host to send it to you.",
+  invalid_join_token: "This join link does not open this table (it may have been cut short " +
+    "when it was copied). Ask the host for the link again.",
+  spectator_read_only: "This is the spectator link: it lets you watch, not play. To take a " +
+    "seat, ask the host for the join link.",
+  name_taken: "Someone at this table already has that name, or one that looks just like it " +
+    "(capitals and look-alike letters count as the same). Choose another name.",
+  name_blank: "Write a name with at least one visible letter.",
+  seat_only: "Once the game has started, only the player can leave the seat.",
+  not_your_seat: "You can only leave your own seat.",
 };
+
+/** The words of a 409 deadline_passed: what moved the game on, and what it did for the player. */
+function movedOn(problem) {
+  const body = problem.body || {};
+  const where = [body.turn && `turn ${body.turn}`, body.round && `round ${body.round}`,
+    body.hand && `hand ${body.hand}`].filter(Boolean).join(", ");
+  const now = where ? ` It is now ${where}${body.phase ? ` (${String(body.phase).replace(/_/g, " ")})` : ""}.` : "";
+  if (body.cause === "bot") {
+    return `A bot moved first: the game moved on before your move arrived, so it was not played.${now} ` +
+      "Look at the table and choose again.";
+  }
+  if (body.default_played) {
+    return `Too late: your time for that move ran out, and the engine played the default move for you.${now}`;
+  }
+  return `Too late: the time for that move ran out before it arrived, and the game moved on.${now} ` +
+    "Look at the table and choose again.";
+}
 
 /** A sentence a player understands: our wording for the codes that need one, else the engine's. */
 export function explain(problem) {
   if (!(problem instanceof Problem)) return String(problem && problem.message || problem);
+  if (problem.code === "deadline_passed") return movedOn(problem);
   let text = PLAIN[problem.code];
-  if (problem.code === "rate_limited" && problem.retryAfter) {
-    text = `${PLAIN.rate_limited} Wait ${problem.retryAfter} s and try again.`;
+  if (text && problem.status === 429) {
+    text += problem.retryAfter ? ` Wait ${problem.retryAfter} s and try again.` : " Wait a minute and try again.";
+  }
+  if (!text && problem.code.startsWith("name_")) {
+    // name_too_long, name_invisible_characters: the engine says which limit or character
+    text = `That name cannot be used: ${problem.detail || "choose another"}.`;
   }
   if (!text) {
     text = problem.detail || `The server refused (${problem.status}).`;
     text = text.charAt(0).toUpperCase() + text.slice(1);
-    if (!/[.!?]$/.test(text)) text += ".";
   }
+  if (!/[.!?]$/.test(text)) text += ".";
   return text;
 }
 

@@ -18,8 +18,9 @@ export function route(page, id = null, query = {}) {
   return text ? `${out}?${text}` : out;
 }
 
-export function joinLink(origin, id) {
-  return `${origin}/${route("join", id)}`;
+/** The link players join by; a private game's carries its join token (?join=). */
+export function joinLink(origin, id, join = null) {
+  return `${origin}/${route("join", id, { join })}`;
 }
 
 export function watchLink(origin, id, spectator = null) {
@@ -75,3 +76,38 @@ export function titleCase(text) {
 }
 
 export const RULESET_TITLES = { turandot: "Turandot", wordjam: "Word Jam", muzicando: "Muzicando" };
+
+/** Whether the engine would take two names for one (name_taken): case and width folded. Its
+ * own check also folds look-alike letters; this one is for the names the page picks itself. */
+export function looksAlike(a, b) {
+  const fold = (s) => String(s || "").normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
+  return fold(a) === fold(b);
+}
+
+function secondsText(s) {
+  if (s % 3600 === 0) return plural(s / 3600, "hour");
+  if (s % 60 === 0) return plural(s / 60, "minute");
+  return `${s} s`;
+}
+
+/** A list item's options in words: what a player deciding to join wants to know. */
+export function gameSummary(game) {
+  const o = game.options || {};
+  const parts = [`${game.seats_taken} of ${game.seats_total} seats taken`];
+  if (typeof o.move_seconds === "number") parts.push(`${secondsText(o.move_seconds)} a move`);
+  if (game.ruleset === "wordjam" && typeof o.think_seconds === "number") parts.push(`${secondsText(o.think_seconds)} to find a word`);
+  if (game.ruleset === "wordjam" && o.dictionary) parts.push("dictionary words only");
+  if (game.ruleset === "muzicando") {
+    if (o.mode) parts.push(o.mode === "team" ? "teams" : "everyone for themselves");
+    if (typeof o.hands === "number") parts.push(plural(o.hands, "hand"));
+  }
+  return parts.join(" · ");
+}
+
+/** Who sits where in a list item: names, bots, seats held for a rematch's players, free seats. */
+export function seatLine(game) {
+  const names = (game.seats || []).map((s) => (s.held ? `${s.name} (seat held)` : s.bot ? `${s.name} (bot)` : s.name));
+  const free = game.seats_total - game.seats_taken;
+  if (free > 0 && game.status === "open") names.push(free === 1 ? "1 seat free" : `${free} seats free`);
+  return names.join(", ");
+}

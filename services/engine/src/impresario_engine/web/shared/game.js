@@ -3,18 +3,47 @@
 // player saw (If-Match): when the game moved on first, nothing is played, the view is
 // refreshed and the player is told.
 import { html, useCallback, useEffect, useRef, useState } from "../lib.js";
-import { call, explain, isStale, Problem } from "./api.js";
+import { call, explain, isStale, Problem, withQuery } from "./api.js";
 import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
-import { forgetSeat, playerName, remember, seatOf, setPlayerName } from "./store.js";
-import { Alert, Countdown, Seats, ShareLink } from "./ui.js";
-import { BOT_NAMES, botsOf, rulesets } from "./lobby.js";
+import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
+import { Alert, Countdown, Dialog, Seats, ShareLink } from "./ui.js";
+import { botName, botsOf, rulesets } from "./lobby.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
 
 export const GAMES = { turandot, wordjam, muzicando };
 const KEEP_EVENTS = 300;
+//: a finished game's page looks for a rematch this often, for this long (the feed has ended)
+const REMATCH_POLL_MS = 4000;
+const REMATCH_POLL_FOR_MS = 15 * 60 * 1000;
+
+/** The seats of an open game held for a rematch's players, from its events: seat → {name, until}. */
+export function heldSeats(events) {
+  const held = new Map();
+  for (const e of events) {
+    if (e.type === "seat_held") held.set(e.seat, { name: e.name, until: e.until });
+    else if (e.type === "seat_taken" || e.type === "seat_left") held.delete(e.seat);
+  }
+  return held;
+}
+
+/** What the table itself says happened (seats, rematches), before each ruleset's own events. */
+export function describeEvent(module, e, view, live = false) {
+  const who = (s) => nameOf(view, s);
+  switch (e.type) {
+    case "seat_taken": return live ? null : `${e.name} sat down${e.bot ? " (bot)" : ""}.`;
+    case "seat_held": return live ? null : `Seat ${e.seat + 1} is held for ${e.name}.`;
+    case "seat_left":
+      if (!e.bot) return `${e.name} left the table.`;
+      return e.bot === "defaults" ? `${e.name} left the game: the seat plays its default moves from now on.`
+        : `${e.name} left the game: the ${e.bot} bot plays the seat from now on.`;
+    case "rematch_of": return live ? null : "A rematch: the same players, seats held for them.";
+    case "game_abandoned": return "Nobody moved for a long time: the game was abandoned and every seat played its defaults.";
+    default: return module ? module.describeEvent(e, view, live) : (live ? null : titleCase(e.type));
+  }
+}
 
 export function GamePage({ id, query }) {
   const saved = seatOf(id);
@@ -25,7 +54,7 @@ export function GamePage({ id, query }) {
   const [view, setView] = useState(null);
   const [actions, setActions] = useState(null);
   const [error, setError] = useState(null);
-  const [notice, setNotice] = useState(null);
+  const [notice, setNotice] = useState(takeFlash);
   const [busy, setBusy] = useState(false);
   const [events, setEvents] = useState([]);
   const [feed, setFeed] = useState("connecting");
@@ -100,7 +129,7 @@ export function GamePage({ id, query }) {
       onStatus: setFeed,
       onEvents: (list) => {
         addEvents(list);
-        const said = list.map((e) => module && module.describeEvent(e, current.current, true)).filter(Boolean);
+        const said = list.map((e) => describeEvent(module, e, current.current, true)).filter(Boolean);
         if (said.length) setAnnounce(said.slice(-2).join(" "));
         const v = current.current;
         if (!v || list[list.length - 1].seq > v.last_seq) refresh();
@@ -108,6 +137,23 @@ export function GamePage({ id, query }) {
     });
     return () => handle.close();
   }, [id, status !== null, readToken]);
+
+  // a finished game: its feed has ended, but a player may ask for a rematch at any time; its
+  // link is in the view (asked without If-None-Match: linking a rematch leaves the version)
+  const rematchLink = view ? view.rematch : null;
+  useEffect(() => {
+    if (status !== "finished" || rematchLink) return undefined;
+    const started = Date.now();
+    const timer = setInterval(async () => {
+      if (Date.now() - started > REMATCH_POLL_FOR_MS) { clearInterval(timer); return; }
+      if (document.visibilityState !== "visible") return;
+      try {
+        const r = await call("GET", `/v1/games/${encodeURIComponent(id)}`, { token: readToken, spectator });
+        if (r.data && r.data.rematch) await show(r.data);
+      } catch { /* the next round tries again */ }
+    }, REMATCH_POLL_MS);
+    return () => clearInterval(timer);
+  }, [status, rematchLink, id, readToken]);
 
   const act = useCallback(async (move, opts = {}) => {
     const v = current.current;
@@ -152,7 +198,9 @@ export function GamePage({ id, query }) {
   return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
-      <h1>${title} <small>${module ? module.status(view) : view.status}</small></h1>
+      <h1>${title} <small>${module ? module.status(view) : view.status}</small>
+        ${view.private && html`<span class="badge">private</span>`}
+        ${view.seeded && html`<span class="badge badge-practice" title="created with a seed: the same deal every time">practice game</span>`}</h1>
       <${FeedStatus} feed=${feed} status=${view.status} />
     </div>
     <p class="who">${me !== null ? html`You are <strong>${nameOf(view, me)}</strong>.` : html`You are watching${spectator ? " (spectator link)" : ""}.`}</p>
@@ -160,11 +208,12 @@ export function GamePage({ id, query }) {
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
     <div class="sr-only" aria-live="polite">${announce}</div>
     ${view.status === "open"
-      ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} />`
+      ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
+    ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} />`}
   </div>`;
 }
 
@@ -188,20 +237,30 @@ function TurnBar({ view, me, module, refresh }) {
   </div>`;
 }
 
-function Setup({ view, id, seatToken, host, spectator, refresh }) {
+/** The rulesets' description (GET /v1/rulesets), once per page: its bots, who plays a seat left. */
+function useRuleset(name) {
+  const [found, setFound] = useState(null);
+  useEffect(() => {
+    rulesets().then((list) => setFound(list.find((r) => r.name === name) || { name })).catch(() => setFound({ name }));
+  }, [name]);
+  return found;
+}
+
+function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
   const [name, setName] = useState(playerName());
   const [bot, setBot] = useState(null);
-  const [bots, setBots] = useState([]);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    rulesets().then((list) => {
-      const found = list.find((r) => r.name === view.ruleset);
-      const names = botsOf(found || { name: view.ruleset });
-      setBots(names); setBot(names[0]);
-    }).catch(() => {});
-  }, [view.ruleset]);
+  const ruleset = useRuleset(view.ruleset);
+  const bots = ruleset ? botsOf(ruleset) : [];
+  const chosenBot = bot || bots[0];
+  const saved = seatOf(id);
+  const joinToken = saved.join || null;
+  const held = heldSeats(events);
   const free = view.seats_total - view.seats_taken;
+  const mySeat = view.you ? view.you.seat : null;
+  // a private table seats its host and the holders of its join link; the spectator link only watches
+  const maySit = !view.private || host || joinToken;
   const run = async (fn) => {
     setBusy(true); setError(null);
     try { await fn(); await refresh(); } catch (err) { setError(explain(err)); } finally { setBusy(false); }
@@ -210,75 +269,123 @@ function Setup({ view, id, seatToken, host, spectator, refresh }) {
     e.preventDefault();
     if (!name.trim()) { setError("Write your name first."); return; }
     run(async () => {
-      const r = await call("POST", `/v1/games/${encodeURIComponent(id)}/seats`, { body: { name: name.trim() } });
+      const r = await call("POST", withQuery(`/v1/games/${encodeURIComponent(id)}/seats`, { join: host ? null : joinToken }),
+        { token: host, body: { name: name.trim() } });
       setPlayerName(name.trim());
       remember(id, { token: r.data.token, seat: r.data.seat, name: name.trim(), ruleset: view.ruleset });
       location.reload();
     });
   };
   const addBot = () => run(async () => {
-    const taken = new Set((view.players || []).map((p) => p.name));
-    const botName = BOT_NAMES.find((n) => !taken.has(n)) || `Bot ${view.seats_taken + 1}`;
-    await call("POST", `/v1/games/${encodeURIComponent(id)}/seats`, { token: host, body: { name: botName, bot } });
+    const taken = (view.players || []).map((p) => p.name).filter(Boolean);
+    await call("POST", `/v1/games/${encodeURIComponent(id)}/seats`, {
+      token: host, body: { name: botName(taken, `Bot ${view.seats_taken + 1}`), bot: chosenBot } });
   });
-  const leave = () => run(async () => {
-    const seat = seatOf(id).seat;
-    try {
-      await call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${seat}`, { token: seatToken });
-    } catch (err) {
-      if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") {
-        throw new Problem(err.status, { detail: "this server does not let players leave a table yet" });
-      }
-      throw err;
+  const free_ = (seat) => run(async () => {
+    // before the start a seat's own token frees it, and the host's frees any seat
+    const own = seat === mySeat;
+    await call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${seat}`, { token: own ? seatToken : host });
+    if (own) {
+      forgetSeat(id);
+      setFlash("You left the table: your seat is free for someone else.");
+      location.hash = route("lobby");
     }
-    forgetSeat(id);
-    location.hash = route("lobby");
   });
   const origin = location.origin;
+  const seatLabel = (p) => {
+    const h = held.get(p.seat);
+    return h && html`<span class="badge badge-held">held for ${h.name}, <${Countdown} deadline=${h.until} label="hold ends in" /></span>`;
+  };
+  const canFree = (p) => p.name && !held.has(p.seat) && (p.seat === mySeat ? seatToken : host);
   return html`<section class="card setup" aria-labelledby="setup-title">
     <h2 id="setup-title">Waiting for players: ${view.seats_taken} of ${view.seats_total} seated</h2>
-    <p>The game starts by itself when the last seat is taken.</p>
-    <${Seats} view=${view} me=${view.you ? view.you.seat : null} />
+    <p>The game starts by itself when the last seat is taken.${held.size ? " Seats held for the players of the last game stay theirs for a few minutes, then anyone may take them." : ""}</p>
+    <${Seats} view=${view} me=${mySeat} extra=${seatLabel}
+      action=${(p) => canFree(p) && html`<button type="button" class="link" disabled=${busy} onClick=${() => free_(p.seat)}
+        aria-label=${p.seat === mySeat ? "Leave this table" : `Free seat ${p.seat + 1} (${p.name})`}>${p.seat === mySeat ? "leave" : "remove"}</button>`} />
     <${Alert} message=${error} />
-    ${!seatToken && html`<form onSubmit=${takeSeat} class="inline-form">
+    ${!seatToken && free > 0 && (maySit ? html`<form onSubmit=${takeSeat} class="inline-form">
       <div class="field"><label for="seat-name">Your name</label>
-        <input id="seat-name" type="text" maxlength="40" value=${name} onInput=${(e) => setName(e.target.value)} /></div>
-      <button type="submit" class="primary" disabled=${busy}>Take a seat</button></form>`}
+        <input id="seat-name" type="text" maxlength="40" value=${name} onInput=${(e) => setName(e.target.value)} autocomplete="nickname" /></div>
+      <button type="submit" class="primary" disabled=${busy}>Take a seat</button></form>`
+      : html`<p>You are watching with the spectator link. To play, ask the host for the join link.</p>`)}
     ${host && free > 0 && html`<div class="inline-form">
-      <div class="field"><label for="bot-kind">Bot</label>
-        <select id="bot-kind" value=${bot} onChange=${(e) => setBot(e.target.value)}>${bots.map((b) => html`<option value=${b}>${b}</option>`)}</select></div>
-      <button type="button" onClick=${addBot} disabled=${busy || !bot}>Add a bot</button></div>`}
-    <${ShareLink} id="join-link" label="Send this link to the players" url=${joinLink(origin, id)} />
-    <${ShareLink} id="watch-link" label="Spectators watch with this link" url=${watchLink(origin, id, view.private ? spectator : null)} />
-    ${seatToken && html`<button type="button" class="danger" onClick=${leave} disabled=${busy}>Leave this table</button>`}
+      <div class="field"><label for="bot-kind">Which bot</label>
+        <select id="bot-kind" value=${chosenBot} onChange=${(e) => setBot(e.target.value)}>${bots.map((b) => html`<option value=${b}>${b}</option>`)}</select></div>
+      <button type="button" onClick=${addBot} disabled=${busy || !chosenBot}>Add a bot</button></div>`}
+    ${(!view.private || joinToken) && html`<${ShareLink} id="join-link" label=${view.private ? "Players join with this link (keep it among them)" : "Send this link to the players"}
+      url=${joinLink(origin, id, view.private ? joinToken : null)} />`}
+    ${view.private && !joinToken && html`<p class="small">A private table: its host has the link players join with.</p>`}
+    ${(!view.private || spectator) && html`<${ShareLink} id="watch-link" label=${view.private ? "Spectators watch with this link (it never seats anyone)" : "Spectators watch with this link"}
+      url=${watchLink(origin, id, view.private ? spectator : null)} />`}
+    ${seatToken && html`<button type="button" class="danger" onClick=${() => free_(mySeat)} disabled=${busy}>Leave this table</button>`}
   </section>`;
+}
+
+/** Leaving a game in play: the seat stays, played by the ruleset's bot or its defaults. */
+function LeaveGame({ view, id, me, seatToken }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const ruleset = useRuleset(view.ruleset);
+  const by = ruleset && ruleset.leave_bot;
+  const who = by === "defaults" || !by ? "your seat plays its default moves (what the engine plays when a player's time runs out)"
+    : `the engine's ${by} bot plays your seat`;
+  const leave = async () => {
+    setBusy(true); setError(null);
+    try {
+      await call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${me}`, { token: seatToken });
+      forgetSeat(id);
+      setFlash(`You left the game: ${who} until the end.`);
+      if (view.private) location.hash = route("lobby");
+      else location.reload();
+    } catch (err) { setError(explain(err)); setBusy(false); }
+  };
+  return html`<div class="leave-game">
+    <button type="button" class="danger" onClick=${() => setOpen(true)}>Leave the game…</button>
+    <${Dialog} open=${open} title="Leave the game?" id="leave-dialog" onClose=${() => setOpen(false)}>
+      <p data-testid="leave-text">If you leave now, ${who} until the end of the game. You cannot come back to this seat${view.private ? "" : ", but you can still watch"}.</p>
+      <${Alert} message=${error} />
+      <div class="actions">
+        <button type="button" class="danger" onClick=${leave} disabled=${busy}>Leave the game</button>
+        <button type="button" onClick=${() => setOpen(false)}>Stay</button>
+      </div>
+    <//>
+  </div>`;
 }
 
 function Finished({ view, id, module, seatToken, spectator }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [supported, setSupported] = useState(true);
+  const joined = view.rematch && seatOf(view.rematch).token;
   const rematch = async () => {
     setBusy(true); setError(null);
     try {
+      // every player asks with their own token: the first request creates the rematch, each
+      // one gets that player's seat in it (asking again gives the same seat and token)
       const r = await call("POST", `/v1/games/${encodeURIComponent(id)}/rematch`, { token: seatToken });
       const saved = seatOf(id);
-      remember(r.data.rematch, { token: r.data.token, seat: r.data.seat, name: saved.name, ruleset: view.ruleset });
+      remember(r.data.rematch, { token: r.data.token, seat: r.data.seat, name: saved.name, ruleset: view.ruleset,
+        join: saved.join || undefined });
       location.hash = route("game", r.data.rematch);
     } catch (err) {
       if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") {
         setSupported(false);
-        setError("This server does not offer rematches yet: start a new table from the lobby.");
-      }
-      else setError(explain(err));
+        setError("This server does not offer rematches: start a new table from the lobby.");
+      } else setError(explain(err));
     } finally { setBusy(false); }
   };
   return html`<section class="card finished" aria-labelledby="final-title">
     <h2 id="final-title">Final score</h2>
     ${module && html`<${module.Score} view=${view} score=${view.score} />`}
     <${Alert} message=${error} />
+    ${seatToken && supported && html`<p class="small" data-testid="rematch-text">${view.rematch
+      ? "Another player asked for a rematch: your seat is held for you for a few minutes."
+      : "Play again with the same players: everyone's seat is held for them for a few minutes, and the new game starts when all are back."}</p>`}
     <div class="actions">
-      ${seatToken && supported && html`<button type="button" class="primary" onClick=${rematch} disabled=${busy}>
+      ${joined ? html`<a class="button primary" href=${route("game", view.rematch)}>Go to the rematch</a>`
+        : seatToken && supported && html`<button type="button" class="primary" onClick=${rematch} disabled=${busy}>
         ${view.rematch ? "Join the rematch" : "Rematch"}</button>`}
       ${!seatToken && view.rematch && html`<a class="button" href=${route("game", view.rematch)}>Watch the rematch</a>`}
       <a class="button" href=${route("replay", id, { spectator })}>Replay the game</a>
@@ -290,7 +397,7 @@ function Finished({ view, id, module, seatToken, spectator }) {
 function EventLog({ events, view, module }) {
   const lines = [];
   for (const e of events) {
-    const text = module ? module.describeEvent(e, view, false) : null;
+    const text = describeEvent(module, e, view, false);
     if (text) lines.push({ seq: e.seq, text });
   }
   if (!lines.length) return null;

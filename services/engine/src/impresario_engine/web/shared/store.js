@@ -44,3 +44,19 @@ export function playerName() {
 export function setPlayerName(name) {
   try { localStorage.setItem("impresario:name", name); } catch { /* ignore */ }
 }
+
+// A message for the next page (set before a navigation or a reload, shown once by the page it
+// leads to): kept in sessionStorage, this tab's own.
+const FLASH = "impresario:flash";
+
+export function setFlash(text) {
+  try { sessionStorage.setItem(FLASH, text); } catch { /* private mode */ }
+}
+
+export function takeFlash() {
+  try {
+    const out = sessionStorage.getItem(FLASH);
+    sessionStorage.removeItem(FLASH);
+    return out;
+  } catch { return null; }
+}

@@ -86,18 +86,22 @@ export function ShareLink({ label, url, id }) {
   </div>`;
 }
 
-/** Seat chips: name, bot, "you", and who must act now. */
-export function Seats({ view, me }) {
+/** Seat chips: name, bot, "you", who must act now, a free seat; ``extra(p)`` and ``action(p)``
+ * add a badge and a button of the page's own. */
+export function Seats({ view, me, extra = null, action = null }) {
   const pending = new Set((view.pending || []).map((p) => p.seat));
   const players = view.players && view.players.length ? view.players
     : Array.from({ length: view.seats_taken || 0 }, (_, seat) => ({ seat }));
   return html`<ul class="seats" aria-label="Players">
-    ${players.map((p) => html`<li class=${`seat${p.seat === me ? " me" : ""}${pending.has(p.seat) ? " acting" : ""}`}
+    ${players.map((p) => html`<li class=${`seat${p.seat === me ? " me" : ""}${pending.has(p.seat) ? " acting" : ""}${p.name ? "" : " free"}`}
         data-seat=${p.seat}>
       <span class="seat-name">${p.name || `Seat ${p.seat + 1}`}</span>
-      ${p.bot && html`<span class="badge" title="played by the engine">bot · ${p.bot}</span>`}
+      ${!p.name && view.status === "open" && html`<span class="badge">free</span>`}
+      ${p.bot && html`<span class="badge" title="played by the engine">${p.bot === "defaults" ? "plays its defaults" : `bot · ${p.bot}`}</span>`}
       ${p.seat === me && html`<span class="badge badge-you">you</span>`}
       ${pending.has(p.seat) && view.status === "playing" && html`<span class="badge badge-turn">to act</span>`}
+      ${extra && extra(p)}
+      ${action && action(p)}
     </li>`)}
   </ul>`;
 }
