@@ -102,6 +102,8 @@ def shot():
 
     def take(page, name: str, full_page: bool = True) -> Path:
         path = SHOTS / f"{name}.png"
+        if full_page:  # from the top: a sticky bar is drawn where the page was scrolled to
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=full_page)
         return path
 

@@ -47,7 +47,21 @@ HELPERS = """async () => {
   const feed = await import('/web/shared/feed.js');
   const fmt = await import('/web/shared/format.js');
   const mz = await import('/web/games/muzicando.js');
+  const api = await import('/web/shared/api.js');
+  const game = await import('/web/shared/game.js');
   const out = {};
+  // the refusals a player must understand: what moved the game on, how long to wait
+  const moved = (extra) => api.explain(new api.Problem(409, {code: 'deadline_passed', turn: 3, phase: 'bets', ...extra}));
+  out.explained = [moved({cause: 'bot', default_played: false}), moved({cause: 'deadline', default_played: true}),
+                   moved({cause: 'deadline', default_played: false}),
+                   api.explain(new api.Problem(429, {code: 'create_rate_limited', detail: 'x'}, 42)),
+                   api.explain(new api.Problem(422, {code: 'name_too_long', detail: 'names are at most 40 characters'}))];
+  out.held = [...game.heldSeats([{type: 'seat_held', seat: 0, name: 'Anna', until: 9}, {type: 'seat_held', seat: 1, name: 'Bo', until: 9},
+                                 {type: 'seat_taken', seat: 1, name: 'Bo'}]).entries()];
+  const listed = {ruleset: 'muzicando', status: 'open', seats_taken: 2, seats_total: 4, options: {mode: 'team', hands: 4, move_seconds: 60},
+                  seats: [{seat: 0, name: 'Anna', bot: null, held: true}, {seat: 1, name: 'Robo', bot: 'greedy', held: false}]};
+  out.listed = [fmt.gameSummary(listed), fmt.seatLine(listed)];
+  out.alike = [fmt.looksAlike(' ANNA ', 'anna'), fmt.looksAlike('Ａnna', 'anna'), fmt.looksAlike('Anna', 'Ann')];
   // events split across network chunks, comments, CRLF, several data lines
   let buffer = 'retry: 2000\\n\\n: heartbeat\\n\\nid: 7\\nevent: hired\\ndata: {"seq":';
   let parsed = feed.parseSSE(buffer);
@@ -82,5 +96,18 @@ def test_the_client_helpers(open_page):
                               "sign": None, "oval": True}
     assert out["card"][1]["sign"] == "rest"
     assert out["card"][2] == "yellow Mi (3), oval"
+    assert out["explained"] == [
+        "A bot moved first: the game moved on before your move arrived, so it was not played. "
+        "It is now turn 3 (bets). Look at the table and choose again.",
+        "Too late: your time for that move ran out, and the engine played the default move for "
+        "you. It is now turn 3 (bets).",
+        "Too late: the time for that move ran out before it arrived, and the game moved on. It "
+        "is now turn 3 (bets). Look at the table and choose again.",
+        "You have set up a lot of tables in the last minute. Wait 42 s and try again.",
+        "That name cannot be used: names are at most 40 characters."]
+    assert out["held"] == [[0, {"name": "Anna", "until": 9}]]
+    assert out["listed"] == ["2 of 4 seats taken · 1 minute a move · teams · 4 hands",
+                             "Anna (seat held), Robo (bot), 2 seats free"]
+    assert out["alike"] == [True, True, False]
     assert out["bounds"] == [{"minX": -1, "maxX": 0, "minY": 0, "maxY": 1},
                              {"minX": 0, "maxX": 6, "minY": 1, "maxY": 7}]

@@ -112,3 +112,38 @@ def api(base: str, method: str, path: str, token: str | None = None, **kw: Any) 
 def sse_payloads(text: str) -> list[Any]:
     """The data of each event of a stream's text."""
     return [frame["data"] for frame in parse_sse(text.replace("\r\n", "\n")) if "data" in frame]
+
+
+def set_up_table(page, name: str, ruleset: str, players: int, bots: int,
+                 private: bool = False) -> str:
+    """The lobby's "Set up a table…" form: the player's name, the players, the bots; the id of
+    the table, once its page shows the seats."""
+    page.goto("/")
+    page.fill("#player-name", name)
+    page.click(f"[data-ruleset={ruleset}] >> text=Set up a table…")
+    page.fill(f"#create-{ruleset}-players", str(players))
+    page.fill(f"#create-{ruleset}-bots", str(bots))
+    if private:
+        page.check(f"#create-{ruleset}-private")
+    page.click("text=Create the table")
+    page.wait_for_selector("section.setup")
+    return game_id(page)
+
+
+def seat_token(page, gid: str) -> str:
+    """The seat's token this browser keeps for a game (localStorage), as the page uses it."""
+    return page.evaluate("id => JSON.parse(localStorage.getItem('impresario:game:' + id)).token", gid)
+
+
+def play_defaults(base: str, gid: str, tokens: list[str], limit: int = 2000) -> int:
+    """Play each seat's default move through the API until the game is over; the moves made."""
+    moves = 0
+    while api(base, "GET", f"/v1/games/{gid}")["status"] != "finished":
+        for token in tokens:
+            default = api(base, "GET", f"/v1/games/{gid}/actions", token)["default"]
+            if default:
+                requests.post(f"{base}/v1/games/{gid}/moves", json=default, timeout=30,
+                              headers={"Authorization": f"Bearer {token}"})
+                moves += 1
+        assert moves < limit, "the game does not end"
+    return moves
