@@ -235,7 +235,7 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
 
 def test_a_muzicando_game_against_two_bots(open_page, shot, web_server):
     """The lobby's quick game: everyone for themselves, one hand dealt by each player."""
-    rec = open_page("phone")
+    rec = open_page("phone", touch=True)
     page = rec.page
     gid = start_from_lobby(page, "Mia", "muzicando")
     page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
@@ -247,12 +247,13 @@ def test_a_muzicando_game_against_two_bots(open_page, shot, web_server):
             break
         if page.locator(".hand button.mcard:not([disabled])").count() and page.locator(".board").count():
             before = version(page)
-            page.locator(".hand button.mcard:not([disabled])").first.click()
-            assert page.locator("button.cell.legal").count() >= 1  # the legal cells light up
+            # on a touch screen: tap a card, then one of the cells that light up for it
+            page.locator(".hand button.mcard:not([disabled])").first.tap()
+            assert page.locator("button.cell.legal").count() >= 1
             if placed == 0:
                 shot(page, "muzicando-place-phone")
             placed += 1
-            page.locator("button.cell.legal").first.click()
+            page.locator("button.cell.legal").first.tap()
             after_move(page, before)
         else:
             muzicando_move(page)

@@ -90,7 +90,9 @@ function Hand({ view, place, selected, setSelected, busy }) {
   const legalOf = Object.fromEntries(((place && place.cards) || []).map((c) => [c.card, c.cells.length]));
   return html`<section class="card" aria-labelledby="hand-title">
     <h2 id="hand-title">Your hand (${plural(hand.length, "card")})</h2>
-    ${place && html`<p class="small">Choose a card, then a highlighted cell (or drag the card onto it).</p>`}
+    ${place && (Object.values(legalOf).some((n) => n > 0)
+      ? html`<p class="small">Tap a card, then one of the highlighted cells (or drag the card onto it).</p>`
+      : html`<p class="small">None of your cards fits on the board now: pass.</p>`)}
     <ul class="hand">${hand.map((id) => {
       const playable = place && legalOf[id] > 0;
       return html`<li><button type="button" class=${`mcard c-${parseCard(id).colour}${selected === id ? " selected" : ""}${place && !playable ? " unplayable" : ""}`}
@@ -181,7 +183,7 @@ export function Table({ view, actions, act, busy, me }) {
         ${placeSpace && !passSpace && html`<span class="small">You must play a card.</span>`}
       </div>`}
     </section>
-    ${view.you && html`<${Hand} view=${view} place=${place} selected=${selected} setSelected=${setSelected} busy=${busy} />`}
+    ${view.you && view.status !== "finished" && html`<${Hand} view=${view} place=${place} selected=${selected} setSelected=${setSelected} busy=${busy} />`}
     ${view.phase === "auction" && html`<${Auction} view=${view} actions=${actions} act=${act} busy=${busy} />`}
     ${layoutSpace && html`<${ChooseLayout} view=${view} space=${layoutSpace} act=${act} busy=${busy} />`}
   </div><div class="side-col">
@@ -243,4 +245,18 @@ export function describeEvent(e, view, live = false) {
   }
 }
 
-export default { Table, Score, status, yourTurn, describeEvent };
+/** The rules in a minute, for a player who never read them. */
+export function HowTo() {
+  return html`<ul>
+    <li>The cards are notes Do–Si (1–7) in seven colours, and signs: ♯ sharp, ♮ natural, ♭ flat and the rest.</li>
+    <li>Each hand is played on one of four layouts, chosen at the start of the hand (by a player, or by whoever wins the
+      auction). Each layout has its own rule for where a card may go: the table lights up the cells where the card you
+      tap fits.</li>
+    <li>On your turn, place a card, or pass (and draw a card when the pile allows). A sign makes other players skip a turn;
+      the rest lets you play a run of cards while the others wait.</li>
+    <li>Get rid of all your cards: the first out takes the best place and the most points. After the last hand, the
+      highest total wins.</li>
+  </ul>`;
+}
+
+export default { Table, Score, status, yourTurn, describeEvent, HowTo };

@@ -74,9 +74,10 @@ export function CardFace({ card, compact = false, highlight = false, role = null
 }
 
 function CardBacks({ n }) {
+  if (!n) return null;
   return html`<span class="backs" aria-label=${`${plural(n, "card")} face down`}>
     ${Array.from({ length: n }, () => html`<span class="back" aria-hidden="true"></span>`)}
-    <span class="backs-count">${n}</span></span>`;
+    <span class="backs-count" aria-hidden="true">${n}</span></span>`;
 }
 
 function BidComposer({ view, space, act, busy }) {
@@ -111,6 +112,7 @@ function BidComposer({ view, space, act, busy }) {
       onChange=${(e) => setBluff(e.target.checked)} /><label for="bid-bluff">Add the bluff card (it never counts)</label></div>`}
     <p class="preview" data-testid="face-down-preview">The others will see <strong>${plural(count, "card")} face down</strong> <${CardBacks} n=${count} /></p>
     ${slot === null && space.helper && html`<p class="hint">With no number card you bid for a helper with exactly one money card.</p>`}
+    ${count === 0 && html`<p class="hint">Choose the slot you want${space.helper ? " (or, for a helper, one money card)" : ""}; money makes the bid stronger.</p>`}
     <div class="field-error" role="alert">${error}</div>
     <button type="submit" class="primary" disabled=${busy || count === 0}>Seal my bid</button>
   </form>`;
@@ -288,7 +290,7 @@ export function Score({ view, score }) {
     <p class="winners" data-testid="winners">${score.dummy_wins ? "The dummy wins." : `Winner${score.winners.length > 1 ? "s" : ""}: ${listNames(view, score.winners)}.`}</p>
     <div class="table-wrap"><table class="grid-table score-table">
       <thead><tr><th scope="col">Line</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
-      <tbody>${LINES.map(([key, label]) => html`<tr><th scope="row">${label}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
+      <tbody>${LINES.filter(([key]) => key !== "puccini" || view.players.length === 2).map(([key, label]) => html`<tr><th scope="row">${label}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">Total</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr></tbody>
     </table></div>
     <h3>Casts</h3>
@@ -337,4 +339,19 @@ export function describeEvent(e, view, live = false) {
   }
 }
 
-export default { Table, Score, status, yourTurn, describeEvent };
+/** The rules in a minute, for a player who never read them. */
+export function HowTo() {
+  return html`<ul>
+    <li>Seven rounds. Each round, singers (in round 4: directors) lie in numbered slots.</li>
+    <li>Everyone seals a bid at the same time: the number of the slot you want and money cards. The most money on a slot
+      takes it; a tie, and nobody does. The bluff card only makes your bid look bigger.</li>
+    <li>A bid of one money card and no number hires a helper: a stage element, worth a point (not for the maestro, nor in round 4).</li>
+    <li>Whoever won nothing gets one of the cards left, handed out by the maestro (who holds Puccini). In rounds 1–3 a
+      player the maestro names then fires a director from the pile.</li>
+    <li>After round 7 you cast your six singers in the opera's roles. You score their stars, +1 for each singer in their
+      favourite role, −1 for each in a role of the other sex, your stage elements and your director's bonus. The
+      highest total wins.</li>
+  </ul>`;
+}
+
+export default { Table, Score, status, yourTurn, describeEvent, HowTo };

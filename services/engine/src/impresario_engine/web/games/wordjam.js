@@ -298,4 +298,18 @@ export function describeEvent(e, view, live = false) {
   }
 }
 
-export default { Table, Score, status, yourTurn, describeEvent };
+/** The rules in a minute, for a player who never read them. */
+export function HowTo() {
+  return html`<ul>
+    <li>Each turn deals four consonants worth 1, 2, 3 and 3 coins, a forbidden consonant and a theme.</li>
+    <li>Find a word on the theme without the forbidden consonant; every time a coin consonant appears in it, it earns its
+      coins. The first to press <strong>Open Sesame!</strong> with a valid word is Alì Babà.</li>
+    <li>Anyone may challenge a word that misses the theme: everyone votes, and it takes 3 votes to keep it.</li>
+    <li>Then everyone else bets in secret: trust Alì Babà, or join the Thieves and write a better word in secret.
+      If a thief's word beats his (and stands), that thief is the Chief Thief.</li>
+    <li>The cave pays the turn: red points to Alì Babà (or the Chief Thief), yellow points to those who backed the winning
+      side. Turn 8 is different: everyone picks a side first. After 8 turns the most points win.</li>
+  </ul>`;
+}
+
+export default { Table, Score, status, yourTurn, describeEvent, HowTo };

@@ -206,6 +206,7 @@ export function GamePage({ id, query }) {
     <p class="who">${me !== null ? html`You are <strong>${nameOf(view, me)}</strong>.` : html`You are watching${spectator ? " (spectator link)" : ""}.`}</p>
     <${Alert} message=${error} onDismiss=${() => setError(null)} />
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
+    ${module && module.HowTo && view.status !== "finished" && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`}
     <div class="sr-only" aria-live="polite">${announce}</div>
     ${view.status === "open"
       ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />`
@@ -215,6 +216,17 @@ export function GamePage({ id, query }) {
     <${EventLog} events=${events} view=${view} module=${module} />
     ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} />`}
   </div>`;
+}
+
+/** The rules in a minute: open the first time this browser plays a ruleset, folded after. */
+function HowToPlay({ ruleset, title, module }) {
+  const key = `impresario:seen:${ruleset}`;
+  const [first] = useState(() => { try { return !localStorage.getItem(key); } catch { return false; } });
+  useEffect(() => { try { localStorage.setItem(key, "1"); } catch { /* private mode */ } }, [key]);
+  return html`<details class="card how-to" open=${first}>
+    <summary>How to play ${title}</summary>
+    <${module.HowTo} />
+  </details>`;
 }
 
 function FeedStatus({ feed, status }) {

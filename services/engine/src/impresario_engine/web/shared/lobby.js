@@ -13,11 +13,12 @@ const BLURBS = {
 };
 const FALLBACK_BOTS = { turandot: ["greedy", "random"], wordjam: ["wordsmith", "random"], muzicando: ["greedy", "random"] };
 export const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
-// "Play now": a game a newcomer can finish in one sitting. Word Jam's bots think up to 10 s
-// (the engine's 20 s is for tables of people); Muzicando: one hand each, everyone for themselves.
+// "Play now": a game a newcomer can finish in one sitting. Word Jam's bots think as long as the
+// engine has them think (up to 20 s: a newcomer may call first); Muzicando: one hand dealt by
+// each player, everyone for themselves.
 export const QUICK = {
   turandot: { players: 4, options: {} },
-  wordjam: { players: 5, options: { bot_seconds: 10 } },
+  wordjam: { players: 5, options: {} },
   muzicando: { players: 3, options: { mode: "individual", hands: 3 } },
 };
 
