@@ -332,7 +332,7 @@ def test_authentication_comes_first(client, game, headers):
                        "missing_token")
     bad = {"Authorization": "Bearer " + "x" * 300}
     for url in (f"{game.url}/events?after=-1", f"{game.url}?spectator=", f"{game.url}/actions",
-                f"{game.url}/replay", f"{game.url}/score"):
+                f"{game.url}/replay", f"{game.url}/replay/0?seat=-1", f"{game.url}/score"):
         assert_problem(client.get(url, headers=bad), 401, "invalid_token")
     assert_problem(client.post(f"{game.url}/seats", json={"name": ""}, headers=bad), 401,
                    "invalid_token")

@@ -243,9 +243,10 @@ export function Score({ view, score }) {
   return html`<div class="score">
     <p class="winners" data-testid="winners">${score.shared ? "A shared victory: " : "Winner: "}${listNames(view, score.winners)}.</p>
     <div class="table-wrap"><table class="grid-table score-table">
-      <thead><tr><th scope="col">Player</th>${turns.concat(extra).map((t) => html`<th scope="col">${titleCase(t).replace("Turn ", "T").replace("Extra ", "X")}</th>`)}<th scope="col">Total</th></tr></thead>
+      <thead><tr><th scope="col">Player</th><th scope="col">Total</th>${turns.concat(extra).map((t) => html`<th scope="col"
+        aria-label=${titleCase(t)}>${titleCase(t).replace("Turn ", "T").replace("Extra ", "X")}</th>`)}</tr></thead>
       <tbody>${score.players.map((p) => html`<tr><th scope="row" class=${score.winners.includes(p.seat) ? "win" : ""}>${nameOf(view, p.seat)}</th>
-        ${turns.concat(extra).map((t) => html`<td>${p.lines[t]}</td>`)}<td class=${score.winners.includes(p.seat) ? "win" : ""}>${p.total}</td></tr>`)}</tbody>
+        <td class=${`total${score.winners.includes(p.seat) ? " win" : ""}`}>${p.total}</td>${turns.concat(extra).map((t) => html`<td>${p.lines[t]}</td>`)}</tr>`)}</tbody>
     </table></div>
   </div>`;
 }

@@ -195,6 +195,7 @@ export function GamePage({ id, query }) {
   const me = view.you ? view.you.seat : null;
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
+  const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
   return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
@@ -206,11 +207,12 @@ export function GamePage({ id, query }) {
     <p class="who">${me !== null ? html`You are <strong>${nameOf(view, me)}</strong>.` : html`You are watching${spectator ? " (spectator link)" : ""}.`}</p>
     <${Alert} message=${error} onDismiss=${() => setError(null)} />
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
-    ${module && module.HowTo && view.status !== "finished" && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`}
     <div class="sr-only" aria-live="polite">${announce}</div>
     ${view.status === "open"
-      ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />`
+      ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />
+        ${howTo}`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
+        ${view.status === "playing" && howTo}
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
