@@ -87,8 +87,8 @@ function CallPanel({ view, space, act, busy, canPass }) {
 function ChallengePanel({ view, space, act, busy }) {
   return html`<section class="card" aria-labelledby="challenge-title">
     <h2 id="challenge-title">Challenge “${space.word}”?</h2>
-    <p>${nameOf(view, space.author)} ${space.about === "call" ? "called Open Sesame with" : "declared"} <strong>${space.word}</strong>
-      (${plural(space.value, "coin")}). Off theme? Challenge it and everyone votes.</p>
+    <p>${nameOf(view, space.author)} ${space.about === "call" ? "called Open Sesame with" : "declared"} <strong>${space.word}</strong>${" "}(${plural(space.value, "coin")}).
+      Off theme? Challenge it and everyone votes.</p>
     <div class="big-choice">
       <button type="button" onClick=${() => act({ type: "challenge", word_id: space.word_id })} disabled=${busy}>Challenge</button>
       <button type="button" class="primary" onClick=${() => act({ type: "no_challenge", word_id: space.word_id })} disabled=${busy}>Let it stand</button>
