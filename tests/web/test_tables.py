@@ -238,6 +238,65 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     shot(eve, "wordjam-awards-desktop")
 
 
+def test_a_whole_word_jam_game_against_four_bots(open_page, shot, web_server):
+    """A newcomer's Word Jam from the lobby's "Set up a table…": four bots that move at once and
+    short windows, so that the eight turns fit a test; every move through the page's buttons."""
+    page = open_page("phone").page
+    page.goto("/")
+    page.fill("#player-name", "Lia")
+    page.click("[data-ruleset=wordjam] >> text=Set up a table…")
+    page.fill("#create-wordjam-players", "5")
+    page.fill("#create-wordjam-bots", "4")
+    for window in ("think", "bet", "thief", "challenge", "vote"):
+        page.fill(f"#create-wordjam-{window}_seconds", "6")
+    page.select_option("#create-wordjam-bot_seconds", "0")
+    page.click("text=Create the table")
+    page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
+    gid = game_id(page)
+    called, moves = set(), 0
+    while True:
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if status(page) == "finished":
+            break
+        before = version(page)
+        try:
+            if page.locator("#call-word").count():
+                view = api(web_server, "GET", f"/v1/games/{gid}")
+                if view["turn"] not in called and (words := playable_words(view)):
+                    called.add(view["turn"])  # one call a turn: the next form is a new turn's
+                    page.fill("#call-word", words[-1])
+                    page.get_by_role("button", name="Open Sesame!").click()
+                else:
+                    page.get_by_role("button", name="I have nothing this turn").click()
+            elif page.locator("#challenge-title").count():
+                page.get_by_role("button", name="Let it stand").click()
+            elif page.locator("#vote-title").count():
+                page.get_by_role("button", name="Keep it").click()
+            elif page.locator("#side-title").count():
+                page.get_by_role("button", name="Trust Alì Babà").click()
+            elif page.locator("#thief-word").count():
+                page.get_by_role("button", name="Pass", exact=True).click()
+            else:
+                raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
+            after_move(page, before)
+        except Exception:  # noqa: BLE001 - a window may close under the click: the page moves on
+            if version(page) == before and status(page) != "finished" and not page.locator(
+                    ".alert-notice").count():
+                raise
+        moves += 1
+        assert moves < 200, "the game does not end"
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    assert view["turn"] >= 8 and len(view["history"]) >= 8
+    replay = api(web_server, "GET", f"/v1/games/{gid}/replay")  # the form's options, as sent
+    assert replay["bot_seconds"] == 0 and replay["options"]["think_seconds"] == 6
+    assert replay["names"][0] == "Lia" and all(replay["bots"][1:])
+    final = page.locator("section.finished")
+    final.wait_for()
+    winners = [p["name"] for p in view["players"] if p["seat"] in view["score"]["winners"]]
+    assert winners[0] in final.locator("[data-testid=winners]").inner_text()
+    shot(page, "wordjam-final-phone")
+
+
 def test_a_muzicando_game_against_two_bots(open_page, shot, web_server):
     """The lobby's quick game: everyone for themselves, one hand dealt by each player."""
     rec = open_page("phone", touch=True)
