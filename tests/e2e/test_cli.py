@@ -103,8 +103,12 @@ class Terminal:
 
     def __init__(self, *argv: str) -> None:
         self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: the CLI itself
-            os.execv(sys.executable, [*CLI, *argv])
+        if self.pid == 0:  # the child: the CLI itself (SIGABRT prints where each thread is)
+            # as an interactive shell starts a command: Ctrl-C's SIGINT at its default, even
+            # when this suite runs as a background job (which starts with SIGINT ignored, and
+            # Python keeps an ignored SIGINT ignored: Ctrl-C would do nothing)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.execve(sys.executable, [*CLI, *argv], {**os.environ, "PYTHONFAULTHANDLER": "1"})
         self.screen = ""
         self.seen = 0  # where the next expect starts looking
 
@@ -153,8 +157,14 @@ class Terminal:
             if pid:
                 return os.waitstatus_to_exitcode(status)
             time.sleep(0.1)
+        os.kill(self.pid, signal.SIGABRT)  # faulthandler writes every thread's stack
+        time.sleep(1)
+        try:
+            self.screen += os.read(self.fd, 65536).decode("utf-8", "replace")
+        except OSError:
+            pass
         os.kill(self.pid, signal.SIGKILL)
-        raise AssertionError("the CLI did not end")
+        raise AssertionError("the CLI did not end:\n" + self.text[-6000:])
 
 
 def test_word_jam_windows_count_down_in_a_terminal_and_ctrl_c_ends_cleanly(live_server):
