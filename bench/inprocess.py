@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-import sys
+import logging
 import time
 from typing import Any
 
@@ -85,14 +85,16 @@ def run(url: str, rds, games, templates, seconds: float) -> dict[str, Any]:
     from impresario_engine.app import create_app
 
     sink = io.StringIO()
-    real = sys.stderr
-    sys.stderr = sink  # the app's request log handler binds the stream it finds now
-    try:
-        app = create_app({"redis_url": url})
-    finally:
-        sys.stderr = real
+    app = create_app({"redis_url": url})
+    # the request log lines go to the sink (they are part of the measured work): the engine's
+    # handler holds the stream it found when the process first made an app (bench/lobby.py's,
+    # earlier in the run), so its stream is swapped rather than sys.stderr
+    handlers = [h for h in logging.getLogger("impresario_engine").handlers
+                if getattr(h, "_impresario", False)]
+    streams = [h.setStream(sink) for h in handlers]
     client = app.test_client()
-    with contextlib.redirect_stderr(sink):
+    with contextlib.ExitStack() as restore, contextlib.redirect_stderr(sink):
+        restore.callback(lambda: [h.setStream(s) for h, s in zip(handlers, streams)])
         _play(client, games, templates, rds, 1.0)  # warm-up
         cpu0, wall0 = time.process_time(), time.perf_counter()
         moves, bids = _play(client, games, templates, rds, seconds)
