@@ -10,8 +10,8 @@ import re
 import pytest
 
 from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_until_over,
-                          playable_words, sse_payloads, start_from_lobby, status, turandot_move,
-                          version, walk)
+                          playable_words, set_up_table, sse_payloads, start_from_lobby, status,
+                          turandot_move, version, walk)
 
 pytestmark = pytest.mark.slow
 
@@ -331,6 +331,45 @@ def test_a_muzicando_game_against_two_bots(open_page, shot, web_server):
     shot(page, "muzicando-final-phone")
     page.set_viewport_size({"width": 1280, "height": 900})
     shot(page, "muzicando-final-desktop")
+
+
+def test_a_two_player_turandot_game_with_the_dummy(open_page, shot, web_server):
+    """The 2-player variant from the lobby's form: the dummy's company on the table while the
+    game is played, and its line in the final breakdown."""
+    page = open_page("phone").page
+    gid = set_up_table(page, "Ugo", "turandot", 2, 1)
+    page.wait_for_selector(".game[data-status='playing']")
+    page.wait_for_selector(".dummy")
+    assert "The dummy (2 players)" in page.inner_text(".dummy")
+    moves = play_until_over(page, turandot_move)
+    assert moves >= 7  # a bid a round at least
+    final = page.locator("section.finished")
+    final.wait_for()
+    score = api(web_server, "GET", f"/v1/games/{gid}")["score"]
+    assert "dummy" in score and "The dummy" in final.inner_text()
+    assert str(score["dummy"]["total"]) in final.locator("tr.total").inner_text()
+    shot(page, "turandot-dummy-final-phone")
+
+
+def test_a_muzicando_team_match_against_three_bots(open_page, shot, web_server):
+    """Teams from the lobby's form (four players, four hands): the auction each hand, your
+    partner named in the players' table, the teams' totals on the score sheet."""
+    page = open_page("desktop").page
+    gid = set_up_table(page, "Nina", "muzicando", 4, 3)
+    page.wait_for_selector(".game[data-status='playing']")
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    assert view["mode"] == "team" and view["hands"] == 4
+    table = page.inner_text("main")
+    assert "North–South" in table and "East–West" in table
+    moves = play_until_over(page, muzicando_move, limit=600)
+    assert moves >= 4
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    assert len(view["results"]) == 4
+    final = page.locator("section.finished")
+    final.wait_for()
+    winners = final.locator("[data-testid=winners]").inner_text()
+    assert "North–South" in winners or "East–West" in winners
+    shot(page, "muzicando-team-final-desktop")
 
 
 def test_a_spectator_never_sees_a_hand(open_page, shot, web_server):

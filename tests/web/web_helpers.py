@@ -117,7 +117,7 @@ def sse_payloads(text: str) -> list[Any]:
 def set_up_table(page, name: str, ruleset: str, players: int, bots: int,
                  private: bool = False) -> str:
     """The lobby's "Set up a table…" form: the player's name, the players, the bots; the id of
-    the table, once its page shows the seats."""
+    the table, once its page shows the seats (or the game, when the bots fill every seat)."""
     page.goto("/")
     page.fill("#player-name", name)
     page.click(f"[data-ruleset={ruleset}] >> text=Set up a table…")
@@ -126,7 +126,7 @@ def set_up_table(page, name: str, ruleset: str, players: int, bots: int,
     if private:
         page.check(f"#create-{ruleset}-private")
     page.click("text=Create the table")
-    page.wait_for_selector("section.setup")
+    page.wait_for_selector("section.setup" if bots < players - 1 else ".game[data-status='playing']")
     return game_id(page)
 
 
