@@ -72,10 +72,20 @@ def test_a_private_table_is_joined_through_its_join_link(open_page, shot, web_se
     assert gid not in [g["id"] for g in listed]
 
     # a spectator's link shows the table and never seats; a join page without the link says why
-    cy = open_page("phone").page
+    cy_rec = open_page("phone")
+    cy = cy_rec.page
     cy.goto(watch)
     cy.wait_for_selector(".game[data-status='open']")
     assert "You are watching (spectator link)" in cy.inner_text(".who")
+    # the link's token travels in the Authorization header, never in a URL the page requests
+    for _ in range(100):  # the page follows the table's event feed
+        if any("/events" in r.url for r in cy_rec.responses):
+            break
+        cy.wait_for_timeout(100)
+    token = watch.split("spectator=")[1]
+    asked = [r for r in cy_rec.responses if "/v1/games/" in r.url]
+    assert any("/events" in r.url for r in asked) and all(token not in r.url for r in asked)
+    assert all(r.request.headers.get("authorization") == f"Bearer {token}" for r in asked)
     assert "ask the host for the join link" in cy.inner_text("section.setup")
     assert cy.locator("#seat-name").count() == 0
     cy.goto(f"/#/join/{gid}")

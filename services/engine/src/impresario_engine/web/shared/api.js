@@ -39,11 +39,14 @@ export function withQuery(path, query = {}) {
 /** call("POST", "/v1/games", {body, token, ifMatch, spectator}) → {status, data, etag} */
 export async function call(method, path, opts = {}) {
   const headers = { Accept: "application/json" };
-  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  // a spectator link's token goes in the header too (the API reads it as a bearer token), so
+  // that no URL the page requests carries it
+  const bearer = opts.token || opts.spectator;
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
   if (opts.ifMatch !== undefined && opts.ifMatch !== null) headers["If-Match"] = `"${opts.ifMatch}"`;
   if (opts.ifNoneMatch) headers["If-None-Match"] = opts.ifNoneMatch;
-  const url = opts.spectator && !opts.token ? withQuery(path, { spectator: opts.spectator }) : path;
+  const url = path;
   let resp;
   try {
     resp = await fetch(url, {

@@ -45,12 +45,10 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
   let controller = null;
   let failures = 0;
   const path = `/v1/games/${encodeURIComponent(gameId)}/events`;
-  const headers = () => {
-    const out = { Accept: "text/event-stream", "Last-Event-ID": String(last) };
-    if (token) out.Authorization = `Bearer ${token}`;
-    return out;
-  };
-  const url = () => (token ? path : withQuery(path, { spectator }));
+  const bearer = token || spectator;  // a spectator link's token in the header, never the URL
+  const auth = () => (bearer ? { Authorization: `Bearer ${bearer}` } : {});
+  const headers = () => ({ Accept: "text/event-stream", "Last-Event-ID": String(last), ...auth() });
+  const url = () => path;
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const deliver = (list) => {
@@ -93,7 +91,7 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
     for (let i = 0; i < rounds && !closed && !finished; i++) {
       try {
         const resp = await fetch(withQuery(url(), { after: last }), {
-          headers: token ? { Authorization: `Bearer ${token}` } : {}, cache: "no-store",
+          headers: auth(), cache: "no-store",
         });
         if (resp.ok) deliver((await resp.json()).events || []);
       } catch { /* offline for now: the next round tries again */ }

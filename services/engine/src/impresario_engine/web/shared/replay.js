@@ -34,9 +34,8 @@ export function ReplayPage({ id, query }) {
     let live = true;
     const q = new URLSearchParams();
     if (seat !== "") q.set("seat", seat);
-    if (spectator && !(saved.token || saved.host)) q.set("spectator", spectator);
     const text = q.toString();
-    call("GET", `/v1/games/${encodeURIComponent(id)}/replay/${step}${text ? `?${text}` : ""}`, { token: saved.token || saved.host })
+    call("GET", `/v1/games/${encodeURIComponent(id)}/replay/${step}${text ? `?${text}` : ""}`, { spectator, token: saved.token || saved.host })
       .then((r) => { if (live) setFrame(r.data); }).catch((err) => { if (live) setError(explain(err)); });
     return () => { live = false; };
   }, [replay, step, seat]);
