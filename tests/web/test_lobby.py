@@ -77,6 +77,8 @@ def test_a_private_table_is_joined_through_its_join_link(open_page, shot, web_se
     cy.goto(watch)
     cy.wait_for_selector(".game[data-status='open']")
     assert "You are watching (spectator link)" in cy.inner_text(".who")
+    # the deal is made at the creation, but the table tells of it once the game has started
+    assert "Round 1 begins" not in cy.text_content("main")
     # the link's token travels in the Authorization header, never in a URL the page requests
     for _ in range(100):  # the page follows the table's event feed
         if any("/events" in r.url for r in cy_rec.responses):
@@ -99,6 +101,7 @@ def test_a_private_table_is_joined_through_its_join_link(open_page, shot, web_se
     for page in (anna, bruno):
         page.wait_for_selector("form.composer")
     assert "You are Bruno" in bruno.inner_text(".who")
+    assert "Round 1 begins" in bruno.text_content("details.log")
 
 
 def test_leaving_before_the_start_frees_the_seat_and_after_it_a_bot_plays(open_page, shot,

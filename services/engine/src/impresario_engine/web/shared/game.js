@@ -129,7 +129,8 @@ export function GamePage({ id, query }) {
       onStatus: setFeed,
       onEvents: (list) => {
         addEvents(list);
-        const said = list.map((e) => describeEvent(module, e, current.current, true)).filter(Boolean);
+        const said = list.filter((e) => !beforeStart(e, current.current))
+          .map((e) => describeEvent(module, e, current.current, true)).filter(Boolean);
         if (said.length) setAnnounce(said.slice(-2).join(" "));
         const v = current.current;
         if (!v || list[list.length - 1].seq > v.last_seq) refresh();
@@ -408,9 +409,18 @@ function Finished({ view, id, module, seatToken, spectator }) {
   </section>`;
 }
 
+//: what happens at a table while it waits for players; the rules' own events (the deal is made
+//: when the table is created: "Round 1 begins") are told once the game has started
+const SEATING = new Set(["seat_taken", "seat_left", "seat_held", "rematch_of", "game_started", "game_abandoned"]);
+
+function beforeStart(e, view) {
+  return Boolean(view) && view.status === "open" && !SEATING.has(e.type);
+}
+
 function EventLog({ events, view, module }) {
   const lines = [];
   for (const e of events) {
+    if (beforeStart(e, view)) continue;
     const text = describeEvent(module, e, view, false);
     if (text) lines.push({ seq: e.seq, text });
   }
