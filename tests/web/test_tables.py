@@ -329,6 +329,9 @@ def test_a_muzicando_game_against_two_bots(open_page, shot, web_server):
     winners = [p["name"] for p in view["players"] if p["seat"] in view["score"]["winners"]]
     assert winners[0] in final.locator("[data-testid=winners]").inner_text()
     shot(page, "muzicando-final-phone")
+    # the layout's rule in a sentence above its board, for a player who never read the rules
+    names = {"S": "Sarabanda", "G": "Glissando", "P": "Parada", "M": "Muzicando"}
+    assert page.inner_text("[data-testid=layout-rule]").startswith(names[view["layout"]] + ":")
     # the full board scrolls in its own box: the page itself never goes sideways on a phone
     assert page.locator(".board .cell").count() and page.evaluate(
         "document.documentElement.scrollWidth") <= 375

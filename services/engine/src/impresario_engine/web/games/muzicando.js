@@ -7,6 +7,13 @@ import { listNames, nameOf, plural, titleCase } from "../shared/format.js";
 export const COLOURS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
 export const NOTES = ["", "Do", "Re", "Mi", "Fa", "Sol", "La", "Si"];
 export const LAYOUTS = { S: "Sarabanda", G: "Glissando", P: "Parada", M: "Muzicando" };
+//: each layout's rule in a sentence (docs/muzicando.md, "The four layouts")
+export const LAYOUT_RULES = {
+  S: "Open with a Do. A note goes next to a card (left, right, above or below) and one step above or below a card it touches, in any colour (Si and Do are one step apart).",
+  G: "Open with an oval card: it starts a row. A row is a scale, rising or falling, that grows at its ends in any colour; another oval, laid above or below a row's card one step away, opens a new row.",
+  P: "A fixed board: one column per colour, one row per note. A colour's oval may go down at any time; then its column grows one note at a time, up or down (Do and Si do not touch here).",
+  M: "Open with a Do. Each colour builds its own pile from its Do up to Si, in order; another colour's Do starts a new pile.",
+};
 const SIGNS = { red: "sharp", orange: "sharp", yellow: "natural", green: "natural", blue: "flat", indigo: "flat", violet: "rest" };
 const SIGN_MARK = { sharp: "♯", natural: "♮", flat: "♭", rest: "—" };
 const TEAMS = ["North–South", "East–West"];
@@ -128,7 +135,9 @@ function ChooseLayout({ view, space, act, busy }) {
   return html`<section class="card" aria-labelledby="layout-title">
     <h2 id="layout-title">Choose the layout</h2>
     <div class="button-list">${["S", "G", "P", "M"].map((l) => html`<button type="button" disabled=${busy || !space.layouts.includes(l)}
+      aria-describedby=${`layout-rule-${l}`}
       onClick=${() => act({ type: "choose_layout", layout: l })}>${LAYOUTS[l]}${space.layouts.includes(l) ? "" : " (you cannot open it)"}</button>`)}</div>
+    <dl class="small layout-rules">${["S", "G", "P", "M"].map((l) => html`<dt>${LAYOUTS[l]}</dt><dd id=${`layout-rule-${l}`}>${LAYOUT_RULES[l]}</dd>`)}</dl>
   </section>`;
 }
 
@@ -177,6 +186,7 @@ export function Table({ view, actions, act, busy, me }) {
       <p class="small">${view.contract ? `Contract ${contractText(view.contract)} by ${nameOf(view, view.declarer)}. ` : ""}${view.chooser !== null ? `${nameOf(view, view.chooser)} chose the layout. ` : ""}
         Draw pile: ${plural(view.pile_size, "card")}.${view.blocked.length ? ` Blocked: ${listNames(view, view.blocked)}.` : ""}
         ${view.places.length ? ` Out: ${view.places.map((p) => `${nameOf(view, p.seat)} (${p.place})`).join(", ")}.` : ""}</p>
+      ${view.layout && html`<p class="small" data-testid="layout-rule"><strong>${LAYOUTS[view.layout]}:</strong> ${LAYOUT_RULES[view.layout]}</p>`}
       ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} />` : html`<p class="muted">The board appears once the layout is chosen.</p>`}
       ${(placeSpace || passSpace) && html`<div class="actions">
         ${passSpace && html`<button type="button" onClick=${() => act({ type: "pass" })} disabled=${busy}>${passSpace.draws ? "Pass and draw a card" : "Pass"}</button>`}
@@ -250,8 +260,8 @@ export function HowTo() {
   return html`<ul>
     <li>The cards are notes Do–Si (1–7) in seven colours, and signs: ♯ sharp, ♮ natural, ♭ flat and the rest.</li>
     <li>Each hand is played on one of four layouts, chosen at the start of the hand (by a player, or by whoever wins the
-      auction). Each layout has its own rule for where a card may go: the table lights up the cells where the card you
-      tap fits.</li>
+      auction). Each layout has its own rule for where a card may go, written above the board; the table lights up
+      the cells where the card you tap fits.</li>
     <li>On your turn, place a card, or pass (and draw a card when the pile allows). A sign makes other players skip a turn;
       the rest lets you play a run of cards while the others wait.</li>
     <li>Get rid of all your cards: the first out takes the best place and the most points. After the last hand, the
