@@ -214,7 +214,7 @@ def test_a_repair_never_undoes_a_write_on_its_way(client, app, redis_client):
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
     created = _summary_created(redis_client, gid)
     svc = app.extensions["impresario"]
-    index, every = svc.store.lobby, svc.lobby.every_list()
+    index, every = svc.store.lobby, lobby.EVERY_LIST
     entry = lobby.member(gid, created)
     playing = list_key("playing", "turandot", False, False)
     opened = list_key("open", "turandot", False, False)
@@ -232,7 +232,7 @@ def test_a_repair_never_undoes_a_write_on_its_way(client, app, redis_client):
 
 def test_a_game_gone_before_its_due_time_is_a_creation_on_its_way(app, redis_client):
     svc = app.extensions["impresario"]
-    index, every = svc.store.lobby, svc.lobby.every_list()
+    index, every = svc.store.lobby, lobby.EVERY_LIST
     now = svc.clock()
     opened = list_key("open", "turandot", False, False)
     entry = lobby.member("notyet", now)

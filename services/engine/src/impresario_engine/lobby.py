@@ -39,14 +39,12 @@ import binascii
 import hashlib
 import logging
 import re
-import secrets
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from .api.errors import ApiError
 from .games import RULESETS
-from .games.base import BotRandom
 from .store import StoreUnavailable
 from .store.lobby import list_key
 
@@ -66,6 +64,19 @@ MAX_ROUNDS = 8
 CURSOR_SECONDS = 3600
 CURSOR_FORMAT = "1"
 _MEMBER = re.compile(r"^\d{16}:[A-Za-z0-9_-]{1,32}$")
+
+
+def _lists(statuses, rulesets=None, bots=(False, True), private: bool = True) -> list[str]:
+    """The list keys of these statuses, rulesets (None: every one) and bots, and with
+    ``private`` the private games' list of each status."""
+    keys = [list_key(s, r, b, False) for s in statuses
+            for r in (rulesets if rulesets is not None else sorted(RULESETS)) for b in bots]
+    return keys + ([list_key(s, "", False, True) for s in statuses] if private else [])
+
+
+#: every list a game may be in; the lists of games open or in play (the games-live gauge)
+EVERY_LIST = _lists(STATUSES)
+LIVE_LISTS = _lists((OPEN, PLAYING))
 #: entries a creation looks at for expired games (so the lists shrink where they grow)
 SWEEP_ON_CREATE = 2
 
@@ -131,20 +142,12 @@ class Lobby:
     def config(self):
         return self.service.config
 
-    @staticmethod
-    def every_list() -> list[str]:
-        keys = [list_key(s, r, b, False) for s in STATUSES for r in sorted(RULESETS)
-                for b in (False, True)]
-        return keys + [list_key(s, "", False, True) for s in STATUSES]
-
     def due_time(self, status: str, updated: float) -> float:
-        cfg = self.config
-        if status == OPEN:
-            return updated + cfg.open_game_ttl
-        if status == PLAYING:
-            return updated + (min(cfg.abandon_after, cfg.idle_ttl) if cfg.abandon_after
-                              else cfg.idle_ttl)
-        return updated + cfg.finished_ttl
+        """When the game leaves its list: when Redis lets it expire, or for a game in play
+        with ABANDON_AFTER_SECONDS, when the reaper may finish it."""
+        ttl = self.service._ttl(status)
+        abandon = self.config.abandon_after
+        return updated + (min(abandon, ttl) if status == PLAYING and abandon else ttl)
 
     # -- the write path (GameService._save)
     def announce(self, before: dict[str, Any] | None, doc: dict[str, Any], version: int) -> None:
@@ -158,13 +161,11 @@ class Lobby:
     def forget(self, game_id: str, created: float) -> None:
         """A game deleted on purpose (a rematch that lost its race) leaves every list now."""
         self.index.fix(game_id, member(game_id, created), 0, None, 0, self.service.clock(),
-                       self.every_list(), force=True)
+                       EVERY_LIST, force=True)
 
     def live_count(self) -> int:
         """Games open or in play, private ones included (the games-live gauge)."""
-        return self.index.count([list_key(s, r, b, False) for s in (OPEN, PLAYING)
-                                 for r in sorted(RULESETS) for b in (False, True)]
-                                + [list_key(s, "", False, True) for s in (OPEN, PLAYING)])
+        return self.index.count(LIVE_LISTS)
 
     # -- reading
     def _summaries(self, game_ids: list[str]) -> dict[str, dict[str, Any] | None]:
@@ -191,10 +192,10 @@ class Lobby:
     def _repair(self, game_id: str, entry: str, sm: dict[str, Any] | None, now: float) -> None:
         try:
             if sm is None:
-                self.index.fix(game_id, entry, 0, None, 0, now, self.every_list())
+                self.index.fix(game_id, entry, 0, None, 0, now, EVERY_LIST)
             else:
                 self.index.fix(game_id, entry, sm["v"], _summary_list(sm),
-                               self.due_time(sm["s"], sm["u"]), now, self.every_list())
+                               self.due_time(sm["s"], sm["u"]), now, EVERY_LIST)
         except StoreUnavailable as exc:  # a repair can wait for the next reader
             log.warning("repairing the list entry of game %s failed: %s", game_id, exc)
 
@@ -202,10 +203,8 @@ class Lobby:
              after: str | None) -> tuple[list[dict[str, Any]], str | None]:
         """Up to ``limit`` public games matching the filters, newest first, after the member
         ``after``; and the member to go on from (None: nothing more)."""
-        keys = [list_key(s, r, b, False)
-                for s in ([status] if status else STATUSES)
-                for r in ([ruleset] if ruleset else sorted(RULESETS))
-                for b in ([bots] if bots is not None else [False, True])]
+        keys = _lists([status] if status else STATUSES, [ruleset] if ruleset else None,
+                      [bots] if bots is not None else (False, True), private=False)
         now = self.service.clock()
         found: list[tuple[str, dict[str, Any]]] = []
         bound = after
@@ -250,7 +249,7 @@ class Lobby:
             return report
         report["due"] = len(ids)
         summaries = self._summaries(ids)
-        every = self.every_list()
+        every = EVERY_LIST
         for gid in ids:
             sm = summaries.get(gid)
             if sm is None:
@@ -272,7 +271,7 @@ class Lobby:
         """Finish a game in play nobody has moved in for ABANDON_AFTER_SECONDS: an event
         ``game_abandoned``, then every seat plays what the engine plays for it when its time
         runs out (bot seats their bot) until the game is over. False if it moved meanwhile."""
-        from .service import FINISHED as DONE, _Done
+        from .service import _Done
 
         svc = self.service
 
@@ -288,20 +287,9 @@ class Lobby:
             new = dict(doc)
             new["abandoned"] = True
             for _ in range(20_000):  # a game is far shorter; this only guards against a loop
-                if new["status"] == DONE:
+                if new["status"] == FINISHED:
                     break
-                state = new["state"]
-                seat = min(ruleset.pending(state))
-                bot = new["seats"][seat].get("bot")
-                if bot:
-                    if not new.get("secret"):  # a game stored before bots had a secret
-                        new["secret"] = secrets.token_hex(16)
-                    rng = BotRandom(new["secret"], len(new["moves"]), seat)
-                    action, by = ruleset.bot_action(state, seat, bot, rng), "bot"
-                else:
-                    action, by = ruleset.default_action(state, seat), "deadline"
-                new = svc._apply(new, ruleset, seat, action, by, events)
-            new["seq"] = doc["seq"] + len(events)
+                new = svc._engine_move(new, ruleset, min(ruleset.pending(new["state"])), events)
             return new, events, True, None
 
         return bool(svc._transact(game_id, step))

@@ -25,12 +25,12 @@ from .api.errors import ApiError
 from .config import Config
 from .games import RULESETS, RulesError, Ruleset
 from .games.base import BotRandom, redact_event
+from .lobby import FINISHED, OPEN, PLAYING  # the game's statuses (each has its list)
 from .metrics import CAS_RETRIES, GAMES, MOVES
 from .store import GameStore, StoreUnavailable, codec
 
 log = logging.getLogger("impresario_engine.service")
 
-OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 _MOVE_COUNTERS: dict[tuple[str, str, str], Any] = {}
 HOST = "host"
 
@@ -466,19 +466,26 @@ class GameService:
             if not due:
                 break
             _, _, seat = due[0]
-            state = doc["state"]
-            if seats[seat].get("bot"):
-                if not doc.get("secret"):  # a game stored before bots had a secret
-                    doc = {**doc, "secret": secrets.token_hex(16)}
-                rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
-                action = ruleset.bot_action(state, seat, seats[seat]["bot"], rng)
-                doc = self._apply(doc, ruleset, seat, action, "bot", events)
-                continue
-            events.append({"type": "deadline_passed", "seat": seat,
-                           "kinds": ruleset.pending(state)[seat]})
-            doc = self._apply(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
-                              events)
+            if not seats[seat].get("bot"):
+                events.append({"type": "deadline_passed", "seat": seat,
+                               "kinds": ruleset.pending(doc["state"])[seat]})
+            doc = self._engine_move(doc, ruleset, seat, events)
         return doc
+
+    def _engine_move(self, doc: dict[str, Any], ruleset: Ruleset, seat: int,
+                     events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The move the engine makes for a seat: its bot's (by "bot", drawn from the game's
+        secret), or else the seat's deadline default (by "deadline")."""
+        state = doc["state"]
+        bot = doc["seats"][seat].get("bot")
+        if not bot:
+            return self._apply(doc, ruleset, seat, ruleset.default_action(state, seat),
+                               "deadline", events)
+        if not doc.get("secret"):  # a game stored before bots had a secret
+            doc = {**doc, "secret": secrets.token_hex(16)}
+        rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
+        return self._apply(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
+                           events)
 
     # ------------------------------------------------------------------ writing
     def _save(self, game_id: str, loaded: Loaded | None, doc: dict[str, Any],

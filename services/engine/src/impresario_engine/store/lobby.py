@@ -68,12 +68,6 @@ class LobbyIndex:
         ids = self._call(self.client.zrangebyscore, DUE, "-inf", now, start=0, num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
-    def known_member(self, game_id: str) -> str | None:
-        raw = self._call(self.client.hget, VERSIONS, game_id)
-        if raw is None:
-            return None
-        return (raw.decode() if isinstance(raw, bytes) else raw).partition(" ")[2] or None
-
     def count(self, keys: Iterable[str]) -> int:
         def run():
             pipe = self.client.pipeline(transaction=False)

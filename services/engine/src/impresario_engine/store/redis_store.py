@@ -160,9 +160,6 @@ class GameStore:
                 raise StoreUnavailable(str(exc)) from exc
             raise
 
-    def ping(self) -> bool:
-        return bool(self._call(self.client.ping))
-
     PROBE = "impresario:probe"
 
     def write_refusal(self) -> str | None:
