@@ -195,3 +195,26 @@ def test_private_games_never_appear_in_the_list_of_games(client):
     assert_problem(client.get(f"/v1/games/{new}"), 403, "private_game")
     listed = _listed(client)
     assert not {hid, gid3, new} & listed and gid in listed
+
+
+def test_a_replayed_join_still_needs_the_join_link(client):
+    """A join's Idempotency-Key replays its seat token only to the same request: the same key
+    and body without the join link, or with a wrong one, are another request (422), and no
+    token comes back."""
+    created = client.post("/v1/games", json={"ruleset": "turandot", "players": 3,
+                                              "private": True}).get_json()
+    gid, link = created["game"]["id"], created["join_link"]
+    where = {"REMOTE_ADDR": "10.1.2.3"}
+    key = {"Idempotency-Key": "join-once"}
+    first = client.post(link, json={"name": "Ada"}, headers=key, environ_base=where)
+    assert first.status_code == 201
+    token = first.get_json()["token"]
+    again = client.post(link, json={"name": "Ada"}, headers=key, environ_base=where)
+    assert again.status_code == 201 and again.get_json()["token"] == token
+    for query in ("", "?join=wrong"):
+        refused = client.post(f"/v1/games/{gid}/seats{query}", json={"name": "Ada"},
+                              headers=key, environ_base=where)
+        assert_problem(refused, 422, "idempotency_key_reused")
+        assert token not in refused.get_data(as_text=True)
+    assert client.get(f"/v1/games/{gid}", headers=auth(created["host_token"])
+                      ).get_json()["seats_taken"] == 1

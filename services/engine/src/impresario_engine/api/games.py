@@ -150,8 +150,9 @@ IDEMPOTENCY_PARAM = {
     "in": "header", "name": "Idempotency-Key", "required": False,
     "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN},
     "description": "1 to 200 visible ASCII characters, spaces allowed between them. Same key "
-                   "and body from the same caller: the same response again, marked "
-                   "`Idempotent-Replayed` (the request is not made twice); another body: 422 "
+                   "and request (body and query, a join link's `?join=` included) from the same "
+                   "caller: the same response again, marked `Idempotent-Replayed` (the request "
+                   "is not made twice); another body or query: 422 "
                    "`idempotency_key_reused`. The caller is the bearer token; a request "
                    "without one (creating a game, taking a seat) is bound to the client's "
                    "address too, so its replay, which carries the new host or seat token, "

@@ -145,11 +145,14 @@ def idempotency_key() -> str | None:
 
 
 def fingerprint() -> str:
-    """What makes two requests 'the same' for idempotency: method, path and body."""
+    """What makes two requests 'the same' for idempotency: method, path, query and body (a
+    join link's ``?join=`` is part of the request: a replay without it is another request)."""
     h = hashlib.sha256()
     h.update(request.method.encode())
     h.update(b" ")
     h.update(request.path.encode())
+    h.update(b"?")
+    h.update(request.query_string)
     h.update(b"\n")
     h.update(request.get_data(cache=True))
     return h.hexdigest()
