@@ -220,3 +220,42 @@ def test_the_list_of_games_shows_nothing_secret(client, make_game, redis_client)
                            headers=auth(game.tokens[seat])).status_code == 200
     assert listed_while_playing > 20
     assert client.get("/v1/games?status=finished").get_json()["games"][0]["id"] == game.id
+
+
+def test_a_seat_left_during_the_game_gives_away_nothing(client, make_game, redis_client):
+    """A player leaves mid-game (the greedy bot takes the seat): the answer to the leave, and
+    every view, action list and feed after it, are checked like the others; the answer holds
+    no token and not the game's secret (the bots' randomness), and the old token stops."""
+    game = make_game(players=3, seed=21, first_maestro="random")
+    obs = Observer(redis_client, game.id, 3)
+    rng = random.Random(21)
+    for _ in range(6):  # a few moves in: hands dealt, bids sealed
+        view = client.get(game.url).get_json()
+        seat = rng.choice([p["seat"] for p in view["pending"]])
+        actions = client.get(f"{game.url}/actions", headers=auth(game.tokens[seat])).get_json()
+        assert client.post(f"{game.url}/moves", json=random_move(actions, rng),
+                           headers=auth(game.tokens[seat])).status_code == 200
+    left = client.delete(f"{game.url}/seats/1", headers=auth(game.tokens[1]))
+    assert left.status_code == 200
+    obs.check(None, left.get_json(), "leave")
+    text = left.get_data(as_text=True)
+    _, doc = stored(redis_client, game.id)
+    for secret in (game.host_token, *game.tokens, doc["secret"]):
+        assert secret not in text
+    assert client.get(game.url, headers=auth(game.tokens[1])).status_code == 401
+    viewers = [(None, None), (None, game.host_token), (0, game.tokens[0]), (2, game.tokens[2])]
+    while True:
+        for viewer, token in viewers:
+            for what in ("", "/actions", "/events?after=0"):
+                resp = client.get(game.url + what, headers=auth(token))
+                assert resp.status_code == 200
+                obs.check(viewer, resp.get_json(), what or "view")
+                assert doc["secret"] not in resp.get_data(as_text=True)
+        view = client.get(game.url).get_json()
+        if view["status"] == "finished":
+            break
+        seat = rng.choice([p["seat"] for p in view["pending"] if p["seat"] != 1])
+        actions = client.get(f"{game.url}/actions", headers=auth(game.tokens[seat])).get_json()
+        assert client.post(f"{game.url}/moves", json=random_move(actions, rng),
+                           headers=auth(game.tokens[seat])).status_code == 200
+    assert any(m[2] == "bot" and m[0] == 1 for m in stored(redis_client, game.id)[1]["moves"])
