@@ -71,42 +71,27 @@ def json_body() -> Any:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from exc
-    return _integers(body) if _has_integral_float(body) else body
+    return _integers(body)
 
 
 # JSON has one kind of number, and JSON Schema (so the spec) counts 3.0 as the integer 3: a
 # number without a fraction is read as an integer wherever it is, as the spec promises.
-def _has_integral_float(value: Any) -> bool:
-    if type(value) is float:
-        return value.is_integer()
-    stack = [value]  # not recursive: a body may nest 1,000 deep
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        for inner in item.values() if kind is dict else item if kind is list else ():
-            inner_kind = type(inner)
-            if inner_kind is float:
-                if inner.is_integer():
-                    return True
-            elif inner_kind is dict or inner_kind is list:
-                stack.append(inner)
-    return False
-
-
 def _integers(value: Any) -> Any:
-    """``value`` with every float without a fraction an int (lists and dicts changed in place:
-    the body was just parsed and is nobody else's)."""
+    """``value`` with every float without a fraction an int, in one walk (lists and dicts
+    changed in place: the body was just parsed and is nobody else's; replacing a value while
+    iterating keeps a dict's size). Not recursive: a body may nest 1,000 deep."""
     if type(value) is float:
         return int(value) if value.is_integer() else value
     stack = [value]
     while stack:
         item = stack.pop()
-        pairs = item.items() if type(item) is dict else enumerate(item)
-        for key, inner in list(pairs):
-            kind = type(inner)
-            if kind is float and inner.is_integer():
-                item[key] = int(inner)
-            elif kind is dict or kind is list:
+        kind = type(item)
+        for key, inner in item.items() if kind is dict else enumerate(item) if kind is list else ():
+            inner_kind = type(inner)
+            if inner_kind is float:
+                if inner.is_integer():
+                    item[key] = int(inner)
+            elif inner_kind is dict or inner_kind is list:
                 stack.append(inner)
     return value
 
