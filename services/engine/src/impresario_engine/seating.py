@@ -186,7 +186,7 @@ def _link(svc: "GameService", old: "Loaded", replaces: str | None) -> tuple[str,
 def _create_rematch(svc: "GameService", old: "Loaded") -> tuple[str, float]:
     """A new open game like ``old`` (ruleset, options, privacy, a new seed), its seats in the
     ruleset's rematch order: bot seats taken by their bots, the others held for their players."""
-    from .service import OPEN, new_game_id, new_token, token_hash
+    from .service import new_token, token_hash
 
     doc = old.doc
     ruleset = RULESETS[doc["ruleset"]]
@@ -214,23 +214,15 @@ def _create_rematch(svc: "GameService", old: "Loaded") -> tuple[str, float]:
             seating.append({"type": "seat_held", "seat": new_seat, "name": entry["name"],
                             "until": until})
     seats = put(seats, len(seats) - 1, seats[-1])  # no free seat at the end
-    for _ in range(5):
-        rematch_id = new_game_id()
-        new = {
-            "id": rematch_id, "ruleset": doc["ruleset"], "players": players, "seed": seed,
-            "seeded": False, "secret": secrets.token_hex(16),  # the bots' randomness
-            "options": doc["options"], "settings": dict(doc["settings"]),
-            "created": now, "updated": now, "status": OPEN,
-            # nobody hosts a rematch (its seats come from the finished game) and nobody
-            # watches a private one; the finished game's join link opens its free seats
-            "host": token_hash(new_token()), "spectator": None, "joiner": doc.get("joiner"),
-            "seats": seats, "state": state, "seq": 0, "since": {}, "moves": [],
-            "rematch_of": doc["id"],
-        }
-        events = [*setup, {"type": "rematch_of", "game": doc["id"]}, *seating]
-        if svc._save(rematch_id, None, new, events) is not None:
-            return rematch_id, now
-    raise ApiError(503, "id_collision", "could not allocate a game id; try again")
+    events = [*setup, {"type": "rematch_of", "game": doc["id"]}, *seating]
+    _, new = svc._insert({
+        "ruleset": doc["ruleset"], "players": players, "seed": seed, "seeded": False,
+        "options": doc["options"], "settings": dict(doc["settings"]),
+        # nobody hosts a rematch (its seats come from the finished game) and nobody
+        # watches a private one; the finished game's join link opens its free seats
+        "host": token_hash(new_token()), "spectator": None, "joiner": doc.get("joiner"),
+        "seats": seats, "state": state, "rematch_of": doc["id"]}, events)
+    return new["id"], new["created"]
 
 
 def _claim(svc: "GameService", rematch_id: str, origin: str, token: str) -> dict[str, Any]:

@@ -621,38 +621,32 @@ class GameService:
         host_token = new_token()
         spectator_token = new_token() if private else None
         join_token = new_token() if private else None
+        version, doc = self._insert({
+            "ruleset": ruleset.name, "players": players, "seed": seed, "seeded": seeded,
+            "options": core_options, "settings": settings,
+            "host": token_hash(host_token),
+            "spectator": token_hash(spectator_token) if spectator_token else None,
+            "joiner": token_hash(join_token) if join_token else None,
+            "seats": [], "state": state}, events)
+        self._sweep_a_little()
+        return (self.view(Loaded(version, doc, None), Caller(host=True)), host_token,
+                spectator_token, join_token)
+
+    def _insert(self, fields: dict[str, Any], events: list[dict[str, Any]]
+                ) -> tuple[int, dict[str, Any]]:
+        """Store a new open game made of ``fields`` (ruleset, players, seed, options,
+        settings, tokens' hashes, seats, state…) under a fresh id: its version and document."""
         now = self.clock()
         for _ in range(5):
             game_id = new_game_id()
-            doc = {
-                "id": game_id,
-                "ruleset": ruleset.name,
-                "players": players,
-                "seed": seed,
-                "seeded": seeded,
-                # the bots' randomness (their choices and think times): never sent to anyone
-                "secret": secrets.token_hex(16),
-                "options": core_options,
-                "settings": settings,
-                "created": now,
-                "updated": now,
-                "status": OPEN,
-                "host": token_hash(host_token),
-                "spectator": token_hash(spectator_token) if spectator_token else None,
-                "joiner": token_hash(join_token) if join_token else None,
-                "seats": [],
-                "state": state,
-                "seq": 0,
-                "since": {},
-                "moves": [],
-            }
-            doc["seq"] = len(events)
+            doc = {"id": game_id, **fields,
+                   # the bots' randomness (their choices and think times): never sent to anyone
+                   "secret": secrets.token_hex(16),
+                   "created": now, "updated": now, "status": OPEN,
+                   "seq": 0, "since": {}, "moves": []}
             version = self._save(game_id, None, doc, events)
             if version is not None:
-                self._sweep_a_little()
-                loaded = Loaded(version, doc, None)
-                return (self.view(loaded, Caller(host=True)), host_token, spectator_token,
-                        join_token)
+                return version, doc
         raise ApiError(503, "id_collision", "could not allocate a game id; try again")
 
     def _sweep_a_little(self) -> None:
