@@ -256,13 +256,15 @@ def test_a_held_seat_goes_to_anyone_once_its_hold_has_run_out(app_factory, redis
     assert claimed.get_json()["game"]["status"] == "playing"
 
 
-def test_rematch_errors(client, app, clock):
+def test_rematch_errors(client, app, clock, redis_client):
     gid, host, tokens = _table(client, "turandot", [None, None])
     assert_problem(client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[0])), 409,
                    "game_not_finished")
     _abandon(app, clock, gid)
     other, _ = _create(client)
     stranger = seat(client, other, "Zed")["token"]
+    games = sorted(redis_client.scan_iter(match="game:{*}", _type="hash"))
+    before = _view(client, gid)
     assert_problem(client.post(f"/v1/games/{gid}/rematch", headers=auth(host)), 403,
                    "not_a_seat")
     assert_problem(client.post(f"/v1/games/{gid}/rematch"), 401, "missing_token")
@@ -271,6 +273,8 @@ def test_rematch_errors(client, app, clock):
     assert_problem(client.post("/v1/games/nope/rematch", headers=auth(tokens[0])), 404,
                    "game_not_found")
     assert _view(client, gid)["rematch"] is None  # nothing was created
+    assert _view(client, gid) == before  # nor changed
+    assert sorted(redis_client.scan_iter(match="game:{*}", _type="hash")) == games
 
 
 def test_a_player_who_left_is_not_in_the_rematch(client, app, clock):

@@ -152,9 +152,11 @@ def test_a_replay_never_hands_a_credential_to_another_client(client, make_game):
     first = client.post(f"{game.url}/seats", json={"name": "Anna"}, headers=key,
                         environ_base=here)
     assert first.status_code == 201
+    seated = snapshot(client, game)
     stolen = client.post(f"{game.url}/seats", json={"name": "Anna"}, headers=key,
                          environ_base=there)
     body = assert_problem(stolen, 409, "idempotency_key_taken")
+    assert snapshot(client, game) == seated  # nobody was seated
     assert first.get_json()["token"] not in stolen.get_data(as_text=True)
     assert "token" not in body
     again = client.post(f"{game.url}/seats", json={"name": "Anna"}, headers=key,
@@ -166,8 +168,10 @@ def test_a_replay_never_hands_a_credential_to_another_client(client, make_game):
     key = {"Idempotency-Key": "create-mine"}
     made = client.post("/v1/games", json=create, headers=key, environ_base=here)
     assert made.status_code == 201
+    listed = client.get("/v1/games?status=open&limit=100").get_json()["games"]
     taken = client.post("/v1/games", json=create, headers=key, environ_base=there)
     assert_problem(taken, 409, "idempotency_key_taken")
+    assert client.get("/v1/games?status=open&limit=100").get_json()["games"] == listed  # no game
     assert made.get_json()["host_token"] not in taken.get_data(as_text=True)
     back = client.post("/v1/games", json=create, headers=key, environ_base=here)
     assert back.status_code == 201 and back.headers["Idempotent-Replayed"] == "true"
