@@ -38,10 +38,13 @@ class Follower:
         self.seat = seat
         self.screen = screen
         self.seq = 0
+        self.known: int | None = None
 
     def read(self) -> dict[str, Any]:
         view = self.seat.view()
-        self.news()
+        if view["last_seq"] != self.known:  # no new events since the last read: no request
+            self.news()
+            self.known = view["last_seq"]
         return view
 
     def news(self) -> None:
