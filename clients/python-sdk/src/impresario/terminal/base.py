@@ -73,7 +73,19 @@ class Screen:
              force: bool = False) -> None:
         raise NotImplementedError
 
-    def events(self, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> None:
+    def events(self, events: list[dict[str, Any]]) -> None:
+        """Narrate what happened: a missed deadline alike in every ruleset, the rest by
+        ``event``."""
+        for e in events:
+            who = self.name(e.get("seat"))
+            if e["type"] == "deadline_passed":
+                self.out(f"  {who} ran out of time: the engine plays the default")
+            else:
+                self.event(e["type"], e, who, "" if who == "you" else "s")
+
+    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+        """One event of the ruleset's own; ``who`` is the seat's name ("you" for the player),
+        ``s`` the verb's ending that goes with it ("" for "you", "s" otherwise)."""
         raise NotImplementedError
 
     def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,

@@ -110,37 +110,31 @@ class MuzicandoScreen(Screen):
                       f"seat {p['seat']}, against "
                       + " and ".join(self.name(o["seat"]) for o in others) + ".")
 
-    def events(self, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> None:
-        for e in events:
-            t = e["type"]
-            who = self.name(e.get("seat"))
-            s = "" if who == "you" else "s"
-            if t == "auction_won":
-                self.out(f"  {who} win{s} the auction: {e['contract']} "
-                         f"({LAYOUT_NAMES.get(e['layout'], e['layout'])}, level {e['level']})")
-            elif t == "layout_chosen":
-                layout = str(e.get("layout"))
-                self.out(f"  {who} choose{s} {LAYOUT_NAMES.get(layout, layout)}")
-            elif t == "card_placed":
-                self.out(f"  {who} place{s} {long_name(e['card'])} at ({e['x']}, {e['y']})")
-            elif t == "blocked":
-                self.out(f"  {who} play{s} a {e['sign']} sign: "
-                         f"{', '.join(self.name(b) for b in e['seats'])} blocked")
-            elif t == "turn_skipped":
-                self.out(f"  {who} {'are' if who == 'you' else 'is'} blocked: turn skipped")
-            elif t == "passed":
-                self.out(f"  {who} pass{'' if who == 'you' else 'es'}"
-                         + (" and draw" + s if e.get("drew") else ""))
-            elif t == "player_out":
-                self.out(f"  {who} {'are' if who == 'you' else 'is'} out: place {e['place']}")
-            elif t == "hand_scored":
-                made = "made" if e["made"] else "failed"
-                self.out(f"  hand {e['hand']} scored: contract {e['contract']} {made}; points "
-                         + ", ".join(f"{self.name(i)} {p:+d}" for i, p in enumerate(e["points"])))
-            elif t == "redeal":
-                self.out("  redeal")
-            elif t == "deadline_passed":
-                self.out(f"  {who} ran out of time: the engine plays the default")
+    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+        if kind == "auction_won":
+            self.out(f"  {who} win{s} the auction: {e['contract']} "
+                     f"({LAYOUT_NAMES.get(e['layout'], e['layout'])}, level {e['level']})")
+        elif kind == "layout_chosen":
+            layout = str(e.get("layout"))
+            self.out(f"  {who} choose{s} {LAYOUT_NAMES.get(layout, layout)}")
+        elif kind == "card_placed":
+            self.out(f"  {who} place{s} {long_name(e['card'])} at ({e['x']}, {e['y']})")
+        elif kind == "blocked":
+            self.out(f"  {who} play{s} a {e['sign']} sign: "
+                     f"{', '.join(self.name(b) for b in e['seats'])} blocked")
+        elif kind == "turn_skipped":
+            self.out(f"  {who} {'are' if who == 'you' else 'is'} blocked: turn skipped")
+        elif kind == "passed":
+            self.out(f"  {who} pass{'' if who == 'you' else 'es'}"
+                     + (" and draw" + s if e.get("drew") else ""))
+        elif kind == "player_out":
+            self.out(f"  {who} {'are' if who == 'you' else 'is'} out: place {e['place']}")
+        elif kind == "hand_scored":
+            made = "made" if e["made"] else "failed"
+            self.out(f"  hand {e['hand']} scored: contract {e['contract']} {made}; points "
+                     + ", ".join(f"{self.name(i)} {p:+d}" for i, p in enumerate(e["points"])))
+        elif kind == "redeal":
+            self.out("  redeal")
 
     def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:

@@ -81,49 +81,44 @@ class TurandotScreen(Screen):
             self.out(f"  your hand: number cards {', '.join(map(str, hand['numbers']))} · "
                      f"money {hand['money']} · bluff card {'yes' if hand['bluff'] else 'no'}")
 
-    def events(self, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> None:
-        for e in events:
-            t = e["type"]
-            who = self.name(e.get("seat"))
-            if t == "bids_revealed":
-                parts = []
-                for b in e["bids"]:
-                    what = f"slot {b['slot']}" if b["slot"] is not None else "a helper"
-                    parts.append(f"{self.name(b['seat'])}: {what} + {b['money']} money"
-                                 f"{' (bluff)' if b['bluff'] else ''}")
-                self.out("  bids revealed → " + "; ".join(parts))
-            elif t == "hired":
-                how = "by the maestro's choice" if e["by"] != "bid" else f"for {e['money_spent']} money"
-                self.out(f"  {who} hire{'s' if who != 'you' else ''} {self.card(e['card'])} "
-                         f"from slot {e['slot']} {how}")
-            elif t == "slot_tied":
-                self.out(f"  slot {e['slot']}: a tie between "
-                         f"{', '.join(self.name(s) for s in e['seats'])}: nobody takes it")
-            elif t == "helper_hired":
-                self.out(f"  {who} hire{'s' if who != 'you' else ''} the "
-                         f"{e['helper'].replace('_', ' ')}: a stage element")
-            elif t == "helper_missed":
-                self.out(f"  {who}: no helper left")
-            elif t == "director_fired":
-                self.out(f"  {who} fire{'s' if who != 'you' else ''} {e['director']}")
-            elif t == "nominated":
-                self.out(f"  {who} {'are' if who == 'you' else 'is'} named to fire a director")
-            elif t == "card_discarded":
-                self.out(f"  {self.card(e['card'])} is discarded")
-            elif t == "dummy_received":
-                self.out(f"  {self.card(e['card'])} goes to the dummy")
-            elif t == "round_started" and self.me is None:
-                self.out(f"\n— round {e['round']}, maestro {self.name(e['maestro'])}")
-            elif t == "bid_committed" and self.me is None:
-                self.out(f"  {who} puts {e['face_down']} card(s) face down")
-            elif t == "cast":
-                self.out(f"  {who} cast{'s' if who != 'you' else ''}: "
-                         + ", ".join(f"{r} {self.card(c).split(' ')[0]}"
-                                     for r, c in zip(ROLE_NAMES, e["roles"])))
-            elif t == "deadline_passed":
-                self.out(f"  {who} ran out of time: the engine plays the default")
-            elif t == "game_finished":
-                self.out("  game over" + (": the dummy wins" if e.get("dummy_wins") else ""))
+    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+        if kind == "bids_revealed":
+            parts = []
+            for b in e["bids"]:
+                what = f"slot {b['slot']}" if b["slot"] is not None else "a helper"
+                parts.append(f"{self.name(b['seat'])}: {what} + {b['money']} money"
+                             f"{' (bluff)' if b['bluff'] else ''}")
+            self.out("  bids revealed → " + "; ".join(parts))
+        elif kind == "hired":
+            how = "by the maestro's choice" if e["by"] != "bid" else f"for {e['money_spent']} money"
+            self.out(f"  {who} hire{s} {self.card(e['card'])} "
+                     f"from slot {e['slot']} {how}")
+        elif kind == "slot_tied":
+            self.out(f"  slot {e['slot']}: a tie between "
+                     f"{', '.join(self.name(seat) for seat in e['seats'])}: nobody takes it")
+        elif kind == "helper_hired":
+            self.out(f"  {who} hire{s} the "
+                     f"{e['helper'].replace('_', ' ')}: a stage element")
+        elif kind == "helper_missed":
+            self.out(f"  {who}: no helper left")
+        elif kind == "director_fired":
+            self.out(f"  {who} fire{s} {e['director']}")
+        elif kind == "nominated":
+            self.out(f"  {who} {'are' if who == 'you' else 'is'} named to fire a director")
+        elif kind == "card_discarded":
+            self.out(f"  {self.card(e['card'])} is discarded")
+        elif kind == "dummy_received":
+            self.out(f"  {self.card(e['card'])} goes to the dummy")
+        elif kind == "round_started" and self.me is None:
+            self.out(f"\n— round {e['round']}, maestro {self.name(e['maestro'])}")
+        elif kind == "bid_committed" and self.me is None:
+            self.out(f"  {who} puts {e['face_down']} card(s) face down")
+        elif kind == "cast":
+            self.out(f"  {who} cast{s}: "
+                     + ", ".join(f"{r} {self.card(c).split(' ')[0]}"
+                                 for r, c in zip(ROLE_NAMES, e["roles"])))
+        elif kind == "game_finished":
+            self.out("  game over" + (": the dummy wins" if e.get("dummy_wins") else ""))
 
     def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:

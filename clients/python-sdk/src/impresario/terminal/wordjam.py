@@ -55,62 +55,57 @@ class WordJamScreen(Screen):
         if view.get("used_words"):
             self.out("  words used: " + ", ".join(view["used_words"]))
 
-    def events(self, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> None:
-        for e in events:
-            t = e["type"]
-            who = self.name(e.get("seat"))
-            if t == "sesame_called":
-                self.out(f"  Open Sesame! {who} call{'s' if who != 'you' else ''} "
-                         f"{e['word'].upper()} ({e['value']} coins)")
-            elif t == "nobody_called":
-                self.out("  nobody called Open Sesame: no points this turn")
-            elif t == "word_challenged":
-                self.out(f"  {who} challenge{'s' if who != 'you' else ''} "
-                         f"{self.name(e['author'])}'s word: everyone votes")
-            elif t == "vote_result":
-                self.out(f"  the vote on {e['word'].upper()}: {e['in_favour']} in favour → "
-                         f"{'it stands' if e['stands'] else 'it falls'}")
-            elif t == "call_voided":
-                self.out(f"  the call is void: {who} may not call again this turn")
-            elif t == "bets_revealed":
-                thieves = [self.name(s) for s in e["thieves"]]
-                self.out("  bets revealed: " + (f"Thieves: {', '.join(thieves)}" if thieves
-                                                else "everyone trusts Alì Babà"))
-            elif t == "window_opened" and e.get("must_beat") is not None:
-                self.out(f"  the Thieves' window opens: beat {e['must_beat']} coins")
-            elif t == "declaration":
-                word = f"{e['word'].upper()} ({e['value']})" if e.get("word") else ""
-                says = "declare" if who == "you" else "declares"
-                outcome = {"pass": "pass" if who == "you" else "passes",
-                           "not_counted": "stay silent" if who == "you" else "stays silent",
-                           "invalid": f"{says} {word}: invalid "
-                           f"({(e.get('reason') or '').replace('_', ' ')})",
-                           "not_enough": f"{says} {word}: not enough",
-                           "pending": f"{says} {word}: it wins unless challenged",
-                           "counted": f"{says} {word}: it counts",
-                           "chief": f"{says} {word}: the Chief Thief",
-                           "voided": f"{says} {word}: voided"}.get(
-                               e["outcome"], f"{says} {word}: {e['outcome']}")
-                self.out(f"  {who} {outcome}")
-            elif t == "chief_thief":
-                self.out(f"  {who} {'are' if who == 'you' else 'is'} the Chief Thief")
-            elif t == "sides_revealed":
-                for side in ("ali_baba", "thieves"):
-                    seats = [self.name(s["seat"]) for s in e["sides"] if s["side"] == side]
-                    self.out(f"  {SIDE_NAMES[side]}: {', '.join(seats) or 'nobody'}")
-            elif t == "word_counted":
-                self.out(f"  {who} count{'s' if who != 'you' else ''} {e['word'].upper()} "
-                         f"({e['value']}) for {SIDE_NAMES.get(e['side'], e['side'])}")
-            elif t == "turn_scored":
-                awards = ", ".join(f"{self.name(a['seat'])} +{a['points']}"
-                                   for a in e["awards"]) or "nobody scores"
-                self.out(f"  turn scored: {awards}")
-            elif t == "extra_turn":
-                self.out("  a tie for first: an extra turn")
-            elif t == "deadline_passed":
-                self.out(f"  {who} ran out of time: the engine plays the default")
-            elif t == "game_finished":
-                self.out("  game over")
+    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+        if kind == "sesame_called":
+            self.out(f"  Open Sesame! {who} call{s} "
+                     f"{e['word'].upper()} ({e['value']} coins)")
+        elif kind == "nobody_called":
+            self.out("  nobody called Open Sesame: no points this turn")
+        elif kind == "word_challenged":
+            self.out(f"  {who} challenge{s} "
+                     f"{self.name(e['author'])}'s word: everyone votes")
+        elif kind == "vote_result":
+            self.out(f"  the vote on {e['word'].upper()}: {e['in_favour']} in favour → "
+                     f"{'it stands' if e['stands'] else 'it falls'}")
+        elif kind == "call_voided":
+            self.out(f"  the call is void: {who} may not call again this turn")
+        elif kind == "bets_revealed":
+            thieves = [self.name(s) for s in e["thieves"]]
+            self.out("  bets revealed: " + (f"Thieves: {', '.join(thieves)}" if thieves
+                                            else "everyone trusts Alì Babà"))
+        elif kind == "window_opened" and e.get("must_beat") is not None:
+            self.out(f"  the Thieves' window opens: beat {e['must_beat']} coins")
+        elif kind == "declaration":
+            word = f"{e['word'].upper()} ({e['value']})" if e.get("word") else ""
+            says = "declare" if who == "you" else "declares"
+            outcome = {"pass": "pass" if who == "you" else "passes",
+                       "not_counted": "stay silent" if who == "you" else "stays silent",
+                       "invalid": f"{says} {word}: invalid "
+                       f"({(e.get('reason') or '').replace('_', ' ')})",
+                       "not_enough": f"{says} {word}: not enough",
+                       "pending": f"{says} {word}: it wins unless challenged",
+                       "counted": f"{says} {word}: it counts",
+                       "chief": f"{says} {word}: the Chief Thief",
+                       "voided": f"{says} {word}: voided"}.get(
+                           e["outcome"], f"{says} {word}: {e['outcome']}")
+            self.out(f"  {who} {outcome}")
+        elif kind == "chief_thief":
+            self.out(f"  {who} {'are' if who == 'you' else 'is'} the Chief Thief")
+        elif kind == "sides_revealed":
+            for side in ("ali_baba", "thieves"):
+                seats = [self.name(s["seat"]) for s in e["sides"] if s["side"] == side]
+                self.out(f"  {SIDE_NAMES[side]}: {', '.join(seats) or 'nobody'}")
+        elif kind == "word_counted":
+            self.out(f"  {who} count{s} {e['word'].upper()} "
+                     f"({e['value']}) for {SIDE_NAMES.get(e['side'], e['side'])}")
+        elif kind == "turn_scored":
+            awards = ", ".join(f"{self.name(a['seat'])} +{a['points']}"
+                               for a in e["awards"]) or "nobody scores"
+            self.out(f"  turn scored: {awards}")
+        elif kind == "extra_turn":
+            self.out("  a tie for first: an extra turn")
+        elif kind == "game_finished":
+            self.out("  game over")
 
     def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
