@@ -5,13 +5,13 @@ from __future__ import annotations
 import string
 from typing import Any, Callable
 
+from ..muzicando import SIGN_KIND
 from .base import Move, Screen
 
 LAYOUT_NAMES = {"S": "Sarabanda", "G": "Glissando", "P": "Parada", "M": "Muzicando"}
 NOTE_NAMES = ("Do", "Re", "Mi", "Fa", "Sol", "La", "Si")
 SIGNS = {"red": "♯", "orange": "♯", "yellow": "♮", "green": "♮", "blue": "♭", "indigo": "♭",
          "violet": "-"}
-SIGN_NAMES = {"♯": "sharp", "♮": "natural", "♭": "flat", "-": "rest"}
 LEGEND = """\
   Cards: colour initial and value (R3 = red Mi), or a sign (R♯ sharp, Y♮ natural, B♭ flat,
   V- rest). Colours: Red Orange Yellow Green Blue Indigo Violet; values Do=1 … Si=7."""
@@ -27,7 +27,7 @@ def short(card: str) -> str:
 def long_name(card: str) -> str:
     colour, tail = card.split("-", 1)
     if tail == "sign":
-        return f"{colour} {SIGN_NAMES[SIGNS[colour]]} sign"
+        return f"{colour} {SIGN_KIND[colour]} sign"
     return f"{colour} {NOTE_NAMES[int(tail) - 1]} ({tail})"
 
 
