@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from .._generated import operations as ops
 from ..client import Client, Seat
 from ..errors import Conflict, IllegalMove, PreconditionFailed
 from .base import Screen
@@ -132,8 +133,8 @@ def watch(client: Client, game_id: str, console: Console, token: str | None = No
           spectator: str | None = None, after: int = 0) -> int:
     """Follow a game live (server-sent events): what happens, the state at each new round or
     turn, and the score."""
-    params = {"spectator": spectator} if spectator else None
-    view = client.request("GET", f"/v1/games/{game_id}", token=token, params=params)
+    spectator = spectator or None  # an empty link is no link: not sent
+    view = ops.get_game(client, game_id, spectator=spectator, token=token)
     ruleset = view["ruleset"]
     names = {p["seat"]: p.get("name") or f"seat {p['seat']}" for p in view.get("players", ())}
     you = (view.get("you") or {}).get("seat")
@@ -151,11 +152,11 @@ def watch(client: Client, game_id: str, console: Console, token: str | None = No
         if event.type in ("game_started", "round_started", "turn_started", "hand_dealt",
                           "casting_started"):
             screen.events([event.data])
-            now = client.request("GET", f"/v1/games/{game_id}", token=token, params=params)
+            now = ops.get_game(client, game_id, spectator=spectator, token=token)
             if now["status"] != "open":
                 screen.show(now, force=True)
             continue
         screen.events([event.data])
-    score = client.request("GET", f"/v1/games/{game_id}/score", token=token, params=params)
+    score = ops.get_score(client, game_id, spectator=spectator, token=token)
     screen.score(score)
     return 0
