@@ -153,10 +153,10 @@ class TurandotScreen(Screen):
             return None if seat is None else {"type": "nominate", "seat": seat}
         if kind == "fire_director":
             options = [(str(i), d, d) for i, d in enumerate(space["directors"], 1)]
-            for i, d in enumerate(space["directors"], 1):
-                self.out(f"    {i}) {self.card(d)}")
-            d = self.choose("  Fire which director", [(k, v, v) for k, v, _ in options],
-                            default["director"], deadline, changed)
+            for key, d, _ in options:
+                self.out(f"    {key}) {self.card(d)}")
+            d = self.choose("  Fire which director", options, default["director"], deadline,
+                            changed)
             return None if d is None else {"type": "fire_director", "director": d}
         if kind == "cast":
             self.out("  Cast your six singers into Turandot, Calaf, Liù, Ping, Pong, Pang.")
