@@ -107,12 +107,15 @@ class Screen:
         self.out("\nFinal score:")
         self.out(f"  {'player':<16}" + "".join(f"{k:>{width}}" for k in keys) + f"{'total':>8}")
         for p in players:
-            self.out(f"  {self.label(p['seat']):<16}"
-                     + "".join(f"{p['lines'].get(k, 0):>{width}}" for k in keys)
-                     + f"{p['total']:>8}")
+            self.out(self.score_row(self.label(p["seat"]), p["lines"], p["total"], keys, width))
         self.extra_score(score, keys, width)
         winners = score.get("winners") or []
         self.out("Winners: " + (", ".join(self.label(w) for w in winners) or "nobody"))
+
+    def score_row(self, who: str, lines: dict[str, int], total: int, keys: Sequence[str],
+                  width: int) -> str:
+        """One row of the score table: the name, each line's points (0 if missing), the total."""
+        return f"  {who:<16}" + "".join(f"{lines.get(k, 0):>{width}}" for k in keys) + f"{total:>8}"
 
     def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
         """Ruleset-specific lines under the score table."""

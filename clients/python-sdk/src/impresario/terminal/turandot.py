@@ -206,7 +206,6 @@ class TurandotScreen(Screen):
                          + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
         if score.get("dummy"):
             d = score["dummy"]
-            self.out(f"  {'dummy':<16}" + "".join(f"{d['lines'].get(k, 0):>{width}}" for k in keys)
-                     + f"{d['total']:>8}")
+            self.out(self.score_row("dummy", d["lines"], d["total"], keys, width))
         if score.get("dummy_wins"):
             self.out("  the dummy wins")
