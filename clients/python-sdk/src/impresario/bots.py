@@ -244,6 +244,14 @@ def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot") -> B
 
 
 # ------------------------------------------------------------------------------ play loop
+def with_round(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A bid stamped with the view's round (unless it has one), so it never lands in a later
+    round; any other move as it is."""
+    if move.get("type") == "bid" and "round" not in move and view.get("round"):
+        return {**move, "round": view["round"]}
+    return move
+
+
 def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
     """If the seat must act now, let the bot choose and move. Returns whether it moved."""
     view = view or seat.view()
@@ -252,9 +260,7 @@ def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
     actions = seat.actions()
     if not actions["moves"]:
         return False
-    move = bot.choose(view, actions)
-    if move.get("type") == "bid" and "round" not in move and view.get("round"):
-        move = {**move, "round": view["round"]}  # never lands in a later round
+    move = with_round(bot.choose(view, actions), view)
     try:
         seat.move(move)
     except Conflict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bots import Bot
+from .bots import Bot, with_round
 from .errors import IllegalMove
 
 
@@ -52,9 +52,7 @@ def play_game_in_process(bots: list[Bot], seed: int, options: dict[str, Any] | N
             view = _view(rules, state, seat, names, version)
             actions = {"seat": seat, "pending": kinds, "moves": rules.action_space(state, seat),
                        "default": rules.default_action(state, seat)}
-            move = bots[seat].choose(view, actions)
-            if move.get("type") == "bid" and "round" not in move and view.get("round"):
-                move = {**move, "round": view["round"]}
+            move = with_round(bots[seat].choose(view, actions), view)
             state, _ = rules.apply(state, seat, move)
             version += 1
     return rules.score(state)
