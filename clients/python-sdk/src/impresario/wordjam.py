@@ -114,15 +114,13 @@ def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None
                ) -> dict[str, Any]:
     """``{"value", "valid", "reason"}`` of ``word``, computed locally the engine's way (the
     server's calculator is ``POST /v1/rulesets/wordjam/value``)."""
-    reason = None
     if not isinstance(word, str) or not word.strip():
-        reason = "empty"
-    elif len(word) > 64:
-        reason = "too_long"
-    folded = "" if reason else fold(word)
+        return {"value": 0, "valid": False, "reason": "empty"}
+    if len(word) > 64:
+        return {"value": 0, "valid": False, "reason": "too_long"}
+    folded = fold(word)
     value = sum(coins.get(c, 0) for c in folded)
-    if reason:
-        return {"value": value, "valid": False, "reason": reason}
+    reason = None
     if not folded:
         reason = "empty"
     elif not all("A" <= c <= "Z" for c in folded):
