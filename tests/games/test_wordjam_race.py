@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from impresario_engine.games.wordjam import words as W
-from service_helpers import Http, auth
+from service_helpers import Http, auth, http_table
 
 from .games_helpers import valid_word
 
@@ -26,16 +26,9 @@ ROUNDS = 2  # each game races in turn 1 and again in turn 2
 
 
 def _new_game(http: Http, players: int, seed: int) -> tuple[str, list[str]]:
-    status, _, body = http.request("POST", "/v1/games", {
+    gid, _host, tokens = http_table(http, {
         "ruleset": "wordjam", "players": players, "seed": seed,
         "options": {"think_seconds": 600, "challenge_seconds": 600}})
-    assert status == 201, body
-    gid = body["game"]["id"]
-    tokens = []
-    for i in range(players):
-        status, _, joined = http.request("POST", f"/v1/games/{gid}/seats", {"name": f"P{i}"})
-        assert status == 201, joined
-        tokens.append(joined["token"])
     return gid, tokens
 
 

@@ -147,6 +147,20 @@ def stored(redis_client, game_id: str) -> tuple[int, dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------------ live
+def http_table(http: "Http", body: dict[str, Any]) -> tuple[str, str, list[str]]:
+    """A game created over HTTP from ``body`` with a person in every seat (P0, P1, …): its
+    id, its host token and the seats' tokens."""
+    status, _, created = http.request("POST", "/v1/games", body)
+    assert status == 201, created
+    gid = created["game"]["id"]
+    tokens = []
+    for i in range(body["players"]):
+        status, _, joined = http.request("POST", f"/v1/games/{gid}/seats", {"name": f"P{i}"})
+        assert status == 201, joined
+        tokens.append(joined["token"])
+    return gid, created["host_token"], tokens
+
+
 class Http:
     """A keep-alive JSON client over http.client; one per thread."""
 

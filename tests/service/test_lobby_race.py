@@ -25,7 +25,7 @@ import pytest
 from impresario_engine import lobby
 from impresario_engine.store import GameStore
 from impresario_engine.store.lobby import DUE, VERSIONS, list_key
-from service_helpers import Http, auth
+from service_helpers import Http, auth, http_table
 
 GAMES = 6
 TOGGLES = 12  # bot seats each toggler adds and takes back
@@ -181,11 +181,7 @@ def _finish(http, gid, tokens):
 @pytest.mark.parametrize("players", [2, 4])
 def test_one_rematch_however_many_players_ask_at_once(live_server, redis_client, players):
     http = Http(live_server)
-    body = _ok(http.request("POST", "/v1/games", {"ruleset": "turandot", "players": players}),
-               201)
-    gid = body["game"]["id"]
-    tokens = [_ok(http.request("POST", f"/v1/games/{gid}/seats", {"name": f"P{i}"}), 201)["token"]
-              for i in range(players)]
+    gid, _host, tokens = http_table(http, {"ruleset": "turandot", "players": players})
     _finish(http, gid, tokens)
     asks = [(seat, k) for seat in range(players) for k in range(24 // players)]
     barrier = threading.Barrier(len(asks))

@@ -11,22 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service_helpers import Http, auth, random_move, replay, stored
+from service_helpers import Http, auth, http_table, random_move, replay, stored
 
 pytestmark = pytest.mark.slow
-
-
-def _new_game(http: Http, players: int, seed: int) -> tuple[str, str, list[str]]:
-    status, _h, created = http.request("POST", "/v1/games", {"ruleset": "turandot",
-                                                             "players": players, "seed": seed})
-    assert status == 201, created
-    gid = created["game"]["id"]
-    tokens = []
-    for i in range(players):
-        status, _h, joined = http.request("POST", f"/v1/games/{gid}/seats", {"name": f"P{i}"})
-        assert status == 201, joined
-        tokens.append(joined["token"])
-    return gid, created["host_token"], tokens
 
 
 def _at_once(live_server: str, calls: list[tuple[str, str, dict | None, dict]]) -> list:
@@ -60,7 +47,8 @@ def test_one_move_per_version_when_every_seat_sends_if_match_at_once(live_server
     changes nothing."""
     players, seed = 5, 301
     http = Http(live_server)
-    gid, host, tokens = _new_game(http, players, seed)
+    gid, host, tokens = http_table(http, {"ruleset": "turandot", "players": players,
+                                                 "seed": seed})
     rng = random.Random(seed)
     races = 0
     while races < 12:
@@ -96,7 +84,8 @@ def test_a_player_who_leaves_while_everyone_moves_leaves_once(live_server, redis
     nothing is lost or doubled."""
     players = 4
     http = Http(live_server)
-    gid, host, tokens = _new_game(http, players, seed)
+    gid, host, tokens = http_table(http, {"ruleset": "turandot", "players": players,
+                                                 "seed": seed})
     rng = random.Random(seed)
     for _ in range(rng.randrange(2, 9)):  # a few moves in
         _s, _h, view = http.request("GET", f"/v1/games/{gid}")
