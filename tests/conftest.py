@@ -9,6 +9,8 @@
 - ``app`` / ``client``: a fresh Flask app (``create_app``) on that Redis and its test client; the
   database is flushed before each test that uses them.
 - ``make_game``: create a game through the test client and seat players; returns their tokens.
+- ``reproducible_bot_secrets`` (every test): the bots' per-game secrets in this process come
+  from the test's name, so a failure that depends on the bots' choices reproduces.
 - ``live_server``: real gunicorn (4 workers, 8 threads each) on a free 127.0.0.1 port against that
   Redis, for the whole session; yields its base URL.
 
@@ -139,6 +141,39 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
 @pytest.fixture
 def app(app_factory):
     return app_factory()
+
+
+@pytest.fixture(autouse=True)
+def reproducible_bot_secrets(request, monkeypatch):
+    """Every game gets a secret its bots draw their choices and think times from, random in
+    production. In the apps a test runs in its own process they come from the test's name and
+    a counter instead: each game still has its own secret (nobody is sent it), and a test that
+    fails with some bot choices fails again when run again. Servers in other processes
+    (gunicorn, the browser tests) keep random secrets."""
+    import hashlib
+    import secrets
+    import types
+
+    from impresario_engine import service
+
+    count = iter(range(1_000_000))
+
+    def token_hex(nbytes: int = 32) -> str:
+        seed = f"{request.node.nodeid}:{next(count)}".encode()
+        return hashlib.sha256(seed).hexdigest()[:2 * nbytes]
+
+    monkeypatch.setattr(service, "secrets", types.SimpleNamespace(
+        token_hex=token_hex, token_urlsafe=secrets.token_urlsafe, randbits=secrets.randbits))
+
+
+@pytest.fixture
+def one_rate_window():
+    """The rate limits count in windows of a wall-clock minute: a test that expects a 429 after
+    N requests starts with at least 15 s of its window left, so a new minute cannot start in
+    the middle and reset the count."""
+    left = 60 - time.time() % 60
+    if left < 15:
+        time.sleep(left + 0.1)
 
 
 @pytest.fixture

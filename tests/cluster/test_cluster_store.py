@@ -64,9 +64,11 @@ def test_connect_picks_the_cluster_client(cluster):
 def test_games_spread_over_every_primary(app, cluster):
     client = app.test_client()
     store: GameStore = app.extensions["impresario_store"]
-    ids = [_new_game(client)[0] for _ in range(24)]
-    nodes = {store.client.get_node_from_key(f"game:{{{gid}}}").port for gid in ids}
-    assert nodes == set(cluster.ports), "24 games all landed on a subset of the primaries"
+    ids, nodes = [], set()
+    while nodes != set(cluster.ports) and len(ids) < 100:  # ids are random: 24 on average
+        ids.append(_new_game(client)[0])
+        nodes.add(store.client.get_node_from_key(f"game:{{{ids[-1]}}}").port)
+    assert nodes == set(cluster.ports), f"{len(ids)} games all landed on a subset of primaries"
     for gid in ids:  # every key of a game shares its slot: the scripts stay atomic
         keys = [k.decode() for k in store.client.scan_iter(match=f"*{{{gid}}}*")]
         assert {key_slot(k.encode()) for k in keys} == {key_slot(f"{{{gid}}}".encode())}
@@ -151,11 +153,14 @@ def test_a_primary_down_is_503_then_recovers(app, cluster):
     file) its games are all there."""
     client = app.test_client()
     store: GameStore = app.extensions["impresario_store"]
-    ids = [_new_game(client)[0] for _ in range(12)]
     victim = cluster.nodes[1]
-    on_victim = [g for g in ids if store.client.get_node_from_key(f"game:{{{g}}}").port
-                 == victim.port]
-    assert on_victim
+    ids: list[str] = []
+    on_victim: list[str] = []
+    while len(on_victim) < 2 or len(ids) < 12:  # ids are random: about one in three is there
+        ids.append(_new_game(client)[0])
+        if store.client.get_node_from_key(f"game:{{{ids[-1]}}}").port == victim.port:
+            on_victim.append(ids[-1])
+        assert len(ids) < 200, "no game lands on the victim's slots"
     victim.kill()
     try:
         deadline = time.monotonic() + 12  # past cluster-node-timeout (5 s): CLUSTERDOWN too

@@ -56,15 +56,28 @@ def test_turandot_played_through_the_cli(live_server):
 
 
 def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
-    """No --bots: five bots make a legal table. A typed word is valued (and called, unless a
-    bot, thinking for up to a second, was first); the screen shows the coins, the forbidden
-    letter, the theme, the cave column and the totals."""
+    """No --bots: five bots make a legal table. A word typed at the first Open Sesame prompt
+    is valued (and called, unless a bot, thinking for up to a second, was first); Enter takes
+    the default everywhere else; the screen shows the coins, the forbidden letter, the theme,
+    the cave column and the totals. The engine is found through IMPRESARIO_URL."""
     client = Client(live_server)
-    script = "braccio\n" + "\n" * 600
-    done = run_cli("play", "wordjam", "--seed", "3", "--option", "bot_seconds=1", stdin=script,
-                   env={"IMPRESARIO_URL": live_server})
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
+    term = Terminal("play", "wordjam", "--seed", "3", "--option", "bot_seconds=1",
+                    env={"IMPRESARIO_URL": live_server})
+    try:
+        typed = False
+        while True:
+            found = term.expect(r"(Final score:)|" + PROMPT + r"[^\n]*\[\d+ s\] $", timeout=120)
+            if found.group(1):
+                break
+            if not typed and found.group(2) == "Open Sesame: type a word":
+                term.type("braccio\n")
+                typed = True
+            else:
+                term.type("\n")
+        assert term.status() == 0, term.text[-3000:]
+    finally:
+        term.close()
+    out = term.text
     assert "against Ada (wordsmith), Bruno (wordsmith), Carla (wordsmith), Dario (wordsmith), " \
            "Elsa (wordsmith)" in out
     for shown in ("theme: ", "coins: ", "forbidden: ", "cave column 1: red", "totals: "):
@@ -101,14 +114,15 @@ def test_muzicando_played_through_the_cli(live_server, argv, partner):
 class Terminal:
     """The CLI in a pseudo-terminal: type lines, wait for text, read the screen."""
 
-    def __init__(self, *argv: str) -> None:
+    def __init__(self, *argv: str, env: dict[str, str] | None = None) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the CLI itself (SIGABRT prints where each thread is)
             # as an interactive shell starts a command: Ctrl-C's SIGINT at its default, even
             # when this suite runs as a background job (which starts with SIGINT ignored, and
             # Python keeps an ignored SIGINT ignored: Ctrl-C would do nothing)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.execve(sys.executable, [*CLI, *argv], {**os.environ, "PYTHONFAULTHANDLER": "1"})
+            os.execve(sys.executable, [*CLI, *argv],
+                      {**os.environ, **(env or {}), "PYTHONFAULTHANDLER": "1"})
         self.screen = ""
         self.seen = 0  # where the next expect starts looking
 

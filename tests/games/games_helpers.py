@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -180,7 +181,9 @@ _API_STRINGS = {str(v).lower() for v in (
     *WJ_RULES.PHASES, *WJ_RULES.OUTCOMES, *WJ_RULES.MOVE_TYPES, *WJ_RULES.SIDE_NAMES,
     WJ_RULES.RED, WJ_RULES.YELLOW, WJ_RULES.CALL, WJ_RULES.DECLARATION, "chief_thief", "thief",
     "follower", "best_ali_baba", "best_thieves", "playing", "finished", "open", "window",
-    "vote", *(c["id"] for c in W.styles()), *(c["name"] for c in W.styles()))}
+    "vote", "call", "pass", "chief", "sides", "challenge",
+    *(c["id"] for c in W.styles()), *(c["name"] for c in W.styles()),
+    *(kind for r in RULESETS.values() for kind in r.bots()))}
 _SECRET_WORDS = [w for w, _ in lexicon.vocabulary() if w.lower() not in _API_STRINGS]
 
 
@@ -246,6 +249,37 @@ def wordjam_secret_words(raw: list[tuple[int, dict[str, Any]]]) -> dict[int, set
     return out
 
 
+_WORD_PATH = re.compile(r"(\.word|\.used_words\[\d+\])$")
+
+
+def _word_strings(obj: Any) -> tuple[set[str], set[str]]:
+    """The strings of a view or feed that carry a word a player said (``word`` fields, the used
+    words), folded; and every other string value."""
+    words, others = set(), set()
+    for path, v in walk(obj):
+        if isinstance(v, str):
+            (words.add(W.fold(v)) if _WORD_PATH.search(path) else others.add(v))
+    return words, others
+
+
+def _assert_no_secret_words(obj: Any, where: str, secret_words: dict[int, set[str]],
+                            viewer: int | None, own: set[str]) -> None:
+    """No other seat's secret word in ``obj``: in a word field, in any spelling (folded); nor
+    anywhere else as a value, unless it is spelt like one of the API's own values (a phase, a
+    bot's kind, a Style id…), which could not be told apart from it."""
+    words, others = _word_strings(obj)
+    own_folds = {W.fold(w) for w in own}
+    for seat, secrets in secret_words.items():
+        if seat == viewer:
+            continue
+        for w in secrets:
+            if W.fold(w) in own_folds:
+                continue
+            assert W.fold(w) not in words, f"{where} shows seat {seat}'s secret word {w!r}"
+            assert w.lower() in _API_STRINGS or w not in others, \
+                f"{where} shows seat {seat}'s secret word {w!r}"
+
+
 def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
                        state: dict[str, Any], secret_words: dict[int, set[str]]) -> None:
     """``view`` (seat ``viewer``'s, None: the spectator's) shows none of the secrets of the
@@ -256,8 +290,9 @@ def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
     keys = keys_in(view)
     assert not keys & {"rng", "styles", "_private", "words", "queue", "token", "held"}, keys
     # the deck orders: no Style card still in the deck is named
+    others = _word_strings(view)[1]  # a Style id may also be a word someone said (animals)
     for sid in state["styles"]:
-        assert json.dumps(sid) not in text, f"{where} names the undealt Style card {sid}"
+        assert sid not in others, f"{where} names the undealt Style card {sid}"
     # sealed bets and turn 8's sides before their reveal
     if not state["bets_revealed"]:
         assert view["bets"] is None, where
@@ -286,12 +321,7 @@ def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
     # the thieves' words not yet declared (and never, if never declared)
     own = secret_words.get(viewer, set()) if viewer is not None else set()
     own_now = {state["words"][viewer]} if viewer is not None and state["words"][viewer] else set()
-    shown = strings_in(view)
-    for seat, words in secret_words.items():
-        if seat == viewer:
-            continue
-        for w in words - own - own_now:
-            assert w not in shown, f"{where} shows seat {seat}'s secret word {w!r}"
+    _assert_no_secret_words(view, where, secret_words, viewer, own | own_now)
 
 
 def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int | None,
@@ -306,12 +336,7 @@ def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int |
             assert (field_ in e) == (e["seat"] == viewer), (where, e)
         assert not keys_in(e) & {"rng", "styles", "words", "token"}, e
     own = secret_words.get(viewer, set()) if viewer is not None else set()
-    shown = strings_in(events)
-    for seat, words in secret_words.items():
-        if seat == viewer:
-            continue
-        for w in words - own:
-            assert w not in shown, f"{where} shows seat {seat}'s secret word {w!r}"
+    _assert_no_secret_words(events, where, secret_words, viewer, own)
 
 
 # ------------------------------------------------------------------------------------ Muzicando

@@ -11,6 +11,7 @@ import pytest
 from service_helpers import auth
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_rate_limit_per_address_is_shared_by_every_worker(app_factory):
     """Two app instances (two workers, two pods) count against the same Redis window."""
     a = app_factory(rate_limit_per_ip=5).test_client()
@@ -25,6 +26,7 @@ def test_rate_limit_per_address_is_shared_by_every_worker(app_factory):
     assert a.get("/healthz").status_code == 200  # probes are never limited
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_rate_limit_per_token(app_factory, redis_client):
     app = app_factory(rate_limit_per_token=3)
     client = app.test_client()
@@ -112,6 +114,7 @@ def test_metrics_count_moves_cas_retries_and_live_games(client, make_game):
     assert "impresario_http_request_seconds_bucket" in text
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_trusted_proxy_address_is_the_client_for_rate_limits(app_factory):
     client = app_factory(rate_limit_per_ip=2, trusted_proxies=1).test_client()
     for _ in range(2):

@@ -6,6 +6,8 @@ turn them back on, at their defaults where the default is what is checked."""
 
 from __future__ import annotations
 
+import pytest
+
 from impresario_engine.config import Config
 from service_helpers import assert_problem, auth
 
@@ -13,6 +15,7 @@ DEFAULTS = Config()
 BODY = {"ruleset": "turandot", "players": 2}
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_creation_is_limited_per_address_by_default(app_factory):
     limit = DEFAULTS.rate_limit_create_per_ip
     assert 5 <= limit <= 60  # a few games a minute is normal at a table, hundreds are not
@@ -32,6 +35,7 @@ def test_creation_is_limited_per_address_by_default(app_factory):
     assert other.status_code == 201
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_a_forged_forwarded_for_is_ignored_without_trusted_proxies(app_factory):
     assert DEFAULTS.trusted_proxies == 0
     client = app_factory(rate_limit_create_per_ip=2).test_client()
@@ -42,6 +46,7 @@ def test_a_forged_forwarded_for_is_ignored_without_trusted_proxies(app_factory):
     assert_problem(refused, 429, "create_rate_limited")
 
 
+@pytest.mark.usefixtures("one_rate_window")
 def test_failed_authentications_are_throttled_per_address_across_workers(app_factory):
     """Guessing tokens is throttled: after ``auth_failures_per_ip`` failures in a minute the
     address's requests that carry a credential get 429, even with a valid token, while its

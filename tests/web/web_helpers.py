@@ -41,19 +41,23 @@ def game_id(page) -> str:
     return page.evaluate("location.hash").split("/")[2].split("?")[0]
 
 
-def turandot_move(page) -> None:
-    """Make whatever move the Turandot table asks for, through its forms and dialogs."""
+def turandot_move(page, shot=None) -> str | None:
+    """Make whatever move the Turandot table asks for, through its forms and dialogs; returns
+    the dialog's title when the move was made in one (``shot(page)`` is called before it)."""
     before = version(page)
     try:
         page.wait_for_selector("form.composer, dialog[open]")  # a dialog opens once it is drawn
     except Exception as exc:  # noqa: BLE001 - say what the page showed instead
         raise AssertionError("my turn, but no form or dialog: " + page.inner_text("main")) from exc
     dialog = page.locator("dialog[open]")
+    title = None
     if page.locator("form.composer").count():
         page.locator("form.composer input[name=bid-slot]").first.check()
         page.click("form.composer button[type=submit]")
     elif dialog.count():
         title = dialog.locator("h2").inner_text()
+        if shot is not None:
+            shot(page)
         if title.startswith("Office"):
             for i, select in enumerate(dialog.locator("select").all()):
                 select.select_option(index=i + 1)
@@ -65,6 +69,7 @@ def turandot_move(page) -> None:
     else:
         raise AssertionError("my turn, but no form or dialog: " + page.inner_text("main"))
     after_move(page, before)
+    return title
 
 
 def muzicando_move(page) -> None:
