@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import time
 from typing import Any
 
 import pytest
@@ -128,3 +129,40 @@ def test_seeded_tournament_standings_match_the_reference_loop(live_server, monke
     ref = run_tournament(Client(live_server), names, games=4, seed=5)
     assert new["standings"] == ref["standings"]
     assert new["dummy_wins"] == ref["dummy_wins"]
+
+
+class _SlowFirst:
+    """Says "no call" from every view; the first time, thinks past the think window's deadline
+    while another player's page reads the game (which plays the lapsed window's defaults)."""
+
+    name = "slow-first"
+
+    def __init__(self, other) -> None:
+        self.other, self.chosen = other, []
+
+    def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:
+        self.chosen.append(view["turn"])
+        if len(self.chosen) == 1:
+            deadline = next(p["deadline"] for p in view["pending"] if p["seat"] == 0)
+            while self.other.view()["turn"] == view["turn"]:
+                assert time.time() < deadline + 10, "the think window never lapsed"
+                time.sleep(0.1)
+        return {"type": "no_call"}
+
+
+def test_a_move_thought_past_a_deadline_is_chosen_again_never_sent_into_the_next_turn(
+        live_server):
+    """take_turn sends the version the bot chose from (If-Match): when the game moved on while
+    the bot thought (another request played the deadline first, so the engine could not tell
+    the move was late), the move is refused with 412 and the bot chooses again from the new
+    turn, instead of its turn-1 decision landing in turn 2."""
+    client = Client(live_server)
+    game = client.create_game("wordjam", players=5, seed=31,
+                              options={"think_seconds": 1, "bot_seconds": 0})
+    seats = [game.join(f"P{i}") for i in range(5)]
+    bot = _SlowFirst(seats[1])
+    assert take_turn(seats[0], bot, seats[0].view())
+    assert bot.chosen == [1, 2], "chosen again, from turn 2"
+    mine = seats[0].view()
+    assert mine["history"][0]["called"] is False  # turn 1 lapsed: nobody called
+    assert mine["turn"] == 2 and mine["players"][0]["no_call"] is True  # said in turn 2

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any, Callable, Protocol
 
 from .client import Seat
-from .errors import Conflict
+from .errors import Conflict, PreconditionFailed
 
 ROLES = ("turandot", "calaf", "liu", "ping", "pong", "pang")
 ROLE_SEX = ("female", "male", "female", "male", "male", "male")
@@ -253,19 +253,27 @@ def with_round(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
 
 
 def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
-    """If the seat must act now, let the bot choose and move. Returns whether it moved."""
+    """If the seat must act now, let the bot choose and move. Returns whether it moved.
+
+    The move is sent with the version of the view the bot chose from (``If-Match``), so it
+    applies to that situation or not at all: a bot that thought past a deadline never moves in
+    the next turn. When the game moved on first (412), the bot chooses again from a fresh view
+    (each 412 means someone else's move or a deadline made progress, so this ends)."""
     view = view or seat.view()
-    if view["status"] != "playing" or not seat.is_my_turn(view):
-        return False
-    actions = seat.actions()
-    if not actions["moves"]:
-        return False
-    move = with_round(bot.choose(view, actions), view)
-    try:
-        seat.move(move)
-    except Conflict:
-        return False  # someone else moved first (or the phase changed): the caller re-reads
-    return True
+    while view["status"] == "playing" and seat.is_my_turn(view):
+        actions = seat.actions()
+        if not actions["moves"]:
+            return False
+        move = with_round(bot.choose(view, actions), view)
+        try:
+            seat.move(move, if_match=view["version"])
+        except PreconditionFailed:
+            view = seat.view()
+            continue
+        except Conflict:
+            return False  # a window closed or the phase changed: the caller re-reads
+        return True
+    return False
 
 
 #: events after which the seat's turn cannot have come (someone else's sealed bid or cast)

@@ -336,7 +336,10 @@ def make_move(game_id: str):
     Word Jam's `extra_turn`, `attempt`, `word_id`), the `version` the game is now at and
     `default_played`. With `If-Match`, the move is refused whenever anything fell due before it:
     `409 deadline_passed` when the situation changed, else `412 stale_version` with the new
-    `version`. What fell due is saved in every case, and nothing else.
+    `version`. What fell due is saved in every case, and nothing else. Without `If-Match` the
+    engine knows only what this request plays: when another request (a read, an event stream,
+    the reaper) played the deadline first, a move that is legal in the new situation is made.
+    Send `If-Match` so that a move applies only to what its sender saw.
 
     The body is one of the game's own moves: a `type` that is missing or not one of its
     ruleset's is 422 `unknown_move_type` (the problem's `move_types` lists them), a field
