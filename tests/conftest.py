@@ -147,9 +147,9 @@ def app(app_factory):
 def reproducible_bot_secrets(request, monkeypatch):
     """Every game gets a secret its bots draw their choices and think times from, random in
     production. In the apps a test runs in its own process they come from the test's name and
-    a counter instead: each game still has its own secret (nobody is sent it), and a test that
-    fails with some bot choices fails again when run again. Servers in other processes
-    (gunicorn, the browser tests) keep random secrets."""
+    a counter instead: each game still has its own secret (nobody is sent it), and a seeded
+    game's bots choose the same way each time the test runs (their think times still follow
+    the clock). Servers in other processes (gunicorn, the browser tests) keep random secrets."""
     import hashlib
     import secrets
     import types
@@ -162,8 +162,8 @@ def reproducible_bot_secrets(request, monkeypatch):
         seed = f"{request.node.nodeid}:{next(count)}".encode()
         return hashlib.sha256(seed).hexdigest()[:2 * nbytes]
 
-    monkeypatch.setattr(service, "secrets", types.SimpleNamespace(
-        token_hex=token_hex, token_urlsafe=secrets.token_urlsafe, randbits=secrets.randbits))
+    monkeypatch.setattr(service, "secrets",
+                        types.SimpleNamespace(**{**vars(secrets), "token_hex": token_hex}))
 
 
 @pytest.fixture

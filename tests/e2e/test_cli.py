@@ -66,7 +66,8 @@ def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
     try:
         typed = False
         while True:
-            found = term.expect(r"(Final score:)|" + PROMPT + r"[^\n]*\[\d+ s\] $", timeout=120)
+            # longer than any window (think: 120 s), in case a prompt is missed on screen
+            found = term.expect(r"(Final score:)|" + PROMPT + r"[^\n]*\[\d+ s\] $", timeout=180)
             if found.group(1):
                 break
             if not typed and found.group(2) == "Open Sesame: type a word":

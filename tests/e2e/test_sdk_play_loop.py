@@ -158,7 +158,7 @@ def test_a_move_thought_past_a_deadline_is_chosen_again_never_sent_into_the_next
     turn, instead of its turn-1 decision landing in turn 2."""
     client = Client(live_server)
     game = client.create_game("wordjam", players=5, seed=31,
-                              options={"think_seconds": 1, "bot_seconds": 0})
+                              options={"think_seconds": 3, "bot_seconds": 0})
     seats = [game.join(f"P{i}") for i in range(5)]
     bot = _SlowFirst(seats[1])
     assert take_turn(seats[0], bot, seats[0].view())

@@ -8,8 +8,10 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator
 
+import impresario_engine
 from impresario_engine.games import RULESETS
 from impresario_engine.games.base import RulesError
 from impresario_engine.games.wordjam import lexicon
@@ -249,6 +251,11 @@ def wordjam_secret_words(raw: list[tuple[int, dict[str, Any]]]) -> dict[int, set
     return out
 
 
+#: every name in the engine's code: a key of a view or event is one of them, so a secret word
+#: spelt like one (a vote's "stands") cannot be told apart from a field; any other key that
+#: equals a secret word would be the word leaking
+_CODE_NAMES = {name for path in Path(impresario_engine.__file__).parent.rglob("*.py")
+               for name in re.findall(r"[A-Za-z_]+", path.read_text(encoding="utf-8"))}
 _WORD_PATH = re.compile(r"(\.word|\.used_words\[\d+\])$")
 
 
@@ -266,8 +273,10 @@ def _assert_no_secret_words(obj: Any, where: str, secret_words: dict[int, set[st
                             viewer: int | None, own: set[str]) -> None:
     """No other seat's secret word in ``obj``: in a word field, in any spelling (folded); nor
     anywhere else as a value, unless it is spelt like one of the API's own values (a phase, a
-    bot's kind, a Style id…), which could not be told apart from it."""
+    bot's kind, a Style id…), which could not be told apart from it; nor as a key that is not
+    a name from the engine's code."""
     words, others = _word_strings(obj)
+    keys = keys_in(obj) - _CODE_NAMES
     own_folds = {W.fold(w) for w in own}
     for seat, secrets in secret_words.items():
         if seat == viewer:
@@ -278,6 +287,7 @@ def _assert_no_secret_words(obj: Any, where: str, secret_words: dict[int, set[st
             assert W.fold(w) not in words, f"{where} shows seat {seat}'s secret word {w!r}"
             assert w.lower() in _API_STRINGS or w not in others, \
                 f"{where} shows seat {seat}'s secret word {w!r}"
+            assert w not in keys, f"{where} shows seat {seat}'s secret word {w!r} as a key"
 
 
 def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
@@ -292,7 +302,8 @@ def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
     # the deck orders: no Style card still in the deck is named
     others = _word_strings(view)[1]  # a Style id may also be a word someone said (animals)
     for sid in state["styles"]:
-        assert sid not in others, f"{where} names the undealt Style card {sid}"
+        assert sid not in others and sid not in keys_in(view), \
+            f"{where} names the undealt Style card {sid}"
     # sealed bets and turn 8's sides before their reveal
     if not state["bets_revealed"]:
         assert view["bets"] is None, where

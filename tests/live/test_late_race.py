@@ -84,16 +84,19 @@ def _seat(base: str, gid: str, ruleset: str, seat: int, token: str, stop: float,
 
 @pytest.mark.parametrize("ruleset", sorted(SETUPS))
 def test_late_moves_never_land_elsewhere_while_the_reaper_runs(live_server, redis_url,
-                                                               redis_client, ruleset):
+                                                               redis_client, ruleset, tmp_path):
     players, options = SETUPS[ruleset]
     seed = 700 + len(ruleset)
+    redis_client.flushdb()  # the reaper's figures are then about this game alone
     http = Http(live_server)
     gid, host, tokens = http_table(http, {"ruleset": ruleset, "players": players, "seed": seed,
                                           "options": options})
-    reaper = subprocess.Popen(
-        [sys.executable, "-m", "impresario_engine", "reap", "--loop", "0.02"],
-        env=dict(os.environ, REDIS_URL=redis_url), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "reaper.log"  # a file, not a pipe: a full pipe would stop the reaper
+    with log.open("w") as out:
+        reaper = subprocess.Popen(
+            [sys.executable, "-m", "impresario_engine", "reap", "--loop", "0.02"],
+            env=dict(os.environ, REDIS_URL=redis_url), stdout=out, stderr=subprocess.STDOUT,
+            text=True)
     sent: list[dict[str, Any]] = []
     errors: list[str] = []
     stop = time.time() + SECONDS
@@ -107,10 +110,16 @@ def test_late_moves_never_land_elsewhere_while_the_reaper_runs(live_server, redi
             t.join(SECONDS + 60)
     finally:
         reaper.terminate()
-        out, err = reaper.communicate(timeout=30)
+        try:
+            reaper.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            reaper.kill()
+            raise
+    assert not any(t.is_alive() for t in threads), "a seat's thread is stuck"
     assert not errors, errors
-    passes = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    assert passes and not any(p["errors"] for p in passes), (out[-2000:], err[-2000:])
+    text = log.read_text()
+    passes = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    assert passes and not any(p["errors"] for p in passes), text[-3000:]
     settled = sum(p["settled"] for p in passes)
 
     # the feed first: reading the game plays what fell due since the seats stopped

@@ -256,8 +256,8 @@ def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
     """If the seat must act now, let the bot choose and move. Returns whether it moved.
 
     The move is sent with the version of the view the bot chose from (``If-Match``), so it
-    applies to that situation or not at all: a bot that thought past a deadline never moves in
-    the next turn. When the game moved on first (412), the bot chooses again from a fresh view
+    applies to that situation or not at all: a choice made from an old view never lands in a
+    later turn. When the game moved on first (412), the bot chooses again from a fresh view
     (each 412 means someone else's move or a deadline made progress, so this ends)."""
     view = view or seat.view()
     while view["status"] == "playing" and seat.is_my_turn(view):
@@ -268,7 +268,9 @@ def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
         try:
             seat.move(move, if_match=view["version"])
         except PreconditionFailed:
-            view = seat.view()
+            sent, view = view["version"], seat.view()
+            if view["version"] == sent:  # refused, yet nothing changed: do not spin
+                return False
             continue
         except Conflict:
             return False  # a window closed or the phase changed: the caller re-reads
