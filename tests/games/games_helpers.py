@@ -17,7 +17,7 @@ from impresario_engine.games.base import RulesError
 from impresario_engine.games.wordjam import lexicon
 from impresario_engine.games.wordjam import rules as WJ_RULES
 from impresario_engine.games.wordjam import words as W
-from service_helpers import auth, stored
+from service_helpers import auth, random_move, stored
 
 
 class FakeClock:
@@ -348,6 +348,16 @@ def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int |
         assert not keys_in(e) & {"rng", "styles", "words", "token"}, e
     own = secret_words.get(viewer, set()) if viewer is not None else set()
     _assert_no_secret_words(events, where, secret_words, viewer, own)
+
+
+def random_legal_move(ruleset: str, actions: dict[str, Any], view: dict[str, Any],
+                      rng: random.Random) -> dict[str, Any]:
+    """A random legal move of any ruleset, from ``GET /actions`` (and the seat's view)."""
+    if ruleset == "wordjam":
+        return wordjam_move(actions, view, rng)
+    if ruleset == "muzicando":
+        return muzicando_move(actions, rng)
+    return random_move(actions, rng)
 
 
 # ------------------------------------------------------------------------------------ Muzicando

@@ -11,14 +11,13 @@ seat's situation is the same). The fake clock (``clock``) makes time pass withou
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from impresario_engine.games import RULESETS
-from service_helpers import assert_problem, auth, random_move
+from service_helpers import assert_problem, auth
 
-from .games_helpers import get_json, muzicando_move, setup_table, truth, wordjam_move
+from .games_helpers import get_json, random_legal_move, setup_table, truth
 
 FAST = {"think_seconds": 2, "bet_seconds": 2, "thief_seconds": 2, "challenge_seconds": 2,
         "vote_seconds": 2}
@@ -131,14 +130,6 @@ SETUPS = {
 }
 
 
-def _move(ruleset: str, actions: dict[str, Any], view: dict[str, Any], rng: random.Random):
-    if ruleset == "wordjam":
-        return wordjam_move(actions, view, rng)
-    if ruleset == "muzicando":
-        return muzicando_move(actions, rng)
-    return random_move(actions, rng)
-
-
 @pytest.mark.parametrize("ruleset", sorted(SETUPS))
 def test_no_late_move_ever_lands_elsewhere_than_its_sender_saw(client, clock, redis_client,
                                                                 ruleset):
@@ -165,7 +156,7 @@ def test_no_late_move_ever_lands_elsewhere_than_its_sender_saw(client, clock, re
             assert version == mine["version"]
             seen = rules.situation(doc["state"], seat)
             before = len(doc["moves"])
-            move = _move(ruleset, actions, mine, rng)
+            move = random_legal_move(ruleset, actions, mine, rng)
             clock.advance(rng.choice([0, 0, 0.5, 1.9, 2.1, 4, 6.5]))
             if_match = version if rng.random() < 0.5 else None
             resp = _post(client, table, seat, move, if_match)

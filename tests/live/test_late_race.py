@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from games.games_helpers import muzicando_move, wordjam_move
+from games.games_helpers import random_legal_move
 from impresario_engine.games import RULESETS
-from service_helpers import Http, auth, http_table, random_move, stored
+from service_helpers import Http, auth, http_table, stored
 
 pytestmark = pytest.mark.slow
 
@@ -40,14 +40,6 @@ SETUPS = {
 }
 #: what a late or stale move may be answered, with If-Match
 REFUSALS = {(412, "stale_version"), (409, "deadline_passed"), (409, "game_finished")}
-
-
-def _choose(ruleset: str, actions: dict[str, Any], view: dict[str, Any], rng: random.Random):
-    if ruleset == "wordjam":
-        return wordjam_move(actions, view, rng)
-    if ruleset == "muzicando":
-        return muzicando_move(actions, rng)
-    return random_move(actions, rng)
 
 
 def _seat(base: str, gid: str, ruleset: str, seat: int, token: str, stop: float,
@@ -69,7 +61,7 @@ def _seat(base: str, gid: str, ruleset: str, seat: int, token: str, stop: float,
             again = http.request("GET", url, headers=auth(token))[2]
             if status != 200 or again["version"] != view["version"] or not actions["moves"]:
                 continue  # something fell due in between: choose from a fresh view
-            move = _choose(ruleset, actions, view, rng)
+            move = random_legal_move(ruleset, actions, view, rng)
             # a little before the deadline, on it, or a little after
             time.sleep(max(0.0, mine[0]["deadline"] + rng.uniform(-0.3, 0.3) - time.time()))
             headers = {**auth(token), "If-Match": f'"{view["version"]}"'}
