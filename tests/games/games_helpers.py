@@ -259,24 +259,25 @@ _CODE_NAMES = {name for path in Path(impresario_engine.__file__).parent.rglob("*
 _WORD_PATH = re.compile(r"(\.word|\.used_words\[\d+\])$")
 
 
-def _word_strings(obj: Any) -> tuple[set[str], set[str]]:
-    """The strings of a view or feed that carry a word a player said (``word`` fields, the used
-    words), folded; and every other string value."""
+def _shown(obj: Any) -> tuple[set[str], set[str], set[str]]:
+    """What a view or feed shows: the words players said (``word`` fields, the used words),
+    folded; every other string value; and its keys."""
     words, others = set(), set()
     for path, v in walk(obj):
         if isinstance(v, str):
             (words.add(W.fold(v)) if _WORD_PATH.search(path) else others.add(v))
-    return words, others
+    return words, others, keys_in(obj)
 
 
-def _assert_no_secret_words(obj: Any, where: str, secret_words: dict[int, set[str]],
-                            viewer: int | None, own: set[str]) -> None:
-    """No other seat's secret word in ``obj``: in a word field, in any spelling (folded); nor
-    anywhere else as a value, unless it is spelt like one of the API's own values (a phase, a
-    bot's kind, a Style id…), which could not be told apart from it; nor as a key that is not
-    a name from the engine's code."""
-    words, others = _word_strings(obj)
-    keys = keys_in(obj) - _CODE_NAMES
+def _assert_no_secret_words(shown: tuple[set[str], set[str], set[str]], where: str,
+                            secret_words: dict[int, set[str]], viewer: int | None,
+                            own: set[str]) -> None:
+    """No other seat's secret word in what is ``shown``: in a word field, in any spelling
+    (folded); nor anywhere else as a value, unless it is spelt like one of the API's own values
+    (a phase, a bot's kind, a Style id…), which could not be told apart from it; nor as a key
+    that is not a name from the engine's code."""
+    words, others, keys = shown
+    keys = keys - _CODE_NAMES
     own_folds = {W.fold(w) for w in own}
     for seat, secrets in secret_words.items():
         if seat == viewer:
@@ -297,13 +298,12 @@ def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
     text = json.dumps(view, ensure_ascii=False)
     where = f"the view of {viewer}"
     assert_no_tokens(table, text, where)
-    keys = keys_in(view)
+    shown = _shown(view)
+    _, others, keys = shown
     assert not keys & {"rng", "styles", "_private", "words", "queue", "token", "held"}, keys
     # the deck orders: no Style card still in the deck is named
-    others = _word_strings(view)[1]  # a Style id may also be a word someone said (animals)
-    for sid in state["styles"]:
-        assert sid not in others and sid not in keys_in(view), \
-            f"{where} names the undealt Style card {sid}"
+    for sid in state["styles"]:  # outside the word fields: "animals" is a Style id and a word
+        assert sid not in others and sid not in keys, f"{where} names the undealt Style card {sid}"
     # sealed bets and turn 8's sides before their reveal
     if not state["bets_revealed"]:
         assert view["bets"] is None, where
@@ -332,7 +332,7 @@ def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
     # the thieves' words not yet declared (and never, if never declared)
     own = secret_words.get(viewer, set()) if viewer is not None else set()
     own_now = {state["words"][viewer]} if viewer is not None and state["words"][viewer] else set()
-    _assert_no_secret_words(view, where, secret_words, viewer, own | own_now)
+    _assert_no_secret_words(shown, where, secret_words, viewer, own | own_now)
 
 
 def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int | None,
@@ -347,7 +347,7 @@ def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int |
             assert (field_ in e) == (e["seat"] == viewer), (where, e)
         assert not keys_in(e) & {"rng", "styles", "words", "token"}, e
     own = secret_words.get(viewer, set()) if viewer is not None else set()
-    _assert_no_secret_words(events, where, secret_words, viewer, own)
+    _assert_no_secret_words(_shown(events), where, secret_words, viewer, own)
 
 
 def random_legal_move(ruleset: str, actions: dict[str, Any], view: dict[str, Any],
