@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The engine image: `docker build -t impresario-engine:0.1.0 .` from the repository root.
 #
-# Two stages. The builder turns services/engine and every dependency into wheels; the runtime
+# Two stages. The builder turns rules/, services/engine and every dependency into wheels; the runtime
 # stage installs those wheels into a clean python:3.11-slim, so no compiler, pip cache or source
 # tree reaches the final image. It runs gunicorn with the package's own settings
 # (impresario_engine.gunicorn_conf reads everything from the environment) as a numeric
@@ -20,11 +20,13 @@ ENV PIP_NO_CACHE_DIR=1 \
     PYTHONDONTWRITEBYTECODE=1
 
 WORKDIR /build
-# only the engine's sources: the SDK, tests and docs are no part of the image
+# only the rules' and the engine's sources: the SDK, tests and docs are no part of the image
+COPY rules/ rules/
 COPY services/engine/ services/engine/
 # every dependency the engine declares ships manylinux wheels for CPython 3.11 (redis, hiredis,
-# orjson, gunicorn, flask, ...), so the builder needs no compiler either
-RUN python -m pip wheel --wheel-dir /wheels ./services/engine
+# orjson, gunicorn, flask, ...), so the builder needs no compiler either; the rules package is
+# this repository's own (rules/), built beside the engine
+RUN python -m pip wheel --wheel-dir /wheels "./rules[wordjam]" ./services/engine
 
 # ---------------------------------------------------------------------------------- runtime
 FROM ${PYTHON_IMAGE} AS runtime

@@ -16,13 +16,15 @@ help: ## this list
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | sort \
 		| awk 'BEGIN {FS = ":.*## "}; {printf "make %-13s %s\n", $$1, $$2}'
 
-install: $(STAMP) ## create .venv with the engine, the SDK (and its CLI extra) and the test tools
+install: $(STAMP) ## create .venv with the rules, the engine, the SDK (and its CLI extra) and the test tools
 
-$(STAMP): services/engine/pyproject.toml clients/python-sdk/pyproject.toml requirements/dev.txt
+$(STAMP): rules/pyproject.toml services/engine/pyproject.toml clients/python-sdk/pyproject.toml \
+		requirements/dev.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e "services/engine[embedded]" -e "clients/python-sdk[wordjam,cli]" \
+	$(BIN)/python -m pip install --quiet -e "rules[wordjam]" -e "services/engine[embedded]" \
+		-e "clients/python-sdk[wordjam,cli]" \
 		-r requirements/dev.txt
 	@touch $(STAMP)
 

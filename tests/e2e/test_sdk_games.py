@@ -6,7 +6,7 @@ import pytest
 
 from impresario import Client, GreedyBot, RandomBot, play_game, run_tournament
 from impresario.tournament import wilson
-from impresario_engine.games import TURANDOT
+from impresario_rules import TURANDOT
 from impresario_engine.store import GameStore
 
 

@@ -30,7 +30,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
-from impresario_engine.games.turandot import TURANDOT  # noqa: E402
+from impresario_rules.turandot import TURANDOT  # noqa: E402
 from impresario_engine.store import GameStore  # noqa: E402
 from service_helpers import random_move  # noqa: E402  (tests/service)
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import impresario_engine
-from impresario_engine.games import RULESETS
-from impresario_engine.games.base import RulesError
-from impresario_engine.games.wordjam import lexicon
-from impresario_engine.games.wordjam import rules as WJ_RULES
-from impresario_engine.games.wordjam import words as W
+from impresario_rules import RULESETS
+from impresario_rules.base import Refusal
+from impresario_rules.wordjam import lexicon
+from impresario_rules.wordjam import rules as WJ_RULES
+from impresario_rules.wordjam import words as W
 from service_helpers import auth, random_move, stored
 
 
@@ -180,12 +180,12 @@ def playable_words(view: dict[str, Any], count: int | None = None) -> list[str]:
 # the strings a view or an event carries as values (phases, roles, sides, Style ids…): a secret
 # word equal to one of them could not be told apart from it in a view's text
 _API_STRINGS = {str(v).lower() for v in (
-    *WJ_RULES.PHASES, *WJ_RULES.OUTCOMES, *WJ_RULES.MOVE_TYPES, *WJ_RULES.SIDE_NAMES,
+    *WJ_RULES.PHASES, *WJ_RULES.OUTCOMES, *RULESETS["wordjam"].move_types, *WJ_RULES.SIDE_NAMES,
     WJ_RULES.RED, WJ_RULES.YELLOW, WJ_RULES.CALL, WJ_RULES.DECLARATION, "chief_thief", "thief",
     "follower", "best_ali_baba", "best_thieves", "playing", "finished", "open", "window",
     "vote", "call", "pass", "chief", "sides", "challenge",
     *(c["id"] for c in W.styles()), *(c["name"] for c in W.styles()),
-    *(kind for r in RULESETS.values() for kind in r.bots()))}
+    *(kind for r in RULESETS.values() for kind in r.bot_names))}
 _SECRET_WORDS = [w for w, _ in lexicon.vocabulary() if w.lower() not in _API_STRINGS]
 
 
@@ -405,6 +405,6 @@ def core_refusal(ruleset_name: str, state: dict[str, Any], seat: int, move: dict
     """The rules core's refusal of ``move`` (the error), or None if it accepts it."""
     try:
         RULESETS[ruleset_name].apply(state, seat, move)
-    except RulesError as err:
+    except Refusal as err:
         return err
     return None

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from impresario_engine.games import RULESETS
+from impresario_rules import RULESETS
 from service_helpers import assert_problem, auth
 
 from .games_helpers import get_json, random_legal_move, setup_table, truth

@@ -18,8 +18,8 @@ import random
 
 import pytest
 
-from impresario_engine.games.muzicando import MUZICANDO
-from impresario_engine.games.muzicando.cards import DECK
+from impresario_rules.muzicando import MUZICANDO
+from impresario_rules.muzicando.cards import DECK
 from service_helpers import assert_problem, auth
 
 from .games_helpers import (assert_no_tokens, core_refusal, get_json, illegal_placement,
@@ -109,7 +109,7 @@ def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000,
         move = illegal_placement(actions, rng)
         if move is not None and (not refused["illegal"] or rng.random() < illegal_rate):
             err = core_refusal("muzicando", state, seat, move)
-            assert err is not None and err.status == 422, (move, err)
+            assert err is not None and err.kind == "illegal", (move, err)
             assert err.code in LAYOUT_CODES, err.code
             body = assert_problem(client.post(f"{table.url}/moves", json=move,
                                               headers=auth(token)), 422, err.code)

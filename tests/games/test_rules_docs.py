@@ -189,7 +189,7 @@ def test_a_transcript_is_a_real_game(client, app, name, first, block):
 
 
 # ------------------------------------------------------------------ every refusal is listed
-SOURCES = ROOT / "services" / "engine" / "src" / "impresario_engine" / "games"
+SOURCES = ROOT / "rules" / "src" / "impresario_rules"
 RAISED = re.compile(r'(?:IllegalMove|OutOfTurn|InvalidOptions|_fail)\(\s*f?"([a-z_]+)"')
 
 
@@ -203,7 +203,7 @@ def _codes(*files: Path) -> set[str]:
 @pytest.mark.parametrize("ruleset", ["turandot", "wordjam", "muzicando"])
 def test_every_refusal_code_is_on_its_page(ruleset):
     """A code a ruleset raises is named on its page (``word_<reason>`` through its reasons)."""
-    from impresario_engine.games.wordjam import words as W
+    from impresario_rules.wordjam import words as W
 
     codes = _codes(*sorted((SOURCES / ruleset).glob("*.py")))
     if ruleset == "wordjam":
@@ -221,7 +221,7 @@ def test_every_refusal_code_is_on_its_page(ruleset):
 # ------------------------------------------------------------------ Turandot's catalogue
 def test_the_singers_table_is_the_default_catalogue():
     """The grid of singers on docs/turandot.md is the engine's default catalogue, card for card."""
-    from impresario_engine.games.turandot.cards import DEFAULT
+    from impresario_rules.turandot.cards import DEFAULT
 
     sexes = {"M": "male", "F": "female", "U": "undefined"}
     roles = {"Turandot": "turandot", "Calaf": "calaf", "Liù": "liu"}
@@ -239,7 +239,7 @@ def test_the_singers_table_is_the_default_catalogue():
 @pytest.mark.parametrize("ruleset", ["turandot", "wordjam", "muzicando"])
 def test_every_event_type_is_on_its_page(ruleset):
     """The events a ruleset emits are named on its page, so a frontend knows what to expect."""
-    from impresario_engine.games import RULESETS
+    from impresario_rules import RULESETS
 
     source = "".join(f.read_text(encoding="utf-8") for f in (SOURCES / ruleset).glob("*.py"))
     kinds = set(re.findall(r'"type": "([a-z_]+)"', source))

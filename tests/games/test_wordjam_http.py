@@ -16,9 +16,9 @@ import random
 
 import pytest
 
-from impresario_engine.games.wordjam import WORDJAM
-from impresario_engine.games.wordjam import words as W
-from impresario_engine.games.wordjam.rules import BETS, SIDES, THINK, WINDOW
+from impresario_rules.wordjam import WORDJAM
+from impresario_rules.wordjam import words as W
+from impresario_rules.wordjam.rules import BETS, SIDES, THINK, WINDOW
 from impresario_engine.store import GameStore
 from service_helpers import assert_problem, auth
 

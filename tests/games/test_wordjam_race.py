@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from impresario_engine.games.wordjam import words as W
+from impresario_rules.wordjam import words as W
 from service_helpers import Http, auth, http_table
 
 from .games_helpers import valid_word

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from impresario_engine.games.wordjam import WORDJAM
+from impresario_rules.wordjam import WORDJAM
 from impresario_engine.reaper import reap_once
 from service_helpers import assert_problem, auth
 
@@ -259,11 +259,11 @@ def test_the_dictionary_option_refuses_words_the_lexicon_does_not_know(client, r
 def test_bots_of_one_table_do_not_all_find_the_same_word(seed):
     """Each bot thinks of its own secret share of the lexicon: at one table, in one turn, the
     five wordsmiths settle on different words (before, they all found the list's best)."""
-    from impresario_engine.games.base import BotRandom
-    from impresario_engine.games.wordjam.bots import _word
+    from impresario_rules.base import BotRandom
+    from impresario_rules.wordjam.bots import settled_word
 
     state, _ = WORDJAM.new_game(5, None, seed)
     secret = f"secret-{seed}"
-    found = [_word(WORDJAM.view(state, s), s, BotRandom(secret, 0, s)) for s in range(5)]
+    found = [settled_word(WORDJAM.view(state, s), BotRandom(secret, 0, s)) for s in range(5)]
     words = {w for w, _ in filter(None, found)}
     assert len(words) >= 3, found

@@ -13,6 +13,11 @@ import pytest
 import golden
 
 RECORDED = json.loads(golden.DATA.read_text(encoding="utf-8"))
+#: bots whose choices changed on purpose since the recording: Word Jam's ``random`` bot read the
+#: game's state and now chooses from its seat's view and actions, like every bot (its words
+#: come from the lexicon: it cannot see whether the game refuses unknown words); the games it
+#: played still replay byte for byte from their recorded moves
+REPLACED_BOTS = {("wordjam", "random")}
 
 
 def _name(game: dict) -> str:
@@ -30,8 +35,10 @@ def test_a_seeded_game_replays_byte_for_byte(game):
     assert result["digest"] == game["digest"], "the end of the game or its score differs"
     assert result["score"]["winners"] == game["winners"]
     if "bots" in game:
+        mine = [(game["ruleset"], game["bots"][seat]) not in REPLACED_BOTS
+                for seat, _move in game["moves"]]
         diverged = next((i for i, (a, b) in enumerate(zip(result["chosen"], game["moves"]))
-                         if a != b), None)
+                         if a != b and mine[i]), None)
         assert diverged is None, (f"the bots chose otherwise at move {diverged}: "
                                   f"{result['chosen'][diverged]} instead of "
                                   f"{game['moves'][diverged]}")

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from impresario_engine.games.turandot.cards import DIRECTORS
+from impresario_rules.turandot.cards import DIRECTORS
 from impresario_engine.reaper import reap_once
 from .live_helpers import create, doc_of, raw_events
 from service_helpers import assert_problem, auth

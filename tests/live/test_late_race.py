@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from games.games_helpers import random_legal_move
-from impresario_engine.games import RULESETS
+from impresario_rules import RULESETS
 from service_helpers import Http, auth, http_table, stored
 
 pytestmark = pytest.mark.slow

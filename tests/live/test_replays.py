@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from impresario_engine.games import TURANDOT
+from impresario_rules import TURANDOT
 from .live_helpers import doc_of, play_humans, raw_events, setup_game
 from service_helpers import assert_problem
 

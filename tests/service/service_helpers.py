@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from impresario_engine.games.turandot import TURANDOT
+from impresario_rules.turandot import TURANDOT
 from impresario_engine.store import GameStore
 
 PROBLEM = "application/problem+json"

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from impresario_engine.games.turandot import TURANDOT
+from impresario_rules.turandot import TURANDOT
 from service_helpers import auth, play_random, replay, stored
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from impresario_engine.games.turandot.cards import DEFAULT, DIRECTORS
-from impresario_engine.games.turandot.scoring import score_cast
+from impresario_rules.turandot.cards import DEFAULT, DIRECTORS
+from impresario_rules.turandot.scoring import score_cast
 from service_helpers import assert_problem, auth
 
 CAST = ["S04", "S01", "S10", "S02", "S03", "S07"]

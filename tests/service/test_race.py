@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from impresario_engine.games.turandot import TURANDOT
+from impresario_rules.turandot import TURANDOT
 from impresario_engine.store import GameStore
 from service_helpers import Http, auth, random_move, replay, stored
 

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import pytest
 
-from impresario_engine.games.turandot.rules import face_down
+from impresario_rules.turandot.rules import face_down
 from service_helpers import auth, random_move, stored
 
 BID_KEYS = {"slot", "money", "bluff"}

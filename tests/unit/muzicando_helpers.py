@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from impresario_engine.games.base import RulesError
-from impresario_engine.games.muzicando import MUZICANDO as M
+from impresario_rules.base import Refusal
+from impresario_rules.muzicando import MUZICANDO as M
 
 
 def new_game(n: int, options: dict[str, Any], seed: int) -> tuple[dict, list[dict]]:
@@ -80,15 +80,15 @@ def bid(contract: str) -> dict:
 NO = {"type": "auction_pass"}
 
 
-def refused(state: dict, seat: int, action: Any, code: str, status: int | None = None
-            ) -> RulesError:
+def refused(state: dict, seat: int, action: Any, code: str, kind: str | None = None
+            ) -> Refusal:
     """``action`` is refused with ``code`` and leaves ``state`` exactly as it was."""
     before = copy.deepcopy(state)
-    with pytest.raises(RulesError) as info:
+    with pytest.raises(Refusal) as info:
         M.apply(state, seat, action)
     assert info.value.code == code, (info.value.code, info.value.message)
-    if status is not None:
-        assert info.value.status == status
+    if kind is not None:
+        assert info.value.kind == kind
     assert info.value.message
     assert state == before
     return info.value

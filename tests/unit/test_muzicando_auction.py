@@ -3,8 +3,8 @@ passes at the start, R7 refusals and the redeal."""
 
 from __future__ import annotations
 
-from impresario_engine.games.muzicando import MUZICANDO as M
-from impresario_engine.games.muzicando.rules import CONTRACTS
+from impresario_rules.muzicando import MUZICANDO as M
+from impresario_rules.muzicando.rules import CONTRACTS
 
 from muzicando_helpers import NO, bid, new, play, refused, scenario, types
 
@@ -65,7 +65,7 @@ def test_four_passes_at_the_start_oblige_the_dealer_to_bid():
 
 def test_refused_bids():
     s = auction(held=[list(ALL), list(NO_OPENER), ["blue-1"], ["yellow-3"]])
-    refused(s, 1, bid("1S"), "not_your_turn", 409)
+    refused(s, 1, bid("1S"), "not_your_turn", "not_now")
     refused(s, 0, bid("5S"), "unknown_contract")
     refused(s, 0, {"type": "auction_bid"}, "invalid_move")
     s, _ = play(s, [(0, bid("2P"))])

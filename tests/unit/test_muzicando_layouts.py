@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from impresario_engine.games.base import play_random_game
-from impresario_engine.games.muzicando import MUZICANDO as M
-from impresario_engine.games.muzicando import layouts as L
-from impresario_engine.games.muzicando.cards import DECK
+from impresario_rules.play import play_random_game
+from impresario_rules.muzicando import MUZICANDO as M
+from impresario_rules.muzicando import layouts as L
+from impresario_rules.muzicando.cards import DECK
 
 from muzicando_helpers import PASS, legal, play, playing, put, refused
 

@@ -16,9 +16,9 @@ from collections import Counter
 
 import pytest
 
-from impresario_engine.games.base import redact_event
-from impresario_engine.games.muzicando import MUZICANDO as M
-from impresario_engine.games.muzicando.cards import DECK
+from impresario_rules.base import redact_event
+from impresario_rules.muzicando import MUZICANDO as M
+from impresario_rules.muzicando.cards import DECK
 
 from muzicando_helpers import new_game
 

@@ -8,15 +8,15 @@ import random
 import pytest
 from marshmallow import ValidationError
 
-from impresario_engine.api.schemas_muzicando import (MUZICANDO_MOVE_SCHEMAS,
-                                                     MuzicandoGameSchema, MuzicandoScoreSchema)
-from impresario_engine.games.muzicando import MUZICANDO as M
+from impresario_engine.api.declared import move_schemas
+from impresario_engine.api.schemas import VIEW_SCHEMAS
+from impresario_rules.muzicando import MUZICANDO as M
 
 from muzicando_helpers import new_game
 
-GAME = MuzicandoGameSchema()
-SCORE = MuzicandoScoreSchema()
-MOVES = {k: v() for k, v in MUZICANDO_MOVE_SCHEMAS.items()}
+GAME = VIEW_SCHEMAS["muzicando"][0]()
+SCORE = VIEW_SCHEMAS["muzicando"][1]()
+MOVES = {k: v() for k, v in move_schemas(M).items()}
 
 
 def served(state, viewer):

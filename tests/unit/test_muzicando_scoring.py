@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from impresario_engine.games.base import InvalidOptions
-from impresario_engine.games.muzicando import MUZICANDO as M
+from impresario_rules.base import InvalidOptions
+from impresario_rules.muzicando import MUZICANDO as M
 
 from muzicando_helpers import PASS, new, play, playing, put, types
 
@@ -158,7 +158,7 @@ def test_an_individual_match_is_a_multiple_of_the_players_and_equal_totals_share
 
 
 def test_r10_the_choice_passes_to_a_player_who_can_open():
-    from impresario_engine.games.muzicando.rules import is_opener
+    from impresario_rules.muzicando.rules import is_opener
     for seed in range(200):
         state, events = M.new_game(3, {}, seed)
         if "choice_passed" in types(events) and "redeal" not in types(events):

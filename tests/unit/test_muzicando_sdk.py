@@ -8,8 +8,7 @@ import random
 import pytest
 
 from impresario import muzicando as sdk
-from impresario_engine.games.muzicando import MUZICANDO as M
-from impresario_engine.games.muzicando.bots import greedy
+from impresario_rules.muzicando import MUZICANDO as M
 from muzicando_helpers import new_game
 
 
@@ -50,16 +49,19 @@ def test_the_greedy_team_beats_the_random_team_over_a_few_matches():
 
 
 def test_the_server_greedy_bot_and_the_sdk_greedy_bot_choose_alike():
+    """A greedy bot seat of the engine plays what the SDK's greedy bot chooses from the same
+    view and actions (one heuristic, the rules package's)."""
     rng = random.Random(3)
+    bot = sdk.MuzicandoGreedyBot(seed=1)
     for n, options in ((4, {"hands": 1}), (5, {})):
         state, _ = new_game(n, options, 11)
         for _ in range(150):
             if M.is_finished(state):
                 break
             seat = next(iter(M.pending(state)))
-            mine = greedy(state, seat, rng)
-            assert mine == sdk.greedy_move(M.view(state, seat), actions(state, seat))
-            state, _ = M.apply(state, seat, mine if rng.random() < 0.5
+            served = M.bot_action(state, seat, "greedy", rng)
+            assert served == bot.choose(M.view(state, seat), actions(state, seat))
+            state, _ = M.apply(state, seat, served if rng.random() < 0.5
                                else M.sample_action(state, seat, rng))
 
 

@@ -7,7 +7,7 @@ yellow Mi (2, 3), green Fa (3, 4), blue Sol (4, 5), violet Si (6, 7).
 
 from __future__ import annotations
 
-from impresario_engine.games.muzicando import MUZICANDO as M
+from impresario_rules.muzicando import MUZICANDO as M
 
 from muzicando_helpers import PASS, legal, play, playing, put, refused, types
 
@@ -149,11 +149,11 @@ def test_in_the_individual_game_a_run_ending_with_an_empty_hand_resumes_with_the
 
 def test_moves_out_of_turn_or_phase_are_conflicts():
     s = table(["red-2"])
-    refused(s, 1, PASS, "not_your_turn", 409)
-    refused(s, 0, {"type": "auction_pass"}, "not_auction_phase", 409)
-    refused(s, 0, {"type": "choose_layout", "layout": "S"}, "not_choose_phase", 409)
-    refused(s, 0, put("blue-2", 4, 2), "card_not_in_hand", 422)
-    refused(s, 0, put("pink-2", 4, 2), "unknown_card", 422)
+    refused(s, 1, PASS, "not_your_turn", "not_now")
+    refused(s, 0, {"type": "auction_pass"}, "not_auction_phase", "not_now")
+    refused(s, 0, {"type": "choose_layout", "layout": "S"}, "not_choose_phase", "not_now")
+    refused(s, 0, put("blue-2", 4, 2), "card_not_in_hand", "illegal")
+    refused(s, 0, put("pink-2", 4, 2), "unknown_card", "illegal")
     refused(s, 0, {"type": "place", "card": "red-2", "x": "0", "y": 2}, "invalid_move")
     refused(s, 0, {"type": "place", "card": "red-2", "x": True, "y": 2}, "invalid_move")
     refused(s, 0, {"type": "pass", "extra": 1}, "invalid_move")

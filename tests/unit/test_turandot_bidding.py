@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
-from impresario_engine.games.base import redact_event
-from impresario_engine.games.turandot import TURANDOT as T
+from impresario_rules.base import redact_event
+from impresario_rules.turandot import TURANDOT as T
 
 from turandot_helpers import advance_to_round, bid, bids, new, refused, scenario
 
@@ -114,8 +114,8 @@ def test_R3_the_money_shown_is_not_reduced_by_a_sealed_bid():
 
 def test_R4_the_maestro_may_not_bid_for_a_helper():
     state = new(4, first_maestro=2)
-    refused(state, 2, bid(None, 1), "maestro_cannot_hire_helper", 422)
-    refused(state, 2, bid(None, 1, True), "maestro_cannot_hire_helper", 422)
+    refused(state, 2, bid(None, 1), "maestro_cannot_hire_helper", "illegal")
+    refused(state, 2, bid(None, 1, True), "maestro_cannot_hire_helper", "illegal")
     T.apply(state, 1, bid(None, 1))  # anyone else may
 
 
@@ -124,34 +124,38 @@ def test_R4_no_helper_bid_in_round_4(n):
     state = advance_to_round(new(n), 4)
     assert state["round"] == 4 and state["phase"] == "bidding"
     other = (state["maestro"] + 1) % n
-    refused(state, other, bid(None, 1), "no_helpers_in_director_round", 422)
-    refused(state, other, bid(None, 1, True), "no_helpers_in_director_round", 422)
+    refused(state, other, bid(None, 1), "no_helpers_in_director_round", "illegal")
+    refused(state, other, bid(None, 1, True), "no_helpers_in_director_round", "illegal")
 
 
 def test_R4_a_helper_bid_is_exactly_one_money_card():
     state = new(4)
-    refused(state, 1, bid(None, 2), "helper_bid_one_money", 422)
-    refused(state, 1, bid(None, 3, True), "helper_bid_one_money", 422)
+    refused(state, 1, bid(None, 2), "helper_bid_one_money", "illegal")
+    refused(state, 1, bid(None, 3, True), "helper_bid_one_money", "illegal")
 
 
 @pytest.mark.parametrize("action", [
-    {"type": "bid"},
     {"type": "bid", "slot": None},
     {"type": "bid", "slot": None, "money": 0, "bluff": False},
     {"type": "bid", "slot": None, "money": 0, "bluff": True},
-    {"type": "bid", "bluff": True},
 ])
 def test_R4_a_bid_of_nothing_or_of_the_bluff_alone_is_refused(action):
-    refused(new(3), 1, action, "empty_bid", 422)
+    refused(new(3), 1, action, "empty_bid", "illegal")
+
+
+@pytest.mark.parametrize("action", [{"type": "bid"}, {"type": "bid", "bluff": True}])
+def test_a_bid_must_say_its_slot_even_when_it_is_none(action):
+    """``slot`` is required, null for a helper (the move's declaration, as the API says)."""
+    refused(new(3), 1, action, "invalid_move", "illegal")
 
 
 def test_R4_no_more_money_than_the_player_holds():
     state = new(3)
-    refused(state, 1, bid(2, 4), "not_enough_money", 422)
+    refused(state, 1, bid(2, 4), "invalid_move", "illegal")  # nobody ever holds 4
     state = scenario(state, money=[3, 1, 0])
-    refused(state, 1, bid(2, 2), "not_enough_money", 422)
-    refused(state, 2, bid(2, 1), "not_enough_money", 422)
-    refused(state, 2, bid(None, 1), "not_enough_money", 422)
+    refused(state, 1, bid(2, 2), "not_enough_money", "illegal")
+    refused(state, 2, bid(2, 1), "not_enough_money", "illegal")
+    refused(state, 2, bid(None, 1), "not_enough_money", "illegal")
     T.apply(state, 1, bid(2, 1))
     T.apply(state, 2, bid(2, 0))
 
@@ -160,7 +164,7 @@ def test_R4_no_more_money_than_the_player_holds():
 def test_R4_a_slot_outside_1_to_players_plus_one_is_refused(n):
     state = new(n)
     for slot in (0, -1, n + 2, 7, 100):
-        refused(state, 1, bid(slot), "slot_out_of_range", 422)
+        refused(state, 1, bid(slot), "slot_out_of_range", "illegal")
     T.apply(state, 1, bid(n + 1))
 
 
@@ -169,8 +173,8 @@ def test_R4_a_bid_outside_the_bidding_phase_is_refused():
     state, _ = bids(state, {0: (1,), 1: (1,), 2: (1,)})  # a three-way tie: office hires
     assert state["phase"] == "office"
     for seat in range(3):
-        refused(state, seat, bid(2), "not_bidding_phase", 409)
-        refused(state, seat, bid(1), "not_bidding_phase", 409)  # even the same bid
+        refused(state, seat, bid(2), "not_bidding_phase", "not_now")
+        refused(state, seat, bid(1), "not_bidding_phase", "not_now")  # even the same bid
 
 
 @pytest.mark.parametrize("action", [
@@ -190,20 +194,20 @@ def test_R4_a_bid_outside_the_bidding_phase_is_refused():
     {"type": "bid", "slot": 1, "cards": [1]},
 ])
 def test_R4_wrong_types_are_refused_as_invalid_move(action):
-    refused(new(3), 1, action, "invalid_move", 422)
+    refused(new(3), 1, action, "invalid_move", "illegal")
 
 
 @pytest.mark.parametrize("action", [["bid", 1], "bid", None, 3])
 def test_a_move_that_is_not_an_object_is_an_invalid_move(action):
-    refused(new(3), 1, action, "invalid_move", 422)
+    refused(new(3), 1, action, "invalid_move", "illegal")
 
 
 def test_unknown_move_types_and_unknown_seats_are_refused():
     state = new(3)
-    refused(state, 1, {"slot": 1}, "unknown_move_type", 422)
-    refused(state, 1, {"type": "pass"}, "unknown_move_type", 422)
+    refused(state, 1, {"slot": 1}, "unknown_move_type", "illegal")
+    refused(state, 1, {"type": "pass"}, "unknown_move_type", "illegal")
     for seat in (3, -1, "1", None):
-        refused(state, seat, bid(1), "unknown_seat", 422)
+        refused(state, seat, bid(1), "unknown_seat", "illegal")
 
 
 def test_R4_a_refused_bid_leaves_the_seat_free_to_bid():
@@ -239,7 +243,7 @@ def test_R5_an_identical_bid_with_defaults_left_out_is_the_same_bid():
 def test_R5_a_different_bid_is_a_conflict(other):
     state = new(4, first_maestro=0)
     state, _ = T.apply(state, 1, bid(3, 0, False))
-    refused(state, 1, bid(*other), "bid_already_committed", 409)
+    refused(state, 1, bid(*other), "bid_already_committed", "not_now")
 
 
 def test_a_bid_naming_its_round_is_refused_in_another_round():
@@ -249,7 +253,7 @@ def test_a_bid_naming_its_round_is_refused_in_another_round():
     before = copy.deepcopy(state)
     with pytest.raises(Exception) as err:
         T.apply(state, 1, {"type": "bid", "slot": 1, "money": 0, "bluff": False, "round": 1})
-    assert err.value.code == "stale_round" and err.value.status == 409
+    assert err.value.code == "stale_round" and err.value.kind == "stale"
     assert state == before
     state, events = T.apply(state, 1, {"type": "bid", "slot": 1, "money": 0, "bluff": False,
                                        "round": 2})

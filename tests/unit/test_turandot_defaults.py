@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import DIRECTORS
-from impresario_engine.games.turandot.scoring import best_arrangement
+from impresario_rules.turandot import TURANDOT as T
+from impresario_rules.turandot.cards import DIRECTORS
+from impresario_rules.turandot.scoring import best_arrangement
 
 from turandot_helpers import bids, new, scenario
 
@@ -72,7 +72,7 @@ def test_R7_default_cast_is_the_R6_optimum(n):
 def test_R7_no_default_for_a_seat_that_has_nothing_to_do():
     state = new(3)
     state, _ = T.apply(state, 0, {"type": "bid", "slot": 1})
-    from impresario_engine.games.base import OutOfTurn
+    from impresario_rules.base import OutOfTurn
     with pytest.raises(OutOfTurn):
         T.default_action(state, 0)
 

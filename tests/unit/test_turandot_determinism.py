@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from impresario_engine.games.base import play_random_game
-from impresario_engine.games.turandot import TURANDOT as T
+from impresario_rules.play import play_random_game
+from impresario_rules.turandot import TURANDOT as T
 
 from turandot_helpers import bid, new
 

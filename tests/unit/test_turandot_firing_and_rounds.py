@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import DIRECTORS
+from impresario_rules.turandot import TURANDOT as T
+from impresario_rules.turandot.cards import DIRECTORS
 
 from turandot_helpers import advance_to_round, bid, bids, events_of, finish_round, new, refused
 
@@ -37,38 +37,47 @@ def test_the_maestro_names_another_player_who_fires_a_director(n):
 
 def test_cannot_nominate_self():
     refused(to_nominate(4, maestro=2), 2, {"type": "nominate", "seat": 2},
-            "cannot_nominate_self", 422)
+            "cannot_nominate_self", "illegal")
 
 
-@pytest.mark.parametrize("nominee", [4, -1, "1", None, 1.0, True])
+@pytest.mark.parametrize("nominee", [4, -1, 9])
 def test_nominating_an_unknown_seat(nominee):
     refused(to_nominate(4, maestro=2), 2, {"type": "nominate", "seat": nominee},
-            "unknown_seat", 422)
+            "unknown_seat", "illegal")
+
+
+@pytest.mark.parametrize("nominee", ["1", None, 1.0, True])
+def test_a_nominee_that_is_no_seat_number_is_a_malformed_move(nominee):
+    refused(to_nominate(4, maestro=2), 2, {"type": "nominate", "seat": nominee},
+            "invalid_move", "illegal")
 
 
 def test_only_the_maestro_nominates_and_only_in_the_nomination_phase():
     state = to_nominate(4, maestro=2)
     for seat in (0, 1, 3):
-        refused(state, seat, {"type": "nominate", "seat": 0}, "not_your_turn", 409)
-    refused(new(4), 0, {"type": "nominate", "seat": 1}, "not_nominate_phase", 409)
-    refused(state, 2, {"type": "nominate", "seat": 1, "why": "x"}, "invalid_move", 422)
+        refused(state, seat, {"type": "nominate", "seat": 0}, "not_your_turn", "not_now")
+    refused(new(4), 0, {"type": "nominate", "seat": 1}, "not_nominate_phase", "not_now")
+    refused(state, 2, {"type": "nominate", "seat": 1, "why": "x"}, "invalid_move", "illegal")
 
 
 def test_the_nominee_fires_only_from_the_pile():
     state = to_nominate(4, maestro=2)
     state, _ = T.apply(state, 2, {"type": "nominate", "seat": 3})
-    for bad in ("tosca", None, 3, ["neutral"], "Neutral"):
-        refused(state, 3, {"type": "fire_director", "director": bad}, "director_not_in_pile", 422)
+    for bad in ("tosca", "Neutral"):
+        refused(state, 3, {"type": "fire_director", "director": bad}, "director_not_in_pile",
+                "illegal")
+    for bad in (None, 3, ["neutral"]):  # not a director's name at all
+        refused(state, 3, {"type": "fire_director", "director": bad}, "invalid_move", "illegal")
     for seat in (0, 1, 2):
         refused(state, seat, {"type": "fire_director", "director": "neutral"},
-                "not_your_turn", 409)
+                "not_your_turn", "not_now")
     state, _ = T.apply(state, 3, {"type": "fire_director", "director": "neutral"})
     # round 2: fire again; neutral is no longer in the pile
     state, _ = bids(state, {s: (s + 1,) for s in range(4)})
     assert state["maestro"] == 3
     state, _ = T.apply(state, 3, {"type": "nominate", "seat": 0})
     refused(state, 0, {"type": "fire_director", "director": "neutral"}, "director_not_in_pile")
-    refused(new(3), 0, {"type": "fire_director", "director": "neutral"}, "not_fire_phase", 409)
+    refused(new(3), 0, {"type": "fire_director", "director": "neutral"}, "not_fire_phase", "not_now")
 
 
 @pytest.mark.parametrize("maestro", [0, 1])
@@ -78,7 +87,7 @@ def test_with_2_players_the_nomination_is_forced(maestro):
     assert events_of(events, "nominated") == [
         {"type": "nominated", "round": 1, "seat": 1 - maestro, "forced": True}]
     assert state["phase"] == "fire" and T.pending(state) == {1 - maestro: ["fire_director"]}
-    refused(state, maestro, {"type": "nominate", "seat": 1 - maestro}, "not_nominate_phase", 409)
+    refused(state, maestro, {"type": "nominate", "seat": 1 - maestro}, "not_nominate_phase", "not_now")
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -189,4 +198,4 @@ def test_after_round_7_everyone_has_6_singers_and_1_director_and_casts():
     assert T.pending(state) == {s: ["cast"] for s in range(4)}
     assert all(len(s) == 6 for s in state["singers"])
     assert all(d in DIRECTORS for d in state["director"])
-    refused(state, 0, bid(1), "not_bidding_phase", 409)
+    refused(state, 0, bid(1), "not_bidding_phase", "not_now")

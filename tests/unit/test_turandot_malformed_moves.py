@@ -1,4 +1,4 @@
-"""Malformed moves (what a buggy or hostile client may send) are refused with a RulesError and a
+"""Malformed moves (what a buggy or hostile client may send) are refused with a Refusal and a
 stable code — never another exception — and change nothing."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from impresario_engine.games.base import RulesError
-from impresario_engine.games.turandot import TURANDOT as T
+from impresario_rules.base import KINDS, Refusal
+from impresario_rules.turandot import TURANDOT as T
 
 from turandot_helpers import refused
 
@@ -22,7 +22,7 @@ TYPES = ["bid", "assign_office", "nominate", "fire_director", "cast"]
 @pytest.mark.parametrize("kind", [["bid"], {"bid": 1}, None, 3, True])
 def test_a_move_type_that_is_not_a_string_is_unknown(kind):
     state, _ = T.new_game(3, None, 1)
-    refused(state, 1, {"type": kind, "slot": 1}, "unknown_move_type", 422)
+    refused(state, 1, {"type": kind, "slot": 1}, "unknown_move_type", "illegal")
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -38,8 +38,8 @@ def test_random_malformed_moves_raise_only_rules_errors_and_change_nothing(n):
             snapshot = json.dumps(state, sort_keys=True)
             try:
                 T.apply(state, seat, action)
-            except RulesError as e:
-                assert e.code and e.status in (409, 422)
+            except Refusal as e:
+                assert e.code and e.kind in KINDS
             assert json.dumps(state, sort_keys=True) == snapshot
         seat = min(T.pending(state))
         state, _ = T.apply(state, seat, T.sample_action(state, seat, rng))

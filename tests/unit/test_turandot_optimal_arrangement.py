@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from impresario_engine.games.turandot.cards import CATEGORIES, DEFAULT, DIRECTORS, parse_catalogue
-from impresario_engine.games.turandot.scoring import best_arrangement, score_cast
+from impresario_rules.turandot.cards import CATEGORIES, DEFAULT, DIRECTORS, parse_catalogue
+from impresario_rules.turandot.scoring import best_arrangement, score_cast
 
 
 def brute_force(singers, director, stage, catalogue):
@@ -81,7 +81,7 @@ def test_R6_the_director_is_included():
 
 
 def test_R6_a_hand_must_be_six_different_singers():
-    from impresario_engine.games.base import IllegalMove
+    from impresario_rules.base import IllegalMove
     with pytest.raises(IllegalMove):
         best_arrangement(["S01"] * 6, "neutral")
     with pytest.raises(IllegalMove):

@@ -13,11 +13,11 @@ from collections import Counter
 
 import pytest
 
-from impresario_engine.games.base import RulesError, redact_event
-from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import DIRECTORS
-from impresario_engine.games.turandot.rules import helpers_for
-from impresario_engine.games.turandot.scoring import LINES
+from impresario_rules.base import Refusal, redact_event
+from impresario_rules.turandot import TURANDOT as T
+from impresario_rules.turandot.cards import DIRECTORS
+from impresario_rules.turandot.rules import helpers_for
+from impresario_rules.turandot.scoring import LINES
 
 GAMES = int(os.environ.get("TURANDOT_PROPERTY_GAMES", "2000"))
 PUBLIC_BID_EVENT = {"type", "round", "seat", "face_down"}
@@ -148,12 +148,14 @@ def illegal_moves(state, seat, rng):
             if b is not None:
                 alt = canonical(b)
                 out.append((other, {"type": "bid", "slot": alt[0], "money": alt[1],
-                                    "bluff": alt[2]}, "bid_already_committed"))
+                                    "bluff": alt[2]},
+                            "bid_already_committed" if alt[1] <= 3 else "invalid_move"))
                 out.append((other, {"type": "bid", "slot": b[0], "money": b[1],
                                     "bluff": not b[2]}, "bid_already_committed"))
         if state["bids"][seat] is None:
-            out.append((seat, {"type": "bid", "slot": 1, "money": state["money"][seat] + 1,
-                         "bluff": False}, "not_enough_money"))
+            more = state["money"][seat] + 1  # 4 is more than anyone holds: malformed
+            out.append((seat, {"type": "bid", "slot": 1, "money": more, "bluff": False},
+                        "not_enough_money" if more <= 3 else "invalid_move"))
             out.append((seat, {"type": "bid", "slot": None, "money": 0, "bluff": True},
                         "empty_bid"))
     else:
@@ -165,8 +167,7 @@ def illegal_moves(state, seat, rng):
             out.append((seat, {"type": "assign_office",
                                "assignments": [{"seat": s, "slot": 1} for s in waiting]},
                         "duplicate_slot"))
-        out.append((seat, {"type": "assign_office", "assignments": []},
-                    "office_seats_mismatch"))
+        out.append((seat, {"type": "assign_office", "assignments": []}, "invalid_move"))
     if phase == "nominate":
         out.append((seat, {"type": "nominate", "seat": state["maestro"]},
                     "cannot_nominate_self"))
@@ -199,7 +200,7 @@ def play_checked(n, seed):
             candidates = illegal_moves(state, seat, rng)
             actor, action, code = rng.choice(candidates)
             snapshot = json.dumps(state, sort_keys=True)
-            with pytest.raises(RulesError) as info:
+            with pytest.raises(Refusal) as info:
                 T.apply(state, actor, action)
             if code is not None:
                 assert info.value.code == code, (action, info.value.code)

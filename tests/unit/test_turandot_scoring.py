@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import CATEGORIES, DIRECTORS, ROLES
-from impresario_engine.games.turandot.scoring import LINES, best_arrangement, score_cast
+from impresario_rules.turandot import TURANDOT as T
+from impresario_rules.turandot.cards import CATEGORIES, DIRECTORS, ROLES
+from impresario_rules.turandot.scoring import LINES, best_arrangement, score_cast
 
 from turandot_helpers import CAT, new, refused, scenario
 
@@ -324,19 +324,19 @@ def test_cast_moves_are_checked():
     state = casting(3)
     mine = state["singers"][0]
     other = state["singers"][1]
-    refused(state, 0, {"type": "cast", "roles": other}, "not_a_permutation", 422)
-    refused(state, 0, {"type": "cast", "roles": [mine[0]] * 6}, "not_a_permutation", 422)
-    refused(state, 0, {"type": "cast", "roles": mine[:5]}, "invalid_move", 422)
-    refused(state, 0, {"type": "cast", "roles": mine + mine[:1]}, "invalid_move", 422)
-    refused(state, 0, {"type": "cast", "roles": "".join(mine)}, "invalid_move", 422)
-    refused(state, 0, {"type": "cast", "roles": [1, 2, 3, 4, 5, 6]}, "invalid_move", 422)
-    refused(state, 0, {"type": "cast", "roles": mine, "x": 1}, "invalid_move", 422)
-    refused(new(3), 0, {"type": "cast", "roles": None}, "not_casting_phase", 409)
+    refused(state, 0, {"type": "cast", "roles": other}, "not_a_permutation", "illegal")
+    refused(state, 0, {"type": "cast", "roles": [mine[0]] * 6}, "not_a_permutation", "illegal")
+    refused(state, 0, {"type": "cast", "roles": mine[:5]}, "invalid_move", "illegal")
+    refused(state, 0, {"type": "cast", "roles": mine + mine[:1]}, "invalid_move", "illegal")
+    refused(state, 0, {"type": "cast", "roles": "".join(mine)}, "invalid_move", "illegal")
+    refused(state, 0, {"type": "cast", "roles": [1, 2, 3, 4, 5, 6]}, "invalid_move", "illegal")
+    refused(state, 0, {"type": "cast", "roles": mine, "x": 1}, "invalid_move", "illegal")
+    refused(new(3), 0, {"type": "cast", "roles": None}, "not_casting_phase", "not_now")
     state2, events = T.apply(state, 0, {"type": "cast", "roles": list(reversed(mine))})
     assert events == [{"type": "cast", "seat": 0, "roles": list(reversed(mine))}]
     again, events = T.apply(state2, 0, {"type": "cast", "roles": list(reversed(mine))})
     assert again is state2 and events == []
-    refused(state2, 0, {"type": "cast", "roles": mine}, "already_cast", 409)
+    refused(state2, 0, {"type": "cast", "roles": mine}, "already_cast", "not_now")
     assert T.pending(state2) == {1: ["cast"], 2: ["cast"]}
 
 
@@ -344,7 +344,7 @@ def test_a_finished_game_refuses_every_move():
     state, _ = finished(3, [X, Y, ["S01", "S02", "S03", "S05", "S06", "S08"]], ["neutral"] * 3)
     assert T.pending(state) == {}
     for action in ({"type": "cast", "roles": None}, {"type": "bid", "slot": 1}):
-        refused(state, 0, action, "game_finished", 409)
+        refused(state, 0, action, "game_finished", "finished")
 
 
 def test_casting_with_roles_null_applies_the_optimal_arrangement():

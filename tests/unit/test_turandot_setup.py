@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from impresario_engine.games.base import InvalidOptions
-from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import CATEGORIES, DEFAULT, DIRECTORS
+from impresario_rules.base import InvalidOptions
+from impresario_rules.turandot import TURANDOT as T
+from impresario_rules.turandot.cards import CATEGORIES, DEFAULT, DIRECTORS
 
 from turandot_helpers import new
 
 SHARED_CSV = Path("/work/shared/rules/turandot-singers.csv")
-PACKAGED_CSV = (Path(__file__).resolve().parents[2] / "services/engine/src/impresario_engine/games"
+PACKAGED_CSV = (Path(__file__).resolve().parents[2] / "rules/src/impresario_rules"
                 / "turandot/data/singers.csv")
 
 
@@ -237,6 +237,6 @@ def test_R1_every_kind_of_bad_catalogue_is_refused_with_invalid_catalogue(name):
     with pytest.raises(InvalidOptions) as info:
         T.new_game(3, {"catalogue": catalogue}, 1)
     assert info.value.code == "invalid_catalogue"
-    assert info.value.status == 422
+    assert info.value.kind == "illegal"
     assert info.value.message  # a clear, human error
     assert catalogue == before

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from impresario_engine.games.wordjam import WORDJAM as WJ
-from impresario_engine.games.wordjam.rules import CHALLENGE, FINISHED, SIDES, THINK, WINDOW
+from impresario_rules.wordjam import WORDJAM as WJ
+from impresario_rules.wordjam.rules import CHALLENGE, FINISHED, SIDES, THINK, WINDOW
 
 from wordjam_helpers import (NO_CALL, PASS, bet, call, play, refused, side, stand, table,
                              word)
@@ -70,9 +70,9 @@ class TestWorkedExampleFinalTurn:
         for viewer in (None, ALICE):
             assert "thieves" not in str(WJ.view(state, viewer)["sides"])
         assert ev[0].keys() == {"type", "seat", "_private"}
-        refused(state, BRUNO, side(TRUST), "side_already_chosen", 409)
+        refused(state, BRUNO, side(TRUST), "side_already_chosen", "not_now")
         assert WJ.default_action(state, ALICE) == side(TRUST)
-        refused(state, ALICE, call("Zorro"), "not_thinking_phase", 409)
+        refused(state, ALICE, call("Zorro"), "not_thinking_phase", "not_now")
 
     def test_strictly_more_than_the_same_sides_best(self):
         state = final_turn()
@@ -107,13 +107,13 @@ class TestExtraTurnsR7:
         assert state["phase"] == THINK and set(WJ.pending(state)) == {0, 1}
         view = WJ.view(state, 2)
         assert view["players"][2]["sitting_out"] is True and view["cave"]["column"] == 8
-        refused(state, 2, call("pinguino"), "sitting_out", 409)
+        refused(state, 2, call("pinguino"), "sitting_out", "not_now")
         state, _ = play(state, (0, {"type": "open_sesame", "word": state_word(state)}))
         # the others sit out but still take part in the challenge window
         assert set(WJ.pending(state)) == {1, 2, 3, 4}
         state, _ = stand(state)
         assert set(WJ.pending(state)) == {1}
-        refused(state, 3, bet(TRUST), "sitting_out", 409)
+        refused(state, 3, bet(TRUST), "sitting_out", "not_now")
         state, _ = play(state, (1, bet(TRUST)))
         assert state["phase"] == FINISHED
         assert WJ.score(state)["winners"] == [0]

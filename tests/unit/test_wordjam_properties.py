@@ -15,18 +15,18 @@ import random
 import orjson
 import pytest
 
-from impresario_engine.api.schemas_wordjam import (WORDJAM_MOVE_SCHEMAS, WordJamGameSchema,
-                                                   WordJamScoreSchema)
-from impresario_engine.games.base import redact_event
-from impresario_engine.games.wordjam import WORDJAM as WJ
-from impresario_engine.games.wordjam.rules import BETS, VOTE
+from impresario_engine.api.declared import move_schemas
+from impresario_engine.api.schemas import VIEW_SCHEMAS
+from impresario_rules.base import redact_event
+from impresario_rules.wordjam import WORDJAM as WJ
+from impresario_rules.wordjam.rules import BETS, VOTE
 
 from wordjam_helpers import service_view
 
 GAMES = int(os.environ.get("WORDJAM_PROPERTY_GAMES", "5"))
-MOVE_LOADERS = {k: v() for k, v in WORDJAM_MOVE_SCHEMAS.items()}
-GAME_SCHEMA = WordJamGameSchema()
-SCORE_SCHEMA = WordJamScoreSchema()
+MOVE_LOADERS = {k: v() for k, v in move_schemas(WJ).items()}
+GAME_SCHEMA = VIEW_SCHEMAS["wordjam"][0]()
+SCORE_SCHEMA = VIEW_SCHEMAS["wordjam"][1]()
 SECRET_EVENTS = {"bet_placed": {"type", "seat"}, "side_chosen": {"type", "seat"},
                  "word_submitted": {"type", "seat", "final"},
                  "vote_cast": {"type", "seat", "word_id"}}
@@ -165,7 +165,7 @@ def test_bots_finish_games_and_only_make_legal_moves():
 
 
 def test_wordsmith_bets_thieves_only_with_a_better_word():
-    from impresario_engine.games.wordjam.bots import _word
+    from impresario_rules.wordjam.bots import settled_word
     for seed in range(10):
         state, _ = WJ.new_game(6, None, seed)
         while state["phase"] != BETS and not WJ.is_finished(state):
@@ -176,7 +176,7 @@ def test_wordsmith_bets_thieves_only_with_a_better_word():
             continue
         for seat in WJ.pending(state):
             move = WJ.bot_action(state, seat, "wordsmith", random.Random(1))
-            best = _word(WJ.view(state, seat), seat, random.Random(1))
+            best = settled_word(WJ.view(state, seat), random.Random(1))
             beats = best is not None and best[1] > state["ali_word"]["value"]
             assert move["side"] == ("thieves" if beats else "ali_baba")
 

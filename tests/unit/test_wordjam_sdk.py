@@ -8,8 +8,8 @@ import random
 import pytest
 
 from impresario import wordjam as sdk
-from impresario_engine.games.wordjam import WORDJAM as WJ
-from impresario_engine.games.wordjam import words as W
+from impresario_rules.wordjam import WORDJAM as WJ
+from impresario_rules.wordjam import words as W
 
 from wordjam_helpers import service_view
 
@@ -78,28 +78,34 @@ def test_the_sdk_calculator_agrees_with_the_engine():
         assert mine == {k: theirs[k] for k in ("value", "valid", "reason")}, w
 
 
-def test_the_sdk_and_the_engine_read_the_same_lexicon_the_same_way():
-    from impresario_engine.games.wordjam import lexicon
+def test_the_sdk_plays_and_reads_words_with_the_rules_own_code():
+    """One implementation: the SDK's bot, folding and lexicon are the rules package's."""
+    from impresario_rules.wordjam import bots, lexicon
 
-    assert sdk.vocabulary() == lexicon.vocabulary()
-    assert sdk.known_words() == lexicon.known_words()
+    assert sdk.WordJamBot is bots.WordJamBot and sdk.WordJamBot.play is bots.wordsmith
+    assert sdk.fold is W.fold and sdk.SEPARATORS is W.SEPARATORS
+    assert sdk.vocabulary() is lexicon.vocabulary()
+    assert sdk.known_words() is lexicon.known_words()
     for word in ("Sherlock Holmes", "l'ananas", "KCKCKCKC", "De Niro", "x-y", "Totò"):
         assert sdk.knows(word) == lexicon.knows(word), word
-    for name in ("KNOWN_ZIPF", "LANGUAGES", "VOCABULARY", "SKIP_TOP", "MIN_LETTERS", "RUDE"):
-        assert getattr(sdk, name) == getattr(lexicon, name), name
 
 
-def test_the_sdk_folds_every_character_as_the_engine_does():
-    """The SDK's copy of the word characters (folding, the separators, the spelled-out
-    letters) is the engine's, character for character over the whole basic plane."""
-    assert sdk.SEPARATORS == W.SEPARATORS
-    for code in range(0x10000):
-        if 0xD800 <= code < 0xE000:
-            continue
-        ch = chr(code)
-        assert sdk.fold(ch) == W.fold(ch), hex(code)
-        word = "a" + ch + "b"
-        assert sdk.word_value(word, {"B": 1}, None) == W.word_value(word, {"B": 1}), hex(code)
+def test_the_engine_seat_and_the_sdk_bot_choose_alike():
+    """A bot seat of the engine and the SDK's WordJamBot, given the same random stream, make
+    the same moves: the engine hands its bot the seat's view and actions, as the API does."""
+    from impresario_rules.base import BotRandom
+
+    state, _ = WJ.new_game(6, None, 4)
+    pick = random.Random(4)
+    for i in range(120):
+        if WJ.is_finished(state):
+            break
+        seat = pick.choice(sorted(WJ.pending(state)))
+        served = WJ.bot_action(state, seat, "wordsmith", BotRandom("table", i, seat))
+        bot = sdk.WordJamBot(seed=0)
+        bot.rng = BotRandom("table", i, seat)
+        assert served == bot.choose(service_view(WJ.view(state, seat)), actions(state, seat))
+        state, _ = WJ.apply(state, seat, served)
 
 
 class FakeSeat:
@@ -125,7 +131,7 @@ def test_one_helper_per_move():
     assert [m["type"] for m in seat.sent] == list(WJ.move_types)
     state, _ = WJ.new_game(5, None, 1)
     for move in seat.sent:  # every helper's move is well formed for the engine's schemas
-        from impresario_engine.api.schemas_wordjam import WORDJAM_MOVE_SCHEMAS
+        from impresario_engine.api.declared import MOVE_SCHEMAS as WORDJAM_MOVE_SCHEMAS
         WORDJAM_MOVE_SCHEMAS[move["type"]]().load(move)
 
 

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from impresario_engine.games.base import InvalidOptions
-from impresario_engine.games.wordjam import WORDJAM as WJ
-from impresario_engine.games.wordjam.rules import BETS, CHALLENGE, THINK, VOTE, WINDOW
+from impresario_rules.base import InvalidOptions
+from impresario_rules.wordjam import WORDJAM as WJ
+from impresario_rules.wordjam.rules import BETS, CHALLENGE, THINK, VOTE, WINDOW
 
 from wordjam_helpers import (NO_CALL, PASS, awards, bet, call, play, refused, stand, table,
                              votes, word)
@@ -70,7 +70,7 @@ class TestOpenSesameRaceR3:
         assert set(WJ.pending(state)) == set(range(5))
         assert all(k == ["open_sesame", "no_call"] for k in WJ.pending(state).values())
         state, _ = play(state, (3, call("pinguino")))
-        err = refused(state, 1, call("gazzella"), "sesame_already_called", 409)
+        err = refused(state, 1, call("gazzella"), "sesame_already_called", "not_now")
         assert err.details["ali_baba"] == 3
         assert state["ali"] == 3
 
@@ -81,7 +81,7 @@ class TestOpenSesameRaceR3:
     ])
     def test_a_call_failing_the_engines_checks_does_not_make_ali_baba(self, w, code):
         state = table(5)
-        refused(state, 2, call(w), code, 422)
+        refused(state, 2, call(w), code, "illegal")
         state, _ = play(state, (4, call("pinguino")))
         assert state["ali"] == 4
 
@@ -117,7 +117,7 @@ class TestThinkDeadlineR4:
         state, _ = play(table(5), (1, NO_CALL))
         assert 1 not in WJ.pending(state)
         assert WJ.apply(state, 1, NO_CALL)[0] is state
-        refused(state, 1, call("pinguino"), "already_passed", 409)
+        refused(state, 1, call("pinguino"), "already_passed", "not_now")
 
 
 class TestChallengesR2R6:
@@ -151,7 +151,7 @@ class TestChallengesR2R6:
 
     def test_a_stale_challenge_is_refused(self):
         state, _ = play(table(5), (2, call("pinguino")))
-        refused(state, 0, {"type": "challenge", "word_id": 99}, "stale_word_id", 409)
+        refused(state, 0, {"type": "challenge", "word_id": 99}, "stale_word_id", "stale")
 
     def test_a_challenged_would_be_chief_thief_is_skipped(self):
         state = cinema()
@@ -177,10 +177,10 @@ class TestBetsR12:
         assert set(WJ.pending(state)) == {1, 2, 3, 4}
         assert WJ.default_action(state, 1) == bet(TRUST)
         assert WJ.turn_seconds(state, 1, None) == 15
-        refused(state, 0, bet(TRUST), "ali_baba_does_not_bet", 409)
+        refused(state, 0, bet(TRUST), "ali_baba_does_not_bet", "not_now")
         state, _ = play(state, (1, bet(THIEVES)))
         assert WJ.apply(state, 1, bet(THIEVES))[0] is state
-        refused(state, 1, bet(TRUST), "bet_already_placed", 409)
+        refused(state, 1, bet(TRUST), "bet_already_placed", "not_now")
         for viewer in (None, 0, 2):
             assert "thieves" not in str(WJ.view(state, viewer)["bets"])
         assert WJ.view(state, 1)["you"]["bet"] == THIEVES
@@ -231,8 +231,8 @@ class TestThievesWindowR5:
     def test_a_final_word_cannot_change(self):
         state = self.start()
         state, _ = play(state, (1, word("pinguino")))
-        refused(state, 1, word("panda"), "already_finished", 409)
-        refused(state, 3, word("panda"), "not_in_window", 409)
+        refused(state, 1, word("panda"), "already_finished", "not_now")
+        refused(state, 3, word("panda"), "not_in_window", "not_now")
 
     def test_the_window_refuses_malformed_words_only(self):
         state = self.start()

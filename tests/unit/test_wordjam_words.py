@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from impresario_engine.games.base import IllegalMove
-from impresario_engine.games.wordjam import word_value
-from impresario_engine.games.wordjam import words as W
+from impresario_rules.base import IllegalMove
+from impresario_rules.wordjam import word_value
+from impresario_rules.wordjam import words as W
 
 ANIMALS = {"T": 1, "P": 2, "N": 3, "F": 3}
 
@@ -70,9 +70,7 @@ class TestFolding:
         a character is in it exactly when a word may hold it."""
         import re
 
-        from impresario_engine.api.schemas_wordjam import WORD
-
-        pattern = re.compile(WORD["pattern"])
+        pattern = re.compile(W.WORD_PATTERN)
         for code in range(0x10000):
             if 0xD800 <= code < 0xE000:
                 continue
@@ -138,7 +136,7 @@ class TestShippedData:
                                     "yellow": [1, 1, 2, 2, 2, 3, 3, 4]}
 
     def test_the_lexicon_knows_words_and_not_gibberish(self):
-        from impresario_engine.games.wordjam import lexicon
+        from impresario_rules.wordjam import lexicon
 
         for word in ("pinguino", "GAZZELLA", "giraffa", "Sherlock Holmes", "Arsène Lupin",
                      "l'ananas", "tiramisù", "Schwarzenegger", "penguin"):

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from impresario_engine.games.base import RulesError
-from impresario_engine.games.turandot import TURANDOT as T
-from impresario_engine.games.turandot.cards import DEFAULT
+from impresario_rules.base import Refusal
+from impresario_rules.turandot import TURANDOT as T
+from impresario_rules.turandot.cards import DEFAULT
 
 CAT = DEFAULT.singers
 
@@ -52,15 +52,15 @@ def bids(state: dict, by_seat: dict[int, tuple]) -> tuple[dict, list[dict]]:
     return play(state, [(s, bid(*b)) for s, b in sorted(by_seat.items())])
 
 
-def refused(state: dict, seat: int, action: Any, code: str, status: int | None = None
-            ) -> RulesError:
+def refused(state: dict, seat: int, action: Any, code: str, kind: str | None = None
+            ) -> Refusal:
     """``action`` is refused with ``code`` and leaves ``state`` exactly as it was."""
     before = copy.deepcopy(state)
-    with pytest.raises(RulesError) as info:
+    with pytest.raises(Refusal) as info:
         T.apply(state, seat, action)
     assert info.value.code == code, (info.value.code, info.value.message)
-    if status is not None:
-        assert info.value.status == status
+    if kind is not None:
+        assert info.value.kind == kind
     assert state == before
     return info.value
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from impresario_engine.games.base import RulesError
-from impresario_engine.games.wordjam import WORDJAM as WJ
-from impresario_engine.games.wordjam.rules import CHALLENGE, SIDES, THINK
+from impresario_rules.base import Refusal
+from impresario_rules.wordjam import WORDJAM as WJ
+from impresario_rules.wordjam.rules import CHALLENGE, SIDES, THINK
 
 
 def table(n: int, turn: int = 1, coins=("T", "P", "N", "F"), forbidden: str = "R",
@@ -73,13 +73,13 @@ PASS = {"type": "thief_pass"}
 NO_CALL = {"type": "no_call"}
 
 
-def refused(state: dict, seat: int, action: dict, code: str, status: int | None = None
-            ) -> RulesError:
-    with pytest.raises(RulesError) as info:
+def refused(state: dict, seat: int, action: dict, code: str, kind: str | None = None
+            ) -> Refusal:
+    with pytest.raises(Refusal) as info:
         WJ.apply(state, seat, action)
     assert info.value.code == code, info.value
-    if status is not None:
-        assert info.value.status == status
+    if kind is not None:
+        assert info.value.kind == kind
     return info.value
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -29,8 +28,8 @@ from . import __version__
 from ._generated import SPEC_VERSION
 from .bots import bot_names
 from .client import DEFAULT_URL, Client
+from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
-from .inprocess import EngineMissing
 from .lobby import add_games_command
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
@@ -53,7 +52,7 @@ class UsageError(Exception):
 
 
 def engine_url(args: argparse.Namespace) -> str:
-    return getattr(args, "url", None) or os.environ.get("IMPRESARIO_URL") or DEFAULT_URL
+    return client_engine_url(getattr(args, "url", None))
 
 
 def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list[str],
@@ -301,8 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--jobs", type=int, default=1,
                       help="games played at a time, each in its own process (default 1)")
     tour.add_argument("--in-process", action="store_true",
-                      help="play against the engine's rules in this process, without a server "
-                           "(needs the engine package installed: pip install ./services/engine)")
+                      help="play against the rules in this process, without a server (the "
+                           "rules package the SDK depends on: no engine needed)")
     tour.add_argument("--out", default=None, metavar="FILE",
                       help="also write the results: FILE.json (everything) or FILE.csv (one "
                            "row per game and seat)")
@@ -335,8 +334,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"impresario {args.command}: {err}\n")
     except APIConnectionError:
         print("error: " + NO_ENGINE.format(url=engine_url(args)), file=sys.stderr)
-    except EngineMissing as err:
-        print(f"error: {err}", file=sys.stderr)
     except EndOfInput:
         print("\nNo more input: leaving the game (it stays on the server; "
               "'impresario watch' follows it).", file=sys.stderr)

@@ -13,6 +13,7 @@ idempotency, and ergonomic handles for a :class:`Game` and a :class:`Seat`.
 from __future__ import annotations
 
 import email.utils
+import os
 import random
 import time
 import uuid
@@ -26,6 +27,12 @@ from .errors import APIConnectionError, Conflict, error_for
 from .events import Event, stream_events
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def engine_url(url: str | None = None) -> str:
+    """The engine's address: ``url`` if given, else ``$IMPRESARIO_URL``, else
+    :data:`DEFAULT_URL`."""
+    return url or os.environ.get("IMPRESARIO_URL") or DEFAULT_URL
 RETRY_STATUSES = (429, 503)
 
 

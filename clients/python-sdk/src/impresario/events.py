@@ -6,14 +6,25 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, Protocol
 
 import requests
 
 from .errors import APIConnectionError, error_for
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .client import Client
+
+class Client(Protocol):
+    """What the stream needs of a :class:`impresario.client.Client`: its address, token,
+    session and timeout, and its requests (for the view that tells a finished game)."""
+
+    base_url: str
+    token: str | None
+    session: requests.Session
+    timeout: float
+
+    def request(self, method: str, path: str, *, json: Any = None,
+                params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                token: str | None = None, raw: bool = False) -> Any: ...
 
 FINAL = "game_finished"
 

@@ -10,7 +10,7 @@ import argparse
 import time
 from typing import Any, Callable
 
-from .client import Client
+from .client import Client, engine_url
 
 STATUSES = ("open", "playing", "finished")
 
@@ -72,9 +72,7 @@ def add_games_command(sub: argparse._SubParsersAction,
 
 
 def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
-    from .cli import engine_url  # the CLI imports this module
-
-    client = Client(engine_url(args))
+    client = Client(engine_url(getattr(args, "url", None)))
     found = list(client.iter_games(args.ruleset, args.status, args.has_bots,
                                    page_size=min(100, max(1, args.limit)),
                                    max_games=args.limit))

@@ -161,9 +161,8 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
     victory counts as a fraction of a win for each winner.
 
     ``jobs`` > 1 plays that many games at a time, each in its own process (the bots think in
-    Python, so threads would take turns). ``in_process`` plays against the engine's rules in
-    this process instead of a server (``client`` may then be None; the engine package must be
-    installed). The result is the same for the same arguments either way: the standings, and
+    Python, so threads would take turns). ``in_process`` plays against the rules in this
+    process instead of a server (``client`` may then be None). The result is the same for the same arguments either way: the standings, and
     under ``results`` every game (its seed, id, winners and each seat's total and lines)."""
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -171,10 +170,6 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
         raise ValueError("a client is needed unless in_process")
     for name in bot_names:
         make_bot(name, ruleset=ruleset)  # an unknown name fails before any game
-    if in_process:
-        from .inprocess import rulesets
-
-        rulesets()  # the engine is there, or EngineMissing says how to get it
     plan = _Plan(tuple(bot_names), ruleset, options, seed,
                  None if in_process else client.base_url,  # type: ignore[union-attr]
                  timeout=client.timeout if client else 10.0,

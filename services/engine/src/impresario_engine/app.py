@@ -18,7 +18,7 @@ from .api import lobby as lobby_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
-from .api import schemas_wordjam as sj
+from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api import web as web_client
 from .api.errors import ApiError, problem, to_response
 from .api.http import RequestTimeout
@@ -94,13 +94,11 @@ def _document(api: Api) -> None:
     spec = api.spec
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                "description": "a seat token or the host token"})
-    s.register_rulesets()
     _union(spec, "CreateGame", "ruleset", {
-        name: _component(spec, schema)
-        for name, schema in s.create_game_schemas(s.OPTIONS_SCHEMAS).items()})
+        name: _component(spec, schema) for name, schema in s.create_game_schemas().items()})
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
-    spec.components.schema("WordJamValueRequest", schema=sj.WordJamValueRequestSchema)
+    spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     games, scores = {}, []
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         scores.append({"$ref": _component(spec, score_schema)})
@@ -108,7 +106,9 @@ def _document(api: Api) -> None:
     _union(spec, "Game", "ruleset", games)
     spec.components.schema("Score", {"anyOf": scores})
     _union(spec, "Move", "type", {kind: _component(spec, schema)
-                                  for kind, schema in s.MOVE_SCHEMAS.items()})
+                                  for kind, schema in MOVE_SCHEMAS.items()})
+    _union(spec, "ActionSpace", "type", {kind: _component(spec, schema)
+                                         for kind, schema in SPACE_SCHEMAS.items()})
 
 
 def _component(spec, schema) -> str:

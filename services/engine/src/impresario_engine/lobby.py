@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .api.errors import ApiError
-from .games import RULESETS
+from impresario_rules import RULESETS
 from .store import StoreUnavailable
 from .store.lobby import list_key
 

@@ -24,7 +24,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from .api.errors import ApiError
-from .games import RULESETS, RulesError
+from impresario_rules import RULESETS, Refusal
 
 if TYPE_CHECKING:
     from .service import GameService, Loaded
@@ -194,7 +194,7 @@ def _create_rematch(svc: "GameService", old: "Loaded") -> tuple[str, float]:
     seed = secrets.randbits(63)
     try:
         state, setup = ruleset.new_game(players, doc["options"], seed)
-    except RulesError as err:  # the options were accepted for the finished game already
+    except Refusal as err:  # the options were accepted for the finished game already
         raise ApiError.from_rules(err) from err
     now = svc.clock()
     until = now + svc.config.rematch_hold_seconds

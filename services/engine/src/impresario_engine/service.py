@@ -23,8 +23,8 @@ from redis.exceptions import RedisError
 from . import lobby, names, seating
 from .api.errors import ApiError
 from .config import Config
-from .games import RULESETS, RulesError, Ruleset
-from .games.base import BotRandom, redact_event
+from impresario_rules import RULESETS, Refusal, Ruleset
+from impresario_rules.base import BotRandom, redact_event
 from .lobby import FINISHED, OPEN, PLAYING  # the game's statuses (each has its list)
 from .metrics import CAS_RETRIES, GAMES, MOVES
 from .store import GameStore, StoreUnavailable, codec
@@ -350,7 +350,7 @@ class GameService:
     # ------------------------------------------------------------------ the flow of play
     def _apply(self, doc: dict[str, Any], ruleset: Ruleset, seat: int, action: dict[str, Any],
                by: str, events: list[dict[str, Any]]) -> dict[str, Any]:
-        """``doc`` with one move applied (raises RulesError; returns ``doc`` itself for a no-op).
+        """``doc`` with one move applied (raises Refusal; returns ``doc`` itself for a no-op).
 
         Keeps, for each seat that must act, the time its turn began (for deadlines): a seat that
         was already waiting with the same kinds of move, and did not just act, keeps its time."""
@@ -616,7 +616,7 @@ class GameService:
             seed = secrets.randbits(63)
         try:
             state, events = ruleset.new_game(players, core_options, seed)
-        except RulesError as err:
+        except Refusal as err:
             raise ApiError.from_rules(err) from err
         host_token = new_token()
         spectator_token = new_token() if private else None
@@ -801,7 +801,7 @@ class GameService:
                     return (doc, events, refusal, None) if events else _raise(refusal.error)
             try:
                 new_doc = self._apply(doc, ruleset, seat, move, "seat", events)
-            except RulesError as err:
+            except Refusal as err:
                 if events:  # the deadlines still count: save them, then report the refusal
                     return doc, events, _Refused(ApiError.from_rules(err)), None
                 raise ApiError.from_rules(err) from err

@@ -13,9 +13,9 @@ import sys
 import time
 from typing import Any, Iterable, TextIO
 
-from .games.base import play_random_game
-from .games.turandot import TURANDOT
-from .games.turandot.scoring import LINES
+from impresario_rules.play import play_random_game
+from impresario_rules.turandot import TURANDOT
+from impresario_rules.turandot.scoring import LINES
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 

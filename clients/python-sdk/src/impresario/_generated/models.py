@@ -126,10 +126,10 @@ class TurandotScore(TypedDict):
 class Card(TypedDict):
     id: str
     kind: Literal['singer', 'director']
-    category: NotRequired[str]
-    sex: NotRequired[str]
+    category: NotRequired[Literal['professional', 'amateur', 'alternative', 'classic', 'comic', 'dark']]
+    sex: NotRequired[Literal['male', 'female', 'undefined']]
     stars: NotRequired[int]
-    favourite_role: NotRequired[str | None]
+    favourite_role: NotRequired[Literal['turandot', 'calaf', 'liu', None] | None]
     effect: NotRequired[str]
 
 
@@ -161,13 +161,13 @@ class Singer(TypedDict):
 class TurandotPlayer(TypedDict):
     seat: int
     name: str | None
+    bot: str | None
     singers: list["Singer"]
     director: "Director" | None
     stage_elements: int
     money: int
     face_down: int
     has_bid: bool | None
-    bot: str | None
     cast: list[str] | None
 
 
@@ -722,6 +722,135 @@ Move = Union["BidMove", "AssignOfficeMove", "NominateMove", "FireDirectorMove", 
 MOVE_TYPES: dict[str, str] = {"bid": "BidMove", "assign_office": "AssignOfficeMove", "nominate": "NominateMove", "fire_director": "FireDirectorMove", "cast": "CastMove", "choose_side": "WordJamChooseSideMove", "open_sesame": "WordJamOpenSesameMove", "no_call": "WordJamNoCallMove", "challenge": "WordJamChallengeMove", "no_challenge": "WordJamNoChallengeMove", "vote": "WordJamVoteMove", "bet": "WordJamBetMove", "thief_word": "WordJamThiefWordMove", "thief_pass": "WordJamThiefPassMove", "auction_bid": "AuctionBidMove", "auction_pass": "AuctionPassMove", "choose_layout": "ChooseLayoutMove", "place": "PlaceMove", "pass": "PassMove"}
 
 
+class BidSpace(TypedDict):
+    type: Literal['bid']
+    slots: list[int]
+    max_money: int
+    helper: bool
+    bluff: bool
+
+
+class AssignOfficeSpace(TypedDict):
+    type: Literal['assign_office']
+    seats: list[int]
+    slots: list[int]
+
+
+class NominateSpace(TypedDict):
+    type: Literal['nominate']
+    seats: list[int]
+
+
+class FireDirectorSpace(TypedDict):
+    type: Literal['fire_director']
+    directors: list[Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral']]
+
+
+class CastSpace(TypedDict):
+    type: Literal['cast']
+    singers: list[str]
+    optimal: list[str]
+    optimal_total: int
+
+
+class WordJamChooseSideSpace(TypedDict):
+    type: Literal['choose_side']
+    sides: list[Literal['ali_baba', 'thieves']]
+
+
+class WordJamOpenSesameSpace(TypedDict):
+    type: Literal['open_sesame']
+    coins: list["WordJamCoin"]
+    forbidden: Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']
+    style: str
+    check: Literal['eight_letters', 'first_letter', None] | None
+    first_letter: str | None
+    max_length: int
+
+
+class WordJamNoCallSpace(TypedDict):
+    type: Literal['no_call']
+
+
+class WordJamChallengeSpace(TypedDict):
+    type: Literal['challenge']
+    word_id: int
+    word: str
+    value: int
+    author: int
+    about: Literal['call', 'declaration']
+
+
+class WordJamNoChallengeSpace(TypedDict):
+    type: Literal['no_challenge']
+    word_id: int
+
+
+class WordJamVoteSpace(TypedDict):
+    type: Literal['vote']
+    word_id: int
+    word: str
+    author: int
+    in_favour: list[bool]
+
+
+class WordJamBetSpace(TypedDict):
+    type: Literal['bet']
+    sides: list[Literal['ali_baba', 'thieves']]
+    word: str
+    value: int
+
+
+class WordJamThiefWordSpace(TypedDict):
+    type: Literal['thief_word']
+    must_beat: int | None
+    current: str | None
+    final: list[bool]
+    max_length: int
+
+
+class WordJamThiefPassSpace(TypedDict):
+    type: Literal['thief_pass']
+
+
+class AuctionBidSpace(TypedDict):
+    type: Literal['auction_bid']
+    contracts: list[Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M']]
+    last_bid: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M', None] | None
+
+
+class AuctionPassSpace(TypedDict):
+    type: Literal['auction_pass']
+
+
+class ChooseLayoutSpace(TypedDict):
+    type: Literal['choose_layout']
+    layouts: list[Literal['S', 'G', 'P', 'M']]
+
+
+class MuzicandoCellXY(TypedDict):
+    x: int
+    y: int
+
+
+class MuzicandoPlaceOption(TypedDict):
+    card: Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']
+    cells: list["MuzicandoCellXY"]
+
+
+class PlaceSpace(TypedDict):
+    type: Literal['place']
+    cards: list["MuzicandoPlaceOption"]
+
+
+class PassSpace(TypedDict):
+    type: Literal['pass']
+    draws: bool
+
+ActionSpace = Union["BidSpace", "AssignOfficeSpace", "NominateSpace", "FireDirectorSpace", "CastSpace", "WordJamChooseSideSpace", "WordJamOpenSesameSpace", "WordJamNoCallSpace", "WordJamChallengeSpace", "WordJamNoChallengeSpace", "WordJamVoteSpace", "WordJamBetSpace", "WordJamThiefWordSpace", "WordJamThiefPassSpace", "AuctionBidSpace", "AuctionPassSpace", "ChooseLayoutSpace", "PlaceSpace", "PassSpace"]
+ACTIONSPACE_TYPES: dict[str, str] = {"bid": "BidSpace", "assign_office": "AssignOfficeSpace", "nominate": "NominateSpace", "fire_director": "FireDirectorSpace", "cast": "CastSpace", "choose_side": "WordJamChooseSideSpace", "open_sesame": "WordJamOpenSesameSpace", "no_call": "WordJamNoCallSpace", "challenge": "WordJamChallengeSpace", "no_challenge": "WordJamNoChallengeSpace", "vote": "WordJamVoteSpace", "bet": "WordJamBetSpace", "thief_word": "WordJamThiefWordSpace", "thief_pass": "WordJamThiefPassSpace", "auction_bid": "AuctionBidSpace", "auction_pass": "AuctionPassSpace", "choose_layout": "ChooseLayoutSpace", "place": "PlaceSpace", "pass": "PassSpace"}
+
+
 class Problem(TypedDict):
     type: str
     title: str
@@ -778,15 +907,11 @@ class Joined(TypedDict):
     game: Any
 
 
-class ActionSpace(TypedDict):
-    type: str
-
-
 class Actions(TypedDict):
     seat: int | None
     pending: list[str]
-    moves: list["ActionSpace"]
-    default: NotRequired[dict[str, Any] | None]
+    moves: list[Any]
+    default: NotRequired["Move" | None]
 
 
 class Event(TypedDict):
@@ -807,7 +932,7 @@ class Events(TypedDict):
 
 class ReplayMove(TypedDict):
     seat: int
-    move: dict[str, Any]
+    move: Any
     by: Literal['seat', 'bot', 'deadline']
 
 
@@ -874,4 +999,4 @@ class Health(TypedDict):
     status: str
 
 
-__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "ActionSpace", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "ReplayStep", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health"]
+__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "BidSpace", "AssignOfficeSpace", "NominateSpace", "FireDirectorSpace", "CastSpace", "WordJamChooseSideSpace", "WordJamOpenSesameSpace", "WordJamNoCallSpace", "WordJamChallengeSpace", "WordJamNoChallengeSpace", "WordJamVoteSpace", "WordJamBetSpace", "WordJamThiefWordSpace", "WordJamThiefPassSpace", "AuctionBidSpace", "AuctionPassSpace", "ChooseLayoutSpace", "MuzicandoCellXY", "MuzicandoPlaceOption", "PlaceSpace", "PassSpace", "ActionSpace", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "ReplayStep", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health"]

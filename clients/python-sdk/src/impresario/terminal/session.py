@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from impresario_rules import RULESETS
+
 from .._generated import operations as ops
 from ..client import Client, Seat
 from ..errors import Conflict, IllegalMove, PreconditionFailed
@@ -16,9 +18,10 @@ from .wordjam import WordJamScreen
 
 SCREENS: dict[str, type[Screen]] = {"turandot": TurandotScreen, "wordjam": WordJamScreen,
                                     "muzicando": MuzicandoScreen}
-#: the bots the engine plays (seats added by the host); the first is each ruleset's default
-ENGINE_BOTS = {"turandot": ("greedy", "random"), "wordjam": ("wordsmith", "random"),
-               "muzicando": ("greedy", "random")}
+#: the bots the engine plays (seats added by the host), the rules' own; the first is each
+#: ruleset's default (its strongest: random last)
+ENGINE_BOTS = {name: tuple(sorted(r.bot_names, key=lambda bot: bot == "random"))
+               for name, r in RULESETS.items()}
 #: how many bots ``impresario play`` seats when not told: a legal, typical table
 DEFAULT_BOTS = {"turandot": 3, "wordjam": 5, "muzicando": 3}
 BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elsa", "Fabio", "Gina", "Ivo", "Lea", "Marco",

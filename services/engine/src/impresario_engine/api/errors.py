@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 from flask import Response, g
 
-from ..games.base import RulesError
+from impresario_rules.base import FINISHED, ILLEGAL, NOT_NOW, STALE, Refusal
 
 PROBLEM_TYPE = "https://impresario.dev/problems/"
 
@@ -33,6 +33,10 @@ TITLES = {
 }
 
 
+#: the status of each kind of the rules' refusals (the one place a refusal meets HTTP)
+RULES_STATUS = {ILLEGAL: 422, NOT_NOW: 409, STALE: 409, FINISHED: 409}
+
+
 class ApiError(Exception):
     """An error the API reports: HTTP status, stable code, human detail, optional extra fields."""
 
@@ -46,8 +50,8 @@ class ApiError(Exception):
         self.extra = extra
 
     @classmethod
-    def from_rules(cls, err: RulesError) -> "ApiError":
-        return cls(err.status, err.code, err.message, **err.details)
+    def from_rules(cls, err: Refusal) -> "ApiError":
+        return cls(RULES_STATUS[err.kind], err.code, err.message, **err.details)
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:

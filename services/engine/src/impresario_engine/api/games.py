@@ -7,8 +7,9 @@ import re
 from flask import request
 from flask_smorest import Blueprint
 
-from ..games.base import RulesError
+from impresario_rules.base import Refusal
 from . import schemas as s
+from .declared import load_body, load_move
 from . import streams
 from .edge import client_address
 from .errors import TITLES, ApiError
@@ -202,7 +203,7 @@ def create_game():
     A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
     work out its deck, so seeded games are for practice, tests and replays.
     """
-    body = s.load_body(_CREATE, json_body())
+    body = load_body(_CREATE, json_body())
     svc = service()
     key = idempotency_key()
     replay = svc.begin_create_idempotency(key, fingerprint(), client_address()) if key else None
@@ -278,7 +279,7 @@ def join_game(game_id: str):
     `join_link_required`; with the spectator token: 403 `spectator_read_only` (that token
     never writes); with a wrong one: 403 `invalid_join_token`.
     """
-    body = s.load_body(_JOIN, json_body())
+    body = load_body(_JOIN, json_body())
     key = idempotency_key()
     join_token = request.args.get("join")  # its form is checked first (_credentials_first)
     result = service().join(_game_id(game_id), body["name"], key, fingerprint() if key else "",
@@ -354,7 +355,7 @@ def make_move(game_id: str):
     key = idempotency_key()
     if_match = if_match_version()
     result = service().act(_game_id(game_id), bearer_token(), body, if_match, key,
-                           fingerprint() if key else "", parse=s.load_move)
+                           fingerprint() if key else "", parse=load_move)
     headers = _replay_headers(result)
     headers["ETag"] = etag(result["version"])
     return json_response(result, 200, headers)
@@ -453,7 +454,7 @@ def get_score(game_id: str):
     loaded, _caller = svc.read(_game_id(game_id), _token())
     try:
         return json_response(loaded.ruleset.score(loaded.doc["state"]))
-    except RulesError as err:
+    except Refusal as err:
         raise ApiError.from_rules(err) from err
 
 

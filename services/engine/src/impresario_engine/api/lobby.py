@@ -9,7 +9,7 @@ from flask import request
 from flask_smorest import Blueprint
 
 from .. import lobby, seating
-from ..games import RULESETS
+from impresario_rules import RULESETS
 from . import schemas_lobby as s
 from .errors import ApiError
 from .games import AUTH, IDEMPOTENCY_PARAM, _game_id, _replay_headers, problems

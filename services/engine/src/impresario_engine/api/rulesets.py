@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from ..games import RULESETS, RulesError
-from ..games.turandot.cards import DEFAULT, DIRECTORS
-from ..games.turandot.scoring import best_arrangement, score_cast
-from ..games.wordjam import word_value
-from ..games.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
+from impresario_rules import RULESETS, Refusal
+from impresario_rules.turandot.cards import DEFAULT, DIRECTORS
+from impresario_rules.turandot.scoring import best_arrangement, score_cast
+from impresario_rules.wordjam import word_value
+from impresario_rules.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
 from . import schemas as s
-from . import schemas_wordjam as sj
+from .declared import load_body
 from .errors import ApiError
 from .games import problems
 from .http import json_body, json_response
@@ -57,7 +57,7 @@ def score_calculator():
     stage elements give the breakdown of the given arrangement (or of the best one) and the best
     arrangement.
     """
-    body = s.load_body(_CALC, json_body())
+    body = load_body(_CALC, json_body())
     singers = body["singers"]
     director = body["director"]
     unknown = [i for i in singers if i not in DEFAULT.singers]
@@ -71,7 +71,7 @@ def score_calculator():
                        f"unknown director {director!r}; directors: {', '.join(DIRECTORS)}")
     try:
         best = list(best_arrangement(singers, director, DEFAULT))
-    except RulesError as err:
+    except Refusal as err:
         raise ApiError.from_rules(err) from err
     roles = body["roles"]
     if roles is None:
@@ -95,7 +95,7 @@ _CALC = s.CalculatorSchema()
 @blp.doc(operationId="wordJamValue", requestBody={
     "required": True, "content": {"application/json": {"schema": "WordJamValueRequest", "example": {
         "word": "pinguino", "coins": {"T": 1, "P": 2, "N": 3, "F": 3}, "forbidden": "R"}}}})
-@blp.response(200, sj.WordJamValueSchema, description="The word's coins, or why it is invalid")
+@blp.response(200, s.WordJamValueSchema, description="The word's coins, or why it is invalid")
 @problems(400, 413, 415, 422, blueprint=blp)
 def wordjam_value():
     """Value a Word Jam word
@@ -107,10 +107,10 @@ def wordjam_value():
     with 422 `word_invalid_characters` (`word_empty`: no letters, `word_too_long`: over 64
     characters). Reuse and the theme depend on a game and are not judged here.
     """
-    body = s.load_body(_WORD, json_body())
+    body = load_body(_WORD, json_body())
     try:
         result = word_value(body["word"], body["coins"], body["forbidden"])
-    except RulesError as err:
+    except Refusal as err:
         raise ApiError.from_rules(err) from err
     if result["reason"] in _MALFORMED:
         raise ApiError(422, f"word_{result['reason']}", REASON_TEXT[result["reason"]],
@@ -118,6 +118,6 @@ def wordjam_value():
     return json_response(result)
 
 
-_WORD = sj.WordJamValueRequestSchema()
+_WORD = s.WordJamValueRequestSchema()
 #: a word that is not one: refused as a move would be, not valued
 _MALFORMED = (EMPTY, TOO_LONG, INVALID_CHARACTERS)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from .schemas import Base, GameField, Int, StrictBool
+from .declared import Base, Int, StrictBool
+from .schemas import GameField
 
 
 class LobbySeatSchema(Base):

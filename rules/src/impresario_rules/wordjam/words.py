@@ -86,6 +86,48 @@ def word_character(ch: str) -> bool:
     return all("A" <= c <= "Z" for c in fold(ch)) and ch.isprintable() or ch in SEPARATORS
 
 
+def word_pattern() -> str:
+    """The words the rules accept, as a regular expression (computed from
+    :func:`word_character` over the basic multilingual plane): Latin letters, accented or not,
+    spaces, apostrophes and hyphens, with at least one letter. :data:`WORD_PATTERN` is its
+    value (computing it takes half a second; a test keeps the two equal)."""
+    chars = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000
+             and word_character(chr(c))]
+    letters = [c for c in chars if chr(c) not in SEPARATORS and not 0x300 <= c <= 0x36F]
+    any_char = _char_class(chars)
+    return f"^{any_char}*{_char_class(letters)}{any_char}*$"
+
+
+def _char_class(codes: list[int]) -> str:
+    """A regular-expression character class of the code points ``codes`` (sorted)."""
+    ranges: list[list[int]] = []
+    for c in codes:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+
+    def esc(c: int) -> str:  # letters, digits, space and apostrophe as they are
+        return chr(c) if chr(c).isascii() and (chr(c).isalnum() or chr(c) in " '") \
+            else f"\\u{c:04x}"
+    return "[" + "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges) + "]"
+
+
+#: :func:`word_pattern`, computed once
+WORD_PATTERN = (    "^[ '\\u002dA-Za-z\\u00a0\\u00ad\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u0137\\u0139-\\u013e"
+    '\\u0141-\\u0148\\u014c-\\u017e\\u01a0-\\u01a1\\u01af-\\u01b0\\u01cd-\\u01dc\\u01de-\\u01e3\\u'
+    '01e6-\\u01ed\\u01f0\\u01f4-\\u01f5\\u01f8-\\u021b\\u021e-\\u021f\\u0226-\\u0233\\u02bc\\u030'
+    '0-\\u036f\\u1e00-\\u1e99\\u1e9e\\u1ea0-\\u1ef9\\u2010-\\u2011\\u2019\\u202f\\u212a-\\u212b]*'
+    '[A-Za-z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u0137\\u0139-\\u013e\\u0141-\\u0148\\u014c-\\'
+    'u017e\\u01a0-\\u01a1\\u01af-\\u01b0\\u01cd-\\u01dc\\u01de-\\u01e3\\u01e6-\\u01ed\\u01f0\\u01'
+    'f4-\\u01f5\\u01f8-\\u021b\\u021e-\\u021f\\u0226-\\u0233\\u1e00-\\u1e99\\u1e9e\\u1ea0-\\u1ef9'
+    "\\u212a-\\u212b][ '\\u002dA-Za-z\\u00a0\\u00ad\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u0137"
+    '\\u0139-\\u013e\\u0141-\\u0148\\u014c-\\u017e\\u01a0-\\u01a1\\u01af-\\u01b0\\u01cd-\\u01dc\\u'
+    '01de-\\u01e3\\u01e6-\\u01ed\\u01f0\\u01f4-\\u01f5\\u01f8-\\u021b\\u021e-\\u021f\\u0226-\\u02'
+    '33\\u02bc\\u0300-\\u036f\\u1e00-\\u1e99\\u1e9e\\u1ea0-\\u1ef9\\u2010-\\u2011\\u2019\\u202f\\u'
+    '212a-\\u212b]*$')
+
+
 def letters_reason(word: str) -> str | None:
     """Why ``word`` is not a well-formed word (``None`` when it is)."""
     if not isinstance(word, str) or not word.strip():

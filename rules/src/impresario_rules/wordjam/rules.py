@@ -19,11 +19,11 @@ change.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from .. import rng as rngmod
-from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
-                    check_fields)
+from ..base import (STALE, Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State,
+                    Viewer)
 from . import lexicon
 from . import words as W
 
@@ -57,22 +57,12 @@ SECONDS_OPTIONS = {
 }
 MAX_SECONDS = 86_400
 
-MOVE_TYPES = ("choose_side", "open_sesame", "no_call", "challenge", "no_challenge", "vote",
-              "bet", "thief_word", "thief_pass")
-
 
 def _clockwise_after(seat: int, n: int) -> list[int]:
     """Every other seat clockwise starting at ``seat``'s left."""
     return [(seat + i) % n for i in range(1, n)]
 
 
-
-
-def _word_field(action: Action) -> str:
-    word = action.get("word")
-    if not isinstance(word, str):
-        raise IllegalMove("invalid_move", "word must be a string")
-    return word
 
 
 #: the reason a word fails the game option ``dictionary``
@@ -97,26 +87,6 @@ class WordJam(Ruleset):
     title = "Word Jam"
     min_players = 5
     max_players = 12
-    move_types = MOVE_TYPES
-    options_doc = {
-        **{k: {"type": "integer", "default": d, "description": f"{text} (seconds, 1–{MAX_SECONDS})"}
-           for k, (d, text) in SECONDS_OPTIONS.items()},
-        "cave": {
-            "type": "object | null", "default": None,
-            "description": "R1: another cave, {red: [8 integers], yellow: [8 integers]} "
-                           "(default red 2,3,3,4,4,5,5,6 and yellow 1,1,2,2,2,3,3,4)",
-        },
-        "no_visible_objects": {
-            "type": "boolean", "default": False,
-            "description": "R11: leave the Style card 'Objects visible from where you sit' out",
-        },
-        "dictionary": {
-            "type": "boolean", "default": False,
-            "description": "refuse words the lexicon (wordfreq's Italian and English lists) does "
-                           "not know (word_not_in_dictionary), for tables of strangers; off, "
-                           "words are the table's call as in the rulebook",
-        },
-    }
 
     # ------------------------------------------------------------------ setup
     def parse_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -372,8 +342,7 @@ class WordJam(Ruleset):
 
     # -- turn 8: sides
     def _choose_side(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "choose_side", ("side",))
-        side = action.get("side")
+        side = action["side"]
         if side not in SIDE_NAMES:
             raise IllegalMove("invalid_side", "side must be 'ali_baba' or 'thieves'")
         if state["phase"] != SIDES:
@@ -394,8 +363,7 @@ class WordJam(Ruleset):
 
     # -- Open Sesame
     def _open_sesame(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "open_sesame", ("word",))
-        word = _word_field(action)
+        word = action["word"]
         if state["phase"] != THINK:
             if state["ali"] is not None:
                 raise OutOfTurn("sesame_already_called",
@@ -425,7 +393,6 @@ class WordJam(Ruleset):
         return new, events
 
     def _no_call(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "no_call", ())
         if state["phase"] != THINK:
             if state["ali"] is not None:
                 raise OutOfTurn("sesame_already_called",
@@ -461,16 +428,11 @@ class WordJam(Ruleset):
         word_id = action.get("word_id")
         if word_id is None and not required:
             return
-        if type(word_id) is not int:
-            raise IllegalMove("invalid_move", "word_id must be an integer")
         if word_id != state["challenge"]["word_id"]:
             raise OutOfTurn("stale_word_id", f"word {word_id} is not the word in question now",
-                            word_id=state["challenge"]["word_id"])
+                            kind=STALE, word_id=state["challenge"]["word_id"])
 
     def _challenge(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "challenge", ("word_id",))
-        if type(action.get("word_id")) is not int:
-            raise IllegalMove("invalid_move", "word_id must be an integer")
         if state["phase"] != CHALLENGE:
             raise OutOfTurn("no_challenge_window", "no word can be challenged now")
         self._check_word_id(state, action, True)
@@ -486,7 +448,6 @@ class WordJam(Ruleset):
                       "author": ch["seat"]}]
 
     def _no_challenge(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "no_challenge", ("word_id",))
         if state["phase"] != CHALLENGE:
             raise OutOfTurn("no_challenge_window", "no word can be challenged now")
         self._check_word_id(state, action, False)
@@ -506,10 +467,7 @@ class WordJam(Ruleset):
         return new, events
 
     def _vote(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "vote", ("in_favour", "word_id"))
-        in_favour = action.get("in_favour")
-        if type(in_favour) is not bool:
-            raise IllegalMove("invalid_move", "in_favour must be true or false")
+        in_favour = action["in_favour"]
         if state["phase"] != VOTE:
             raise OutOfTurn("not_voting_phase", "there is no vote now")
         self._check_word_id(state, action, False)
@@ -595,8 +553,7 @@ class WordJam(Ruleset):
 
     # -- bets (sealed, R12)
     def _bet(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "bet", ("side",))
-        side = action.get("side")
+        side = action["side"]
         if side not in SIDE_NAMES:
             raise IllegalMove("invalid_side", "side must be 'ali_baba' or 'thieves'")
         if state["phase"] != BETS:
@@ -647,11 +604,7 @@ class WordJam(Ruleset):
                             "everyone but the caller)")
 
     def _thief_word(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "thief_word", ("word", "final"))
-        word = _word_field(action)
-        final = action.get("final", False)
-        if type(final) is not bool:
-            raise IllegalMove("invalid_move", "final must be true or false")
+        word, final = action["word"], action["final"]
         self._window_seat(state, seat)
         if state["final"][seat]:
             if state["words"][seat] == word and final:
@@ -670,7 +623,6 @@ class WordJam(Ruleset):
         return self._maybe_close_window(new, events), events
 
     def _thief_pass(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "thief_pass", ())
         self._window_seat(state, seat)
         if state["final"][seat]:
             if state["words"][seat] is None:
@@ -907,7 +859,6 @@ class WordJam(Ruleset):
                     {"type": "thief_pass"}]
         raise AssertionError(kind)
 
-    bot_names = ("random", "wordsmith")
     #: bots think like people by default: each call, bet, word and vote comes after a secret
     #: delay of up to 20 seconds (at most 80% of the window); the game option bot_seconds
     #: changes it (0: at once)
@@ -928,10 +879,6 @@ class WordJam(Ruleset):
         out["dictionary"] = opts.get("dictionary", False)
         return out
 
-    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
-        from .bots import BOTS  # the bots use the rules: imported late
-
-        return BOTS
 
     def default_action(self, state: State, seat: int) -> Action:
         """When a window's time runs out: sides and bets trust Alì Babà (R12), a thinker makes
@@ -1137,6 +1084,5 @@ _HANDLERS = {
 }
 WordJam.handlers = _HANDLERS
 
-WORDJAM = WordJam()
 
-__all__ = ["WORDJAM", "WordJam", "MOVE_TYPES", "PHASES", "OUTCOMES"]
+__all__ = ["WordJam", "PHASES", "OUTCOMES"]

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..base import IllegalMove
-from .cards import CATEGORIES, DEFAULT, DIRECTORS, ROLE_SEX, ROLES, Catalogue
+from .cards import CATEGORIES, DEFAULT, DIRECTORS, ROLE_SEX, ROLES, Catalogue, Singer
 
 LINES = ("stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini")
 
@@ -123,16 +123,25 @@ def best_points(singers: Sequence[str], director: str | None, stage_elements: in
                 catalogue: Catalogue = DEFAULT) -> int:
     """The best score that up to 6 singers can make in distinct roles (the other roles empty),
     with the director and stage elements: how a player values a hand still being built."""
-    return _best_points(tuple(sorted(singers)), director, stage_elements, catalogue.key, catalogue)
+    return best_points_of(tuple(catalogue.singers[i] for i in sorted(singers)), director,
+                          stage_elements)
+
+
+def best_points_of(singers: tuple[Singer, ...], director: str | None, stage: int = 0) -> int:
+    """:func:`best_points` of singers given by their faces (as a view shows them), in order of
+    their ids."""
+    return _best_points(tuple(sorted(singers, key=_by_id)), director, stage)
+
+
+def _by_id(singer: Singer) -> str:
+    return singer.id
 
 
 @lru_cache(maxsize=65536)
-def _best_points(singers: tuple[str, ...], director: str | None, stage: int, _key: str,
-                 catalogue: Catalogue) -> int:
-    cards = [catalogue.singers[i] for i in singers]
+def _best_points(cards: tuple[Singer, ...], director: str | None, stage: int) -> int:
     fav_weight = 2 if director == "favourite_roles" else 1
-    # best[mask]: the best arrangement points of the first popcount-free singers... computed
-    # singer by singer over the set of roles already taken
+    # best[mask]: the best arrangement points of the singers seen so far, by the set of roles
+    # they take (computed singer by singer)
     best = {0: 0}
     for s in cards:
         nxt: dict[int, int] = {}

@@ -15,11 +15,10 @@ shares the untouched parts with the old one.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from .. import rng as rngmod
-from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
-                    check_fields)
+from ..base import Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer
 from . import layouts as L
 from .cards import (COLOURS, DECK, DECK_ORDER, REST, is_do, is_oval, is_sign, sign_kind,
                     sort_cards)
@@ -68,30 +67,6 @@ class Muzicando(Ruleset):
     title = "Muzicando"
     min_players = 2
     max_players = 8
-    move_types = ("auction_bid", "auction_pass", "choose_layout", "place", "pass")
-    bot_names = ("random", "greedy")
-    options_doc = {
-        "mode": {
-            "type": "'team' | 'individual'", "default": "team with 4 players, else individual",
-            "description": "the team game (exactly 4 players, North–South seats 0 and 2 against "
-                           "East–West 1 and 3) or the individual game (2–8 players)",
-        },
-        "hands": {
-            "type": "integer", "default": "4 (team), the number of players (individual)",
-            "description": "hands in the match: in the team game at least 4 (the rulebook's "
-                           "'minimo 4 aste'), in the individual game a multiple of the number "
-                           "of players (R8); at most 64",
-        },
-        "auction": {
-            "type": "boolean", "default": False,
-            "description": "R11: the individual game for 4 or 8 players with the whole deck dealt "
-                           "and the team game's auction picking declarer and layout",
-        },
-        "first_dealer": {
-            "type": "integer | 'random'", "default": 0,
-            "description": "the seat that deals the first hand, or 'random'",
-        },
-    }
 
     # ------------------------------------------------------------------ setup
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
@@ -257,10 +232,7 @@ class Muzicando(Ruleset):
 
     # -- auction
     def _auction_bid(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "auction_bid", ("contract",))
-        contract = action.get("contract")
-        if not isinstance(contract, str):
-            raise IllegalMove("invalid_move", "contract must be a string such as '2G'")
+        contract = action["contract"]
         self._my_turn(state, seat, AUCTION, "a bid")
         if contract not in CONTRACT_RANK:
             raise IllegalMove("unknown_contract",
@@ -286,7 +258,6 @@ class Muzicando(Ruleset):
                       "contract": contract}]
 
     def _auction_pass(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "auction_pass", ())
         self._my_turn(state, seat, AUCTION, "a pass in the auction")
         if state["forced"]:
             raise IllegalMove("dealer_must_bid",
@@ -333,10 +304,7 @@ class Muzicando(Ruleset):
     # -- the chooser (individual game)
     def _choose_layout(self, state: State, seat: int, action: Action
                        ) -> tuple[State, list[Event]]:
-        check_fields(action, "choose_layout", ("layout",))
-        layout = action.get("layout")
-        if not isinstance(layout, str):
-            raise IllegalMove("invalid_move", "layout must be one of 'S', 'G', 'P', 'M'")
+        layout = action["layout"]
         self._my_turn(state, seat, CHOOSE, "choosing the layout")
         if layout not in L.LAYOUTS:
             raise IllegalMove("unknown_layout",
@@ -354,13 +322,7 @@ class Muzicando(Ruleset):
 
     # -- play
     def _place(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "place", ("card", "x", "y"))
-        card, x, y = action.get("card"), action.get("x"), action.get("y")
-        if not isinstance(card, str):
-            raise IllegalMove("invalid_move", "card must be a card id such as 'red-3' or "
-                                              "'violet-sign'")
-        if type(x) is not int or type(y) is not int:
-            raise IllegalMove("invalid_move", "x and y must be integers")
+        card, x, y = action["card"], action["x"], action["y"]
         self._my_turn(state, seat, PLAY, "placing a card")
         if card not in DECK_ORDER:
             raise IllegalMove("unknown_card",
@@ -370,7 +332,6 @@ class Muzicando(Ruleset):
         if card not in hand:
             raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
         L.check(state["table"], card, x, y)
-        n = state["n"]
         held = list(state["held"])
         held[seat] = [c for c in hand if c != card]
         new = dict(state)
@@ -418,7 +379,6 @@ class Muzicando(Ruleset):
         return self._advance(new, seat, events), events
 
     def _pass(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "pass", ())
         self._my_turn(state, seat, PLAY, "a pass")
         if not state["table"]["cells"]:
             raise IllegalMove("must_open", "the hand opens with your opening card: you may not "
@@ -672,10 +632,6 @@ class Muzicando(Ruleset):
                 "hands": state["hands"], "auction": state["auction"],
                 "first_dealer": options.get("first_dealer", 0)}
 
-    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
-        from .bots import BOTS  # the bots use the rules: imported late
-
-        return BOTS
 
     def default_action(self, state: State, seat: int) -> Action:
         """Auction: pass, or when the dealer must bid, the lowest contract he can open. Choice:
@@ -812,6 +768,5 @@ _HANDLERS = {
 }
 Muzicando.handlers = _HANDLERS
 
-MUZICANDO = Muzicando()
 
-__all__ = ["MUZICANDO", "Muzicando", "CONTRACTS", "LINES", "team_of", "partner_of"]
+__all__ = ["Muzicando", "CONTRACTS", "LINES", "team_of", "partner_of"]

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Callable
+from typing import Any, Sequence
 
-from ..base import (Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State, Viewer,
-                    check_fields)
+from ..base import (STALE, Action, Event, IllegalMove, InvalidOptions, OutOfTurn, Ruleset, State,
+                    Viewer)
 from .. import rng as rngmod
 from .cards import (DEFAULT, DIRECTOR_CARDS, DIRECTORS, HELPERS, ROLES, Catalogue,
                     catalogue_for, parse_catalogue)
@@ -55,18 +55,6 @@ class Turandot(Ruleset):
     title = "Turandot"
     min_players = 2
     max_players = 5
-    move_types = ("bid", "assign_office", "nominate", "fire_director", "cast")
-    options_doc = {
-        "first_maestro": {
-            "type": "integer | 'random'", "default": 0,
-            "description": "seat of the first maestro (Puccini), or 'random' to draw it",
-        },
-        "catalogue": {
-            "type": "array | null", "default": None,
-            "description": "another singer catalogue: 36 objects {id, category, sex, stars, "
-                           "favourite_role}, 6 per category (default: the shipped design)",
-        },
-    }
 
     # ------------------------------------------------------------------ setup
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
@@ -167,23 +155,12 @@ class Turandot(Ruleset):
 
     # -- bidding
     def _bid(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "bid", ("slot", "money", "bluff", "round"))
         expected = action.get("round")
-        if expected is not None and type(expected) is not int:
-            raise IllegalMove("invalid_move", "round must be an integer or null")
         if expected is not None and expected != state["round"]:
             raise OutOfTurn("stale_round",
                             f"this bid is for round {expected!r}, but the game is in round "
-                            f"{state['round']}")
-        slot = action.get("slot")
-        money = action.get("money", 0)
-        bluff = action.get("bluff", False)
-        if slot is not None and type(slot) is not int:
-            raise IllegalMove("invalid_move", "slot must be an integer or null")
-        if type(money) is not int or money < 0:
-            raise IllegalMove("invalid_move", "money must be a non-negative integer")
-        if type(bluff) is not bool:
-            raise IllegalMove("invalid_move", "bluff must be true or false")
+                            f"{state['round']}", kind=STALE)
+        slot, money, bluff = action["slot"], action["money"], action["bluff"]
         if state["phase"] != BIDDING:
             raise OutOfTurn("not_bidding_phase",
                             f"bids are made in the bidding phase; the game is in the "
@@ -312,15 +289,11 @@ class Turandot(Ruleset):
     # -- office hires
     def _assign_office(self, state: State, seat: int, action: Action
                        ) -> tuple[State, list[Event]]:
-        check_fields(action, "assign_office", ("assignments",))
         if state["phase"] != OFFICE:
             raise OutOfTurn("not_office_phase", "there are no office hires to assign now")
         if seat != state["maestro"]:
             raise OutOfTurn("not_your_turn", "only the maestro assigns the office hires")
-        assignments = action.get("assignments")
-        if not _well_formed_assignments(assignments):
-            raise IllegalMove("invalid_move",
-                              "assignments must be a list of {seat, slot} with integer values")
+        assignments = action["assignments"]
         waiting = state["waiting"]
         seats = [a["seat"] for a in assignments]
         if sorted(seats) != sorted(waiting):
@@ -386,13 +359,12 @@ class Turandot(Ruleset):
         return new
 
     def _nominate(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "nominate", ("seat",))
         if state["phase"] != NOMINATE:
             raise OutOfTurn("not_nominate_phase", "there is no director firing to nominate for now")
         if seat != state["maestro"]:
             raise OutOfTurn("not_your_turn", "only the maestro names who fires a director")
-        nominee = action.get("seat")
-        if type(nominee) is not int or not 0 <= nominee < state["n"]:
+        nominee = action["seat"]
+        if not 0 <= nominee < state["n"]:
             raise IllegalMove("unknown_seat", f"there is no seat {nominee!r} at this table")
         if nominee == seat:
             raise IllegalMove("cannot_nominate_self",
@@ -412,12 +384,11 @@ class Turandot(Ruleset):
 
     def _fire_director(self, state: State, seat: int, action: Action
                        ) -> tuple[State, list[Event]]:
-        check_fields(action, "fire_director", ("director",))
         if state["phase"] != FIRE:
             raise OutOfTurn("not_fire_phase", "no director is to be fired now")
         if seat != state["nominee"]:
             raise OutOfTurn("not_your_turn", "only the named player fires a director")
-        director = action.get("director")
+        director = action["director"]
         if director not in state["pile"]:
             raise IllegalMove("director_not_in_pile",
                               f"{director!r} is not in the director pile; the pile holds "
@@ -467,17 +438,13 @@ class Turandot(Ruleset):
 
     # -- casting
     def _cast(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        check_fields(action, "cast", ("roles",))
         if state["phase"] != CASTING:
             raise OutOfTurn("not_casting_phase", "casting comes after round 7")
-        roles = action.get("roles")
+        roles = action["roles"]
         singers = state["singers"][seat]
         cat = self.catalogue(state)
         if roles is None:
             roles = list(best_arrangement(singers, state["director"][seat], cat))
-        elif (not isinstance(roles, list) or len(roles) != 6
-              or not all(isinstance(r, str) for r in roles)):
-            raise IllegalMove("invalid_move", "roles must be a list of 6 singer ids")
         elif sorted(roles) != sorted(singers):
             raise IllegalMove("not_a_permutation",
                               "cast each of your 6 singers in exactly one role; your singers are "
@@ -542,14 +509,9 @@ class Turandot(Ruleset):
             # one uniform index into legal_actions' list of bids, decoded without building it
             # (_bid_options written out: most moves of a game are bids)
             m = state["money"][seat]
-            per_slot = (m + 1) * 2
-            numbered = (state["n"] + 1) * per_slot
             helper = seat != state["maestro"] and state["round"] != DIRECTOR_ROUND and m >= 1
-            i = rng.randrange(numbered + 2 if helper else numbered)
-            if i >= numbered:
-                return {"type": "bid", "slot": None, "money": 1, "bluff": i - numbered == 1}
-            slot, rest = divmod(i, per_slot)
-            return {"type": "bid", "slot": slot + 1, "money": rest >> 1, "bluff": bool(rest & 1)}
+            slots = _SLOTS[state["n"]]
+            return decode_bid(rng.randrange(bid_count(len(slots), m, helper)), slots, m)
         kinds = self._kinds(state, seat)
         if not kinds:
             raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
@@ -592,7 +554,6 @@ class Turandot(Ruleset):
                      "optimal_total": self._line(state, seat, best)["total"]}]
         raise AssertionError(kind)
 
-    bot_names = ("random", "greedy")
     #: a player who leaves a game in play hands the seat to the greedy bot: the others still
     #: bid against a real rival for the singers (no resignation in the rulebook)
     leave_bot = "greedy"
@@ -608,10 +569,6 @@ class Turandot(Ruleset):
                             "directors": [dict(DIRECTOR_CARDS[d]) for d in DIRECTORS]}
         return out
 
-    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
-        from .bots import BOTS  # the bots use the rules: imported late
-
-        return BOTS
 
     def default_action(self, state: State, seat: int) -> Action:
         """R7: lowest number card, no money, no bluff; office hires clockwise from the maestro's
@@ -738,6 +695,24 @@ class Turandot(Ruleset):
         return out
 
 
+def bid_count(slots: int, money: int, helper: bool) -> int:
+    """How many bids a seat may make with ``slots`` number cards, ``money`` money cards and
+    (``helper``) the right to bid for a helper: :func:`decode_bid` numbers them."""
+    return slots * (money + 1) * 2 + (2 if helper else 0)
+
+
+def decode_bid(i: int, slots: Sequence[int], money: int) -> Action:
+    """The ``i``-th of the bids a seat may make, in the order of ``legal_actions``: each slot
+    with 0..``money`` money cards, without and with the bluff, then the one-money helper bid
+    without and with it. One uniform index is one uniform bid, without listing them."""
+    per_slot = (money + 1) * 2
+    numbered = len(slots) * per_slot
+    if i >= numbered:
+        return {"type": "bid", "slot": None, "money": 1, "bluff": i - numbered == 1}
+    slot, rest = divmod(i, per_slot)
+    return {"type": "bid", "slot": slots[slot], "money": rest >> 1, "bluff": bool(rest & 1)}
+
+
 def _hire(new: State, hires: list[tuple[int, str]], rnd: int) -> None:
     """Give each ``(seat, card)`` of ``hires`` to its seat (directors in round 4, else singers),
     in place on ``new``: one copy of the list of hands for all the hires of a move, and a new
@@ -763,19 +738,8 @@ def _clockwise_after(seat: int, n: int) -> list[int]:
 _CLOCKWISE_AFTER = {n: tuple(tuple(_clockwise_after(seat, n)) for seat in range(n))
                     for n in range(Turandot.min_players, Turandot.max_players + 1)}
 
-_SEAT_SLOT = frozenset(("seat", "slot"))
-
-
-def _well_formed_assignments(assignments: Any) -> bool:
-    """A list of ``{seat, slot}`` objects with integer values (nothing else)."""
-    if not isinstance(assignments, list):
-        return False
-    for a in assignments:
-        if not (isinstance(a, dict) and type(a.get("seat")) is int
-                and type(a.get("slot")) is int and _SEAT_SLOT.issuperset(a)):
-            return False
-    return True
-
+#: ``_SLOTS[n]``: the number cards of a table of ``n`` (read-only)
+_SLOTS = {n: tuple(range(1, n + 2)) for n in range(Turandot.min_players, Turandot.max_players + 1)}
 
 _HANDLERS = {
     "bid": Turandot._bid,
@@ -786,6 +750,5 @@ _HANDLERS = {
 }
 Turandot.handlers = _HANDLERS
 
-TURANDOT = Turandot()
 
-__all__ = ["TURANDOT", "Turandot", "LINES", "ROLES", "face_down", "helpers_for"]
+__all__ = ["Turandot", "LINES", "ROLES", "face_down", "helpers_for", "decode_bid", "bid_count"]

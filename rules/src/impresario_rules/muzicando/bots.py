@@ -1,11 +1,10 @@
-"""Server-side Muzicando bots for bot seats: ``random`` (uniform over the legal moves) and
-``greedy`` (bids by counting openers and playable runs, keeps the cards that open new rows, sheds
-signs when they block opponents).
+"""Muzicando's bots: ``random`` (uniform over the legal moves) and ``greedy`` (bids by counting
+openers and playable runs, keeps the cards that open new rows, sheds signs when they block
+opponents).
 
-A bot sees only what its seat may see: it works on the seat's view and action space, exactly as
-the SDK's bots do over HTTP. The heuristic below is a copy of the SDK's
-(``clients/python-sdk/src/impresario/muzicando.py``; the engine may not import the SDK) and a test
-checks that the two choose the same moves.
+Each is a function of the seat's view, its actions and a random stream (``impresario_rules.bots``):
+its own hand, the layout, the table, the auction and every player's hand size; never another
+hand or the draw pile.
 """
 
 from __future__ import annotations
@@ -13,60 +12,31 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Action, State
-from .rules import MUZICANDO
-
-COLOURS = ("red", "orange", "yellow", "green", "blue", "indigo", "violet")
-LAYOUTS = ("S", "G", "P", "M")
-CONTRACTS = tuple(f"{level}{layout}" for level in range(1, 5) for layout in LAYOUTS)
-SIGN_KIND = {"red": "sharp", "orange": "sharp", "yellow": "natural", "green": "natural",
-             "blue": "flat", "indigo": "flat", "violet": "rest"}
-
-
-# ------------------------------------------------------------------------------ cards
-def colour(card: str) -> str:
-    return card.split("-", 1)[0]
-
-
-def value(card: str) -> int:
-    tail = card.split("-", 1)[1]
-    return 0 if tail == "sign" else int(tail)
-
-
-def is_sign(card: str) -> bool:
-    return card.endswith("-sign")
-
-
-def is_oval(card: str) -> bool:
-    return not is_sign(card) and value(card) == COLOURS.index(colour(card)) + 1
-
-
-def opens(layout: str, card: str) -> bool:
-    if is_sign(card):
-        return False
-    return value(card) == 1 if layout in ("S", "M") else is_oval(card)
+from ..bots import Actions, Move, SeatBot, View, seat_bot
+from .cards import colour_of, is_sign, sign_kind, value_of
+from .layouts import LAYOUTS, is_opening_card
+from .rules import CONTRACTS
 
 
 # ------------------------------------------------------------------------------ heuristics
-# The same heuristic drives the engine's server-side "greedy" bot (games/muzicando/bots.py).
 def layout_strength(layout: str, hand: list[str]) -> float:
     """How well a hand plays a layout: its openers, and the runs it can play from them."""
     notes = [c for c in hand if not is_sign(c)]
-    have = {(colour(c), value(c)) for c in notes}
-    openers = [c for c in notes if opens(layout, c)]
+    have = {(colour_of(c), value_of(c)) for c in notes}
+    openers = [c for c in notes if is_opening_card(layout, c)]
     if not openers:
         return 0.0
     if layout == "M":       # a pile from each Do held: Do, Re, Mi … in a row
         runs = 0
         for c in openers:
             v = 1
-            while (colour(c), v + 1) in have:
+            while (colour_of(c), v + 1) in have:
                 v += 1
             runs += v
     elif layout == "P":     # the notes next to each oval held, in its column, both ways
         runs = 0
         for c in openers:
-            col, v = colour(c), value(c)
+            col, v = colour_of(c), value_of(c)
             lo = v
             while (col, lo - 1) in have:
                 lo -= 1
@@ -75,7 +45,7 @@ def layout_strength(layout: str, hand: list[str]) -> float:
                 hi += 1
             runs += hi - lo + 1
     else:                   # Sarabanda, Glissando: notes with a neighbour note in hand
-        values = [value(c) for c in notes]
+        values = [value_of(c) for c in notes]
         runs = sum(1 for v in values if any((v - w) % 7 in (1, 6) for w in values))
         runs = runs * (0.6 if layout == "G" else 0.8)
     return len(openers) * 1.5 + runs + 0.5 * len([c for c in hand if is_sign(c)])
@@ -114,13 +84,13 @@ def _is_opponent(view: dict[str, Any], me: int, seat: int) -> bool:
 
 def _follow_ups(layout: str, card: str, hand: list[str]) -> int:
     """My own cards that this note makes (more) playable."""
-    col, v = colour(card), value(card)
+    col, v = colour_of(card), value_of(card)
     others = [c for c in hand if c != card and not is_sign(c)]
     if layout == "M":
-        return sum(1 for c in others if colour(c) == col and value(c) == v + 1)
+        return sum(1 for c in others if colour_of(c) == col and value_of(c) == v + 1)
     if layout == "P":
-        return sum(1 for c in others if colour(c) == col and abs(value(c) - v) == 1)
-    return sum(1 for c in others if (value(c) - v) % 7 in (1, 6))
+        return sum(1 for c in others if colour_of(c) == col and abs(value_of(c) - v) == 1)
+    return sum(1 for c in others if (value_of(c) - v) % 7 in (1, 6))
 
 
 def score_placement(view: dict[str, Any], me: int, card: str, hand: list[str],
@@ -129,7 +99,7 @@ def score_placement(view: dict[str, Any], me: int, card: str, hand: list[str],
     legal cell now; a pass scores 0)."""
     layout = view["layout"]
     if is_sign(card):
-        kind = SIGN_KIND[colour(card)]
+        kind = sign_kind(card)
         if len(hand) <= 2:
             return 12.0                    # shed it: it is in the way of going out
         if kind == "rest":
@@ -143,7 +113,7 @@ def score_placement(view: dict[str, Any], me: int, card: str, hand: list[str],
         gain = sum(8 if _is_opponent(view, me, t) else -10 for t in targets)
         return gain - 1.0                  # only when it blocks opponents
     score = 10.0 + 3 * _follow_ups(layout, card, hand)
-    if opens(layout, card) and layout in ("G", "P", "M") and view["table"]["cells"]:
+    if is_opening_card(layout, card) and layout in ("G", "P", "M") and view["table"]["cells"]:
         # it opens a new row, column or pile for everyone: keep it unless it helps us
         score -= 6 if _follow_ups(layout, card, hand) == 0 else 2
     return score
@@ -222,19 +192,22 @@ def random_move(view: dict[str, Any], actions: dict[str, Any], rng: random.Rando
     return rng.choice(moves)
 
 
-# ------------------------------------------------------------------------------ server bots
-def _actions(state: State, seat: int) -> dict[str, Any]:
-    return {"seat": seat, "pending": MUZICANDO.pending(state).get(seat, []),
-            "moves": MUZICANDO.action_space(state, seat),
-            "default": MUZICANDO.default_action(state, seat)}
+def greedy(view: View, actions: Actions, rng: random.Random) -> Move:
+    """Bids by counting openers and the runs it can play from them (never over its partner);
+    chooses its strongest layout; in play sheds notes that unlock its own next notes, keeps the
+    cards that would open a new row, column or pile for everyone, and plays a sign only when its
+    block falls on opponents (or to go out). It needs no randomness."""
+    return greedy_move(view, actions)
 
 
-def greedy(state: State, seat: int, rng: random.Random) -> Action:
-    return greedy_move(MUZICANDO.view(state, seat), _actions(state, seat))
-
-
-def uniform(state: State, seat: int, rng: random.Random) -> Action:
-    return MUZICANDO.sample_action(state, seat, rng)
+def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
+    """Uniform over the legal moves the action space lists."""
+    return random_move(view, actions, rng)
 
 
 BOTS = {"random": uniform, "greedy": greedy}
+
+
+MuzicandoRandomBot = seat_bot("MuzicandoRandomBot", "random", uniform)
+MuzicandoGreedyBot = seat_bot("MuzicandoGreedyBot", "greedy", greedy)
+SEAT_BOTS: dict[str, type[SeatBot]] = {"random": MuzicandoRandomBot, "greedy": MuzicandoGreedyBot}

@@ -18,7 +18,10 @@ of a state.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Mapping
+
+from .declare import (MISSING, Declarations, accepts, by_type, shape_problem, type_text,
+                      with_defaults)
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -26,60 +29,63 @@ Event = dict[str, Any]
 Viewer = int | None
 
 
-class RulesError(Exception):
-    """A move the rules refuse. ``code`` is stable (clients branch on it); ``message`` is for humans.
+#: The kinds of refusal: what the refusal means for the player, not how a transport reports it
+#: (the HTTP layer maps each kind to a status in one table).
+#: the rules forbid this move (or these options): asking again the same way never works
+ILLEGAL = "illegal"
+#: the move conflicts with the state of play: not your turn, not this phase, already done
+NOT_NOW = "not_now"
+#: the move was meant for an earlier situation (another round, another word)
+STALE = "stale"
+#: the game is over
+FINISHED = "finished"
+KINDS = (ILLEGAL, NOT_NOW, STALE, FINISHED)
 
-    ``status`` is the HTTP status the service maps it to: 422 for moves the rules forbid, 409 for
-    moves that conflict with the state of play (not your turn, wrong phase, already committed,
-    game over).
-    """
 
-    status: ClassVar[int] = 422
+class Refusal(Exception):
+    """A move (or options) the rules refuse. ``code`` is stable (clients branch on it);
+    ``message`` is for humans; ``kind`` says what the refusal means (:data:`KINDS`); ``details``
+    are extra facts a client may use (the seats waiting, the singers held...)."""
 
-    def __init__(self, code: str, message: str, **details: Any) -> None:
+    kind: ClassVar[str] = ILLEGAL
+
+    def __init__(self, code: str, message: str, *, kind: str | None = None,
+                 **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        if kind is not None:
+            assert kind in KINDS, kind
+            self.kind = kind  # type: ignore[misc]
         self.details = details
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}, kind={self.kind!r})"
 
 
-class IllegalMove(RulesError):
-    """The rules forbid this move (HTTP 422)."""
+class IllegalMove(Refusal):
+    """The rules forbid this move."""
 
-    status = 422
-
-
-class OutOfTurn(RulesError):
-    """The move conflicts with the state of play: not your turn, wrong phase, game over (HTTP 409)."""
-
-    status = 409
+    kind = ILLEGAL
 
 
-class InvalidOptions(RulesError):
-    """Options for a new game that the ruleset does not accept (HTTP 422)."""
+class OutOfTurn(Refusal):
+    """The move conflicts with the state of play: not your turn, wrong phase, already done
+    (``kind`` :data:`STALE` for a move meant for an earlier situation, :data:`FINISHED` once the
+    game is over)."""
 
-    status = 422
+    kind = NOT_NOW
+
+
+class InvalidOptions(Refusal):
+    """Options for a new game that the ruleset does not accept."""
+
+    kind = ILLEGAL
 
 
 PRIVATE = "_private"
 #: the "bot" of a seat the engine plays with its defaults (a player who left, for some rulesets)
 DEFAULTS = "defaults"
-
-_ALLOWED: dict[tuple[str, ...], frozenset[str]] = {}
-
-
-def check_fields(action: Action, kind: str, allowed: tuple[str, ...]) -> None:
-    """Refuse a ``kind`` move carrying fields other than ``type`` and ``allowed``."""
-    names = _ALLOWED.get(allowed)
-    if names is None:
-        names = _ALLOWED[allowed] = frozenset(("type", *allowed))
-    if not names.issuperset(action):
-        extra = set(action) - names
-        raise IllegalMove("invalid_move", f"unknown fields for a {kind} move: {sorted(extra)}")
-
 
 def redact_event(event: Event, viewer: Viewer, reveal_all: bool = False) -> Event:
     """What ``viewer`` may see of ``event``: the public fields, plus their own private fields.
@@ -101,17 +107,26 @@ def redact_event(event: Event, viewer: Viewer, reveal_all: bool = False) -> Even
 
 
 class Ruleset:
-    """Base class of a ruleset. Subclasses are stateless singletons; every method is pure."""
+    """Base class of a ruleset. Subclasses are stateless singletons; every method is pure.
+
+    ``bots``: the ruleset's bots by name, each a function of a seat's view, its actions and a
+    random stream (``impresario_rules.bots``)."""
+
+    def __init__(self, bots: Mapping[str, Callable[[dict, dict, random.Random], Action]],
+                 declarations: Declarations) -> None:
+        self._bots = dict(bots)
+        #: what the ruleset declares: options, moves, view, score, action spaces, events
+        self.declarations = declarations
+        #: the move types this ruleset accepts, in the order a client would meet them
+        self.move_types: tuple[str, ...] = tuple(by_type(declarations.moves))
+        self._moves = {kind: (shape, accepts(shape))
+                       for kind, shape in by_type(declarations.moves).items()}
 
     #: registry key, e.g. ``"turandot"``
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    #: human description of the options the ruleset accepts: {name: {type, default, description}}
-    options_doc: ClassVar[dict[str, dict[str, Any]]] = {}
-    #: the move types this ruleset accepts, in the order a client would meet them
-    move_types: ClassVar[tuple[str, ...]] = ()
 
     # -- life cycle -------------------------------------------------------------------------
     def new_game(
@@ -127,12 +142,22 @@ class Ruleset:
             raise InvalidOptions("invalid_players", f"{self.title} is for {self.min_players} "
                                  f"to {self.max_players} players")
 
+    @property
+    def options_doc(self) -> dict[str, dict[str, Any]]:
+        """The options in words, from their declarations: ``{name: {type, default,
+        description}}``."""
+        return {name: {"type": type_text(f),
+                       "default": f.default_text if f.default_text is not None else
+                       None if f.default is MISSING else f.default,
+                       "description": f.description}
+                for name, f in self.declarations.options.fields.items()}
+
     def known_options(self, options: Any) -> dict[str, Any]:
-        """A copy of ``options``: an object whose every name the ruleset documents."""
+        """A copy of ``options``: an object whose every name the ruleset declares."""
         if options is not None and not isinstance(options, dict):
             raise InvalidOptions("invalid_options", "the options must be an object")
         options = dict(options or {})
-        unknown = set(options) - set(self.options_doc)
+        unknown = set(options) - set(self.declarations.options.fields)
         if unknown:
             raise InvalidOptions("unknown_option", f"unknown options: {sorted(unknown)}",
                                  options=sorted(unknown))
@@ -169,29 +194,35 @@ class Ruleset:
     handlers: ClassVar[dict[str, Callable[..., tuple[State, list[Event]]]]] = {}
 
     def validate(self, state: State, seat: int, action: Action) -> None:
-        """Raise a :class:`RulesError` if ``seat`` may not make ``action`` now."""
+        """Raise a :class:`Refusal` if ``seat`` may not make ``action`` now."""
         self.apply(state, seat, action)
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """Validate and apply ``action`` by ``seat``; return the new state and the events.
 
         Never mutates ``state``. A move that changes nothing (an idempotent re-send) returns the
-        same state object and no events. The checks every ruleset shares are made here; the
-        move's own handler checks the rest.
+        same state object and no events. The checks every ruleset shares are made here, in this
+        order: the move is an object of one of the ruleset's move types, well formed by its
+        declaration (its fields' types and bounds; left-out fields take their defaults), the
+        seat is at the table, the game is not over. The move's own handler judges the rest.
         """
         if not isinstance(action, dict):
             raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
         kind = action.get("type")
-        handler = self.handlers.get(kind) if isinstance(kind, str) else None
-        if handler is None:
+        found = self._moves.get(kind) if isinstance(kind, str) else None
+        if found is None:
             raise IllegalMove("unknown_move_type",
                               f"unknown move type {kind!r}; {self.title} moves are "
                               f"{', '.join(self.move_types)}")
+        shape, well_formed = found
+        if not well_formed(action):
+            raise IllegalMove("invalid_move", f"a {kind} move: "
+                              f"{shape_problem(shape, action) or 'malformed'}")
         if type(seat) is not int or not 0 <= seat < state["n"]:
             raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
         if self.is_finished(state):
-            raise OutOfTurn("game_finished", "the game is over")
-        return handler(self, state, seat, action)
+            raise OutOfTurn("game_finished", "the game is over", kind=FINISHED)
+        return self.handlers[kind](self, state, seat, with_defaults(shape, action))
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:
@@ -217,26 +248,33 @@ class Ruleset:
     #: ``bot_seconds`` overrides it; 0: bots move as soon as it is their turn)
     bot_seconds: ClassVar[int] = 0
 
-    #: names of the server-side bots this ruleset offers for bot seats
-    bot_names: ClassVar[tuple[str, ...]] = ("random",)
-
-    def bots(self) -> dict[str, Callable[[State, int, random.Random], Action]]:
-        """The server-side bots by name. The base offers ``random``: uniform over the legal
-        moves; a ruleset with bots of its own returns its table."""
-        return {"random": self.sample_action}
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        """The bots this ruleset offers for bot seats, by name."""
+        return tuple(self._bots)
 
     def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
-        """The move the bot ``bot`` makes for ``seat`` now (it may look only at what the seat
-        may see). ``rng`` is the bot's randomness: in the service a :class:`BotRandom` drawn
-        from the game's secret, so nothing public predicts it. :data:`DEFAULTS` is the engine
-        playing the seat's defaults."""
+        """The move the bot ``bot`` makes for ``seat`` now. A bot is given what the seat sees
+        and nothing else: the seat's view and its actions (``impresario_rules.bots``). ``rng``
+        is the bot's randomness: in the service a :class:`BotRandom` drawn from the game's
+        secret, so nothing public predicts it. :data:`DEFAULTS` is the engine playing the
+        seat's defaults."""
         if bot == DEFAULTS:
             return self.default_action(state, seat)
-        try:
-            play = self.bots()[bot]
-        except KeyError:
-            raise ValueError(f"unknown bot {bot!r}") from None
-        return play(state, seat, rng)
+        play = self._bots.get(bot)
+        if play is None:
+            raise ValueError(f"unknown bot {bot!r}")
+        return play(self.view(state, seat), self.seat_actions(state, seat), rng)
+
+    def seat_actions(self, state: State, seat: int) -> dict[str, Any]:
+        """What a seat may do now, as ``GET /v1/games/{id}/actions`` answers it: the kinds of
+        move it must make, their action spaces, and the move the engine would make for it
+        (empty, and no default, when it has nothing to do)."""
+        kinds = self.pending(state).get(seat)
+        if not kinds:
+            return {"seat": seat, "pending": [], "moves": [], "default": None}
+        return {"seat": seat, "pending": kinds, "moves": self.action_space(state, seat),
+                "default": self.default_action(state, seat)}
 
     # -- the table around the rules: leaving, playing again, the list of games ---------------
     #: who plays a seat whose player leaves a game in play. None of the rulebooks lets a
@@ -315,30 +353,3 @@ def stable_random(rng: random.Random, *parts: Any) -> random.Random:
         return rng.stable(*parts)
     return random.Random(":".join(map(str, ("stable", *parts))))
 
-
-def play_random_game(
-    ruleset: Ruleset, players: int, seed: int, options: dict[str, Any] | None = None,
-    bot_seed: int | None = None,
-) -> tuple[State, list[tuple[int, Action]], list[Event]]:
-    """Play one game with every seat choosing uniformly among its legal moves.
-
-    Returns the final state, the moves made (seat, action) and every event. The seats that must
-    act move in seat order; that is one valid schedule among many for simultaneous phases.
-    """
-    rng = random.Random(seed if bot_seed is None else bot_seed)
-    state, events = ruleset.new_game(players, options, seed)
-    moves: list[tuple[int, Action]] = []
-    while not ruleset.is_finished(state):
-        pending = ruleset.pending(state)
-        seat = min(pending)
-        action = ruleset.sample_action(state, seat, rng)
-        state, evs = ruleset.apply(state, seat, action)
-        moves.append((seat, action))
-        events.extend(evs)
-    return state, moves, events
-
-
-def iter_seats(start: int, n: int) -> Iterable[int]:
-    """Seats clockwise starting at ``start`` (inclusive)."""
-    for i in range(n):
-        yield (start + i) % n

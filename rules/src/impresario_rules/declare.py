@@ -1,0 +1,476 @@
+"""How a ruleset declares its options, moves, views, action spaces and events: as data.
+
+A declaration says, once, what a value may be: its type, whether it may be null or left out,
+its range, its set, its length, its pattern, its default, what it means. Everything else is
+built from it: the rules check a move's shape with it (:func:`problem`), the engine builds its
+HTTP schemas and the OpenAPI components from it, and tests hold every view, event and action
+space the rules produce to it (:func:`problem` again). So a range or a set lives in one place,
+and the spec cannot disagree with the rules.
+
+The vocabulary:
+
+- :class:`Field`: one value (made by :func:`Int`, :func:`Num`, :func:`Str`, :func:`Bool`,
+  :func:`List`, :func:`Obj`, :func:`Map`, :func:`Either`, :func:`Anything`);
+- :class:`Shape`: a named object of fields (a component of the spec);
+- :func:`move`, :func:`space`, :func:`event`: the shapes of a move, an action space and an
+  event of one ``type``.
+
+A field's bounds and sets are *enforced* (a value outside them is malformed: the HTTP schema
+refuses it, 422 ``invalid_body``, and so do the rules, ``invalid_move``) unless it is declared
+``judged``: then they are documented for clients, and the rules judge the value with their own
+refusal code and a message that names the game's own range (a 2-player Turandot's slots are
+1 to 3, not the 1 to 6 the declaration allows: ``slot_out_of_range``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+#: what a field's ``judged`` may name: its set, its bounds, a string's length, a list's or a
+#: map's number of items, its pattern
+JUDGED = ("enum", "range", "length", "items", "pattern")
+
+#: no default: the field is required, or absent when left out
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
+
+INTEGER, NUMBER, STRING, BOOLEAN, ARRAY, OBJECT, MAP, EITHER, ANY = (
+    "integer", "number", "string", "boolean", "array", "object", "map", "either", "any")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One value: see the module's doc. Build it with the constructors below."""
+
+    type: str
+    #: in a move or an option: must be sent; in a view or an event: always present
+    required: bool = True
+    nullable: bool = False
+    #: a move's value when the field is left out (the rules and the HTTP layer fill it in); an
+    #: option's value when the game is created without it
+    default: Any = MISSING
+    #: the default in words, where it is no single value (an option's default that depends on
+    #: the table)
+    default_text: str | None = None
+    description: str | None = None
+    example: Any = MISSING
+    minimum: float | None = None
+    maximum: float | None = None
+    enum: tuple[Any, ...] | None = None
+    pattern: str | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    unique: bool = False
+    #: the constraints the rules judge themselves (documented, not enforced): True for all of
+    #: them, or some of ``JUDGED``
+    judged: bool | tuple[str, ...] = False
+    items: "Field | None" = None
+    shape: "Shape | None" = None
+    #: a map's values (its keys are strings; ``enum``: the keys it may have)
+    values: "Field | None" = None
+    choices: tuple["Field", ...] = ()
+
+    def but(self, **changes: Any) -> "Field":
+        """This field with ``changes``."""
+        return replace(self, **changes)
+
+    def judges(self, what: str) -> bool:
+        """Whether the rules judge the constraint ``what`` (one of :data:`JUDGED`)."""
+        return self.judged is True or isinstance(self.judged, tuple) and what in self.judged
+
+    def enforced(self) -> "Field":
+        """This field with every constraint enforced (what a test holds output to)."""
+        return replace(self, judged=False)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A named object: its fields in order, what it is. ``open``: it may carry fields beyond
+    the declared ones (a problem's extras)."""
+
+    name: str
+    fields: dict[str, Field]
+    doc: str = ""
+    open: bool = False
+
+    def extended(self, name: str, fields: dict[str, Field], doc: str | None = None,
+                 after: str | None = None) -> "Shape":
+        """A shape named ``name`` with this one's fields and ``fields`` (placed after the field
+        ``after``, else at the end)."""
+        items = list(self.fields.items())
+        at = len(items) if after is None else [k for k, _ in items].index(after) + 1
+        merged = dict(items[:at] + list(fields.items()) + items[at:])
+        return Shape(name, merged, self.doc if doc is None else doc, self.open)
+
+
+# ---------------------------------------------------------------------------- constructors
+def Int(*, minimum: float | None = None, maximum: float | None = None, **kw: Any) -> Field:  # noqa: N802
+    return Field(INTEGER, minimum=minimum, maximum=maximum, **kw)
+
+
+def Num(**kw: Any) -> Field:  # noqa: N802
+    return Field(NUMBER, **kw)
+
+
+def Str(*, enum: Iterable[Any] | None = None, **kw: Any) -> Field:  # noqa: N802
+    return Field(STRING, enum=None if enum is None else tuple(enum), **kw)
+
+
+def Bool(**kw: Any) -> Field:  # noqa: N802
+    return Field(BOOLEAN, **kw)
+
+
+def List(items: Field, **kw: Any) -> Field:  # noqa: N802
+    return Field(ARRAY, items=items, **kw)
+
+
+def Obj(shape: Shape, **kw: Any) -> Field:  # noqa: N802
+    return Field(OBJECT, shape=shape, **kw)
+
+
+def Map(values: Field, *, keys: Iterable[str] | None = None, **kw: Any) -> Field:  # noqa: N802
+    return Field(MAP, values=values, enum=None if keys is None else tuple(keys), **kw)
+
+
+def Either(*choices: Field, **kw: Any) -> Field:  # noqa: N802
+    return Field(EITHER, choices=tuple(choices), **kw)
+
+
+def Anything(**kw: Any) -> Field:  # noqa: N802
+    return Field(ANY, **kw)
+
+
+def move(type_: str, fields: dict[str, Field], doc: str = "", name: str | None = None
+         ) -> Shape:
+    """The shape of a move of ``type_`` (its ``type`` field first)."""
+    return Shape(name or _camel(type_) + "Move",
+                 {"type": Str(enum=(type_,)), **fields}, doc)
+
+
+def space(type_: str, fields: dict[str, Field], doc: str = "", name: str | None = None
+          ) -> Shape:
+    """The shape of the action space of a move of ``type_``."""
+    return Shape(name or _camel(type_) + "Space", {"type": Str(enum=(type_,)), **fields}, doc)
+
+
+def event(type_: str, fields: dict[str, Field], doc: str = "", name: str | None = None
+          ) -> Shape:
+    """The shape of an event of ``type_`` as a viewer gets it (a field only some viewers get is
+    not required)."""
+    return Shape(name or _camel(type_) + "Event", {"type": Str(enum=(type_,)), **fields}, doc)
+
+
+def _camel(snake: str) -> str:
+    return "".join(part.title() for part in snake.split("_"))
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """Everything a ruleset declares: what a client needs to know of its game."""
+
+    #: the options of a new game
+    options: Shape
+    #: one shape per move type, in the order a client meets them
+    moves: tuple[Shape, ...]
+    #: the game as a viewer sees it (``Ruleset.view``), and its final score
+    view: Shape
+    score: Shape
+    #: one shape per action space (``Ruleset.action_space`` entries)
+    spaces: tuple[Shape, ...]
+    #: one shape per event type, as a viewer gets it
+    events: tuple[Shape, ...] = field(default=())
+
+    def move(self, type_: str) -> Shape | None:
+        return _by_type(self.moves).get(type_)
+
+
+_BY_TYPE: dict[int, dict[str, Shape]] = {}
+
+
+def _by_type(shapes: tuple[Shape, ...]) -> dict[str, Shape]:
+    key = id(shapes)
+    found = _BY_TYPE.get(key)
+    if found is None:
+        found = _BY_TYPE[key] = {s.fields["type"].enum[0]: s for s in shapes}  # type: ignore[index]
+    return found
+
+
+def by_type(shapes: tuple[Shape, ...]) -> dict[str, Shape]:
+    """``{type: shape}`` of move, space or event shapes."""
+    return dict(_by_type(shapes))
+
+
+# ---------------------------------------------------------------------------- checking
+def problem(f: Field, value: Any, name: str, enforce_judged: bool = False) -> str | None:
+    """Why ``value`` is not what ``f`` declares (``None``: it is), naming it ``name``. The
+    bounds, sets and patterns of a ``judged`` field are left to the rules unless
+    ``enforce_judged`` (a test holding output to its declaration)."""
+    if value is None:
+        return None if f.nullable else f"{name} must be {describe(f)}"
+    kind = f.type
+    if kind == INTEGER:
+        if type(value) is not int:
+            return f"{name} must be {describe(f)}"
+    elif kind == NUMBER:
+        if type(value) not in (int, float):
+            return f"{name} must be {describe(f)}"
+    elif kind == STRING:
+        if type(value) is not str:
+            return f"{name} must be {describe(f)}"
+    elif kind == BOOLEAN:
+        if type(value) is not bool:
+            return f"{name} must be {describe(f)}"
+    elif kind == ARRAY:
+        if type(value) is not list:
+            return f"{name} must be {describe(f)}"
+        for i, item in enumerate(value):
+            found = problem(f.items, item, f"{name}[{i}]", enforce_judged)  # type: ignore[arg-type]
+            if found:
+                return found
+    elif kind == OBJECT:
+        if type(value) is not dict:
+            return f"{name} must be {describe(f)}"
+        found = shape_problem(f.shape, value, name, enforce_judged)  # type: ignore[arg-type]
+        if found:
+            return found
+    elif kind == MAP:
+        if type(value) is not dict:
+            return f"{name} must be {describe(f)}"
+        for key, item in value.items():
+            if f.enum is not None and key not in f.enum:
+                return f"{name} may not have the key {key!r}"
+            found = problem(f.values, item, f"{name}.{key}", enforce_judged)  # type: ignore[arg-type]
+            if found:
+                return found
+    elif kind == EITHER:
+        if all(problem(c, value, name, enforce_judged) for c in f.choices):
+            return f"{name} must be {describe(f)}"
+        return None
+    return _bounds(f.enforced() if enforce_judged else f, value, name)
+
+
+def _bounds(f: Field, value: Any, name: str) -> str | None:
+    if f.enum is not None and f.type != MAP and not f.judges("enum") and value not in f.enum:
+        return f"{name} must be {describe(f)}"
+    if not f.judges("range") and (f.minimum is not None and value < f.minimum
+                                  or f.maximum is not None and value > f.maximum):
+        return f"{name} must be {describe(f)}"
+    if f.type == STRING:
+        if not f.judges("length") and (f.min_length is not None and len(value) < f.min_length
+                                       or f.max_length is not None
+                                       and len(value) > f.max_length):
+            return f"{name} must be {describe(f)}"
+        if f.pattern is not None and not f.judges("pattern") \
+                and not _compiled(f.pattern).search(value):
+            return f"{name} must be {describe(f)}"
+    if f.type in (ARRAY, MAP):
+        if not f.judges("items") and (f.min_items is not None and len(value) < f.min_items
+                                      or f.max_items is not None and len(value) > f.max_items):
+            return f"{name} must be {describe(f)}"
+        if f.unique and f.type == ARRAY and len(set(map(_hashable, value))) != len(value):
+            return f"{name} must be {describe(f)}"
+    return None
+
+
+def shape_problem(shape: Shape, value: dict[str, Any], name: str = "",
+                  enforce_judged: bool = False) -> str | None:
+    """Why the object ``value`` is not a ``shape`` (unknown fields, missing required ones, a
+    field that is not what it declares), or ``None``."""
+    fields = shape.fields
+    if not shape.open:
+        extra = [k for k in value if k not in fields]
+        if extra:
+            where = f" of {name}" if name else ""
+            return f"unknown fields{where}: {sorted(map(str, extra))}"
+    for key, f in fields.items():
+        if key in value:
+            found = problem(f, value[key], f"{name}.{key}" if name else key, enforce_judged)
+            if found:
+                return found
+        elif f.required and f.default is MISSING:
+            return f"{name + '.' if name else ''}{key} is required"
+    return None
+
+
+def with_defaults(shape: Shape, value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` (a well-formed move) with the defaults of the fields it leaves out."""
+    out = None
+    for key, f in shape.fields.items():
+        if f.default is not MISSING and key not in value:
+            if out is None:
+                out = dict(value)
+            out[key] = f.default
+    return value if out is None else out
+
+
+def describe(f: Field) -> str:
+    """What a value of ``f`` must be, in words ("an integer from 1 to 6 or null")."""
+    kind = f.type
+    if kind == INTEGER:
+        text = "an integer" + _range(f)
+    elif kind == NUMBER:
+        text = "a number" + _range(f)
+    elif kind == STRING:
+        if f.enum is not None and not f.judges("enum"):
+            text = "one of " + ", ".join(repr(v) for v in f.enum)
+        elif f.judges("length"):
+            text = "a string"
+        else:
+            text = "a string" + _length(f.min_length, f.max_length, "character")
+    elif kind == BOOLEAN:
+        text = "true or false"
+    elif kind == ARRAY:
+        text = "a list" + ("" if f.judges("items") else _length(f.min_items, f.max_items,
+                                                                   "item"))
+        if f.items is not None:
+            text += " of " + _plural(describe(f.items))
+    elif kind in (OBJECT, MAP):
+        text = "an object"
+    elif kind == EITHER:
+        text = " or ".join(describe(c) for c in f.choices)
+    else:
+        text = "a value"
+    return text + (" or null" if f.nullable else "")
+
+
+def type_text(f: Field) -> str:
+    """The type in a few words, as a ruleset's description lists its options
+    (``integer | 'random'``, ``array | null``)."""
+    if f.type == EITHER:
+        text = " | ".join(type_text(c) for c in f.choices)
+    elif f.type == STRING and f.enum is not None:
+        text = " | ".join(f"'{v}'" for v in f.enum)
+    else:
+        text = {MAP: OBJECT, NUMBER: "number", ANY: "any"}.get(f.type, f.type)
+    return text + (" | null" if f.nullable else "")
+
+
+def _range(f: Field) -> str:
+    if f.judges("range"):
+        return ""
+    lo, hi = f.minimum, f.maximum
+    if lo is not None and hi is not None:
+        return f" from {_num(lo)} to {_num(hi)}"
+    if lo is not None:
+        return f" of at least {_num(lo)}"
+    if hi is not None:
+        return f" of at most {_num(hi)}"
+    return ""
+
+
+def _length(lo: int | None, hi: int | None, unit: str) -> str:
+    if lo is not None and lo == hi:
+        return f" of {lo} {unit}{'s' if lo != 1 else ''}"
+    if lo is not None and hi is not None:
+        return f" of {lo} to {hi} {unit}s"
+    if hi is not None:
+        return f" of at most {hi} {unit}s"
+    return ""
+
+
+def _plural(text: str) -> str:
+    for article in ("an ", "a "):
+        if text.startswith(article):
+            rest = text[len(article):]
+            head, _, tail = rest.partition(" ")
+            return head + "s" + (" " + tail if tail else "")
+    return text
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _hashable(value: Any) -> Any:
+    return repr(value) if isinstance(value, (list, dict)) else value
+
+
+_PATTERNS: dict[str, Any] = {}
+
+
+def _compiled(pattern: str) -> Any:
+    """``pattern`` compiled as JSON Schema reads it: ``$`` is the end of the string (Python's
+    would also match before a final newline)."""
+    import re
+
+    found = _PATTERNS.get(pattern)
+    if found is None:
+        source = pattern[:-1] + r"\Z" if pattern.endswith("$") and "|" not in pattern \
+            else pattern
+        found = _PATTERNS[pattern] = re.compile(source)
+    return found
+
+
+# ---------------------------------------------------------------------------- fast checks
+def accepts(shape: Shape) -> Any:
+    """``check(value) -> bool``: whether the object ``value`` is a well-formed ``shape``, in
+    one flat function (the rules check every move with it; :func:`shape_problem` says why
+    not, when it is not)."""
+    found = _ACCEPTS.get(id(shape))
+    if found is None:
+        found = _ACCEPTS[id(shape)] = (shape, _shape_predicate(shape))
+    return found[1]
+
+
+_ACCEPTS: dict[int, tuple[Shape, Any]] = {}
+
+
+def _shape_predicate(shape: Shape) -> Any:
+    names = frozenset(shape.fields)
+    required = tuple(k for k, f in shape.fields.items() if f.required and f.default is MISSING)
+    checks = tuple((k, _predicate(f)) for k, f in shape.fields.items())
+    is_open = shape.open
+
+    def check(value: Any) -> bool:
+        if type(value) is not dict or not is_open and not names.issuperset(value):
+            return False
+        for key in required:
+            if key not in value:
+                return False
+        for key, ok in checks:
+            if key in value and not ok(value[key]):
+                return False
+        return True
+
+    return check
+
+
+def _predicate(f: Field) -> Any:
+    """``ok(value) -> bool`` for one field (bounds of a ``judged`` field left to the rules)."""
+    nullable = f.nullable
+    kind = f.type
+    if kind == EITHER:
+        options = tuple(_predicate(c) for c in f.choices)
+
+        def either(v: Any) -> bool:
+            return v is None and nullable or any(ok(v) for ok in options)
+        return either
+    if kind in (OBJECT, ARRAY, MAP, ANY) or f.pattern is not None and not f.judges("pattern"):
+        def slow(v: Any) -> bool:
+            return problem(f, v, "") is None
+        return slow
+    exact = {INTEGER: int, STRING: str, BOOLEAN: bool}.get(kind)
+    enum = frozenset(f.enum) if f.enum is not None and not f.judges("enum") else None
+    lo = None if f.judges("range") else f.minimum
+    hi = None if f.judges("range") else f.maximum
+    short = None if f.judges("length") else f.min_length
+    long = None if f.judges("length") else f.max_length
+
+    def ok(v: Any) -> bool:
+        if v is None:
+            return nullable
+        if exact is not None:
+            if type(v) is not exact:
+                return False
+        elif kind == NUMBER and type(v) not in (int, float):
+            return False
+        if enum is not None and v not in enum:
+            return False
+        if lo is not None and v < lo or hi is not None and v > hi:
+            return False
+        if short is not None and len(v) < short or long is not None and len(v) > long:
+            return False
+        return True
+    return ok

@@ -1,0 +1,104 @@
+"""Whole games played in this process, with no server: random play (property tests, the
+simulator, the rules-core benchmark) and games of bots (the SDK's ``tournament --in-process``).
+
+A game of bots gives each bot what it would get over HTTP: its seat's view (the rules' view
+with the players' names and the game's envelope) and its actions. The seats that must act move
+in seat order, as the SDK's play loop does through a server, so a seeded game plays out the same
+in process as through a server where no deadline passes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from . import RULESETS
+from .base import Action, Event, Ruleset, State
+from .bots import SeatBot
+from .muzicando.bots import SEAT_BOTS as MUZICANDO_BOTS
+from .turandot.bots import SEAT_BOTS as TURANDOT_BOTS
+from .wordjam.bots import SEAT_BOTS as WORDJAM_BOTS
+
+#: the bots a client can seat, per ruleset and name
+SEAT_BOTS: dict[str, dict[str, type[SeatBot]]] = {
+    "turandot": TURANDOT_BOTS, "wordjam": WORDJAM_BOTS, "muzicando": MUZICANDO_BOTS}
+
+
+class Bot(Protocol):
+    """Anything that chooses a seat's move from its view and actions."""
+
+    name: str
+
+    def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def bot_names(ruleset: str = "turandot") -> list[str]:
+    return list(SEAT_BOTS.get(ruleset, {}))
+
+
+def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot") -> SeatBot:
+    """A bot of ``ruleset`` by name (turandot: random, greedy; wordjam: random, wordsmith;
+    muzicando: random, greedy), with its own random stream (``seed``: reproducible)."""
+    if ruleset not in SEAT_BOTS:
+        raise ValueError(f"no bots for {ruleset!r}; rulesets: {', '.join(SEAT_BOTS)}")
+    try:
+        return SEAT_BOTS[ruleset][name](seed=seed)
+    except KeyError:
+        raise ValueError(f"unknown {ruleset} bot {name!r}; bots: "
+                         f"{', '.join(SEAT_BOTS[ruleset])}") from None
+
+
+def play_random_game(
+    ruleset: Ruleset, players: int, seed: int, options: dict[str, Any] | None = None,
+    bot_seed: int | None = None,
+) -> tuple[State, list[tuple[int, Action]], list[Event]]:
+    """Play one game with every seat choosing uniformly among its legal moves
+    (``Ruleset.sample_action``).
+
+    Returns the final state, the moves made (seat, action) and every event. The seats that must
+    act move in seat order; that is one valid schedule among many for simultaneous phases.
+    """
+    rng = random.Random(seed if bot_seed is None else bot_seed)
+    state, events = ruleset.new_game(players, options, seed)
+    moves: list[tuple[int, Action]] = []
+    while not ruleset.is_finished(state):
+        pending = ruleset.pending(state)
+        seat = min(pending)
+        action = ruleset.sample_action(state, seat, rng)
+        state, evs = ruleset.apply(state, seat, action)
+        moves.append((seat, action))
+        events.extend(evs)
+    return state, moves, events
+
+
+def play_bots(bots: list[Bot], seed: int, options: dict[str, Any] | None = None,
+              ruleset: str = "turandot") -> dict[str, Any]:
+    """Play one seeded game with ``bots`` in seats 0..n-1; returns its score (as the API's).
+    Raises :class:`~impresario_rules.base.Refusal` for options the ruleset refuses."""
+    rules = RULESETS[ruleset]
+    state, _ = rules.new_game(len(bots), dict(options or {}), seed)
+    names = [f"{bot.name}-{i}" for i, bot in enumerate(bots)]
+    version = 1
+    while not rules.is_finished(state):
+        for seat in sorted(rules.pending(state)):
+            if not rules.pending(state).get(seat):
+                continue  # an earlier seat's move ended this seat's turn
+            view = _seat_view(rules, state, seat, names, version)
+            state, _ = rules.apply(state, seat, bots[seat].choose(view, rules.seat_actions(
+                state, seat)))
+            version += 1
+    return rules.score(state)
+
+
+def _seat_view(rules: Ruleset, state: State, seat: int, names: list[str], version: int
+               ) -> dict[str, Any]:
+    """The seat's view as the API gives it: the rules' view, the players' names, the envelope."""
+    core = rules.view(state, seat)
+    for player in core.get("players", ()):
+        player["name"] = names[player["seat"]]
+        player["bot"] = None
+    out: dict[str, Any] = {"id": "in-process", "ruleset": rules.name, "version": version,
+                           "status": "playing", "seats_taken": len(names),
+                           "seats_total": len(names), "private": False, "move_seconds": None}
+    out.update(core)
+    return out

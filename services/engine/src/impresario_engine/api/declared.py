@@ -1,0 +1,233 @@
+"""The HTTP schemas of the games, built from the rules' declarations (``impresario_rules.declare``):
+each ruleset's moves, options, game view, score and action spaces. Nothing here restates a
+range or a set: a declaration's enforced constraints become marshmallow validators (a body
+outside them is 422 ``invalid_body``), its judged ones the spec's documentation of what the rules
+accept (they answer with their own codes), so the spec and the rules cannot disagree.
+
+A move body is loaded by :func:`load_move`: the declaration's own check first (one flat
+function), marshmallow only for a body it refuses, to name the offending field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from impresario_rules import RULESETS
+from impresario_rules.base import Ruleset
+from impresario_rules.declare import (ANY, ARRAY, BOOLEAN, EITHER, INTEGER, MAP, MISSING, NUMBER,
+                                      OBJECT, STRING, Field, Shape, accepts, by_type)
+
+from .errors import ApiError
+
+
+class StrictBool(fields.Boolean):
+    """Only JSON true/false: no "yes", 1 or "true" strings."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean (true or false).")
+        return value
+
+
+def Int(**kw: Any) -> fields.Integer:  # noqa: N802 - reads like a field class
+    return fields.Integer(strict=True, **kw)
+
+
+class Base(Schema):
+    class Meta:
+        unknown = RAISE
+        ordered = True
+
+
+# ---------------------------------------------------------------------------- building
+_SCHEMAS: dict[str, tuple[Shape, type[Schema]]] = {}
+
+
+def schema_for(shape: Shape) -> type[Schema]:
+    """The marshmallow schema of ``shape`` (one class per shape name: the spec's component)."""
+    found = _SCHEMAS.get(shape.name)
+    if found is not None:
+        if found[0] != shape:
+            raise ValueError(f"two different shapes are called {shape.name}")
+        return found[1]
+    attrs: dict[str, Any] = {name: field_for(f) for name, f in shape.fields.items()}
+    attrs["__doc__"] = shape.doc or None
+    if shape.open:
+        from marshmallow import INCLUDE
+
+        attrs["Meta"] = type("Meta", (), {"unknown": INCLUDE, "ordered": True})
+    schema = type(f"{shape.name}Schema", (Base,), attrs)
+    _SCHEMAS[shape.name] = (shape, schema)
+    return schema
+
+
+def field_for(f: Field) -> fields.Field:
+    """The marshmallow field of ``f``: its type, presence, default, enforced validators and
+    documentation."""
+    kw: dict[str, Any] = {}
+    metadata: dict[str, Any] = {}
+    if f.default is not MISSING:
+        kw["load_default"] = f.default
+    elif f.required:
+        kw["required"] = True
+    if f.nullable:
+        kw["allow_none"] = True
+    if f.description:
+        metadata["description"] = f.description
+    if f.example is not MISSING:
+        metadata["example"] = f.example
+    validators: list[Any] = []
+    if f.enum is not None and f.type not in (MAP,):
+        if f.judges("enum"):
+            choices = list(f.enum)
+            if f.nullable and None not in choices:
+                choices.append(None)
+            metadata["enum"] = choices
+        else:
+            validators.append(validate.OneOf(list(f.enum)))
+    if f.minimum is not None or f.maximum is not None:
+        if f.judges("range"):
+            metadata.update({k: v for k, v in (("minimum", f.minimum), ("maximum", f.maximum))
+                             if v is not None})
+        else:
+            validators.append(validate.Range(f.minimum, f.maximum))
+    lengths = (f.min_length, f.max_length) if f.type == STRING else (f.min_items, f.max_items)
+    if lengths != (None, None):
+        what = "length" if f.type == STRING else "items"
+        if f.judges(what):
+            names = ("minLength", "maxLength") if f.type == STRING else ("minItems", "maxItems")
+            metadata.update({k: v for k, v in zip(names, lengths) if v is not None})
+        else:
+            validators.append(validate.Length(*lengths))
+    if f.pattern is not None:
+        if f.judges("pattern"):
+            metadata["pattern"] = f.pattern
+        else:
+            validators.append(validate.Regexp(f.pattern))
+    if f.unique:
+        metadata["uniqueItems"] = True
+    if validators:
+        kw["validate"] = validators
+    if metadata:
+        kw["metadata"] = metadata
+    kind = f.type
+    if kind == INTEGER:
+        return Int(**kw)
+    if kind == NUMBER:
+        return fields.Float(**kw)
+    if kind == STRING:
+        return fields.String(**kw)
+    if kind == BOOLEAN:
+        return StrictBool(**kw)
+    if kind == ARRAY:
+        return fields.List(field_for(f.items), **kw)  # type: ignore[arg-type]
+    if kind == OBJECT:
+        return fields.Nested(schema_for(f.shape), **kw)  # type: ignore[arg-type]
+    if kind == MAP:
+        return fields.Dict(keys=fields.String(), values=field_for(f.values), **kw)  # type: ignore[arg-type]
+    if kind == EITHER:
+        kw.setdefault("metadata", {})["oneOf"] = [json_schema(c) for c in f.choices]
+        return fields.Raw(**kw)
+    if kind == ANY:
+        return fields.Raw(**kw)
+    raise ValueError(f"no HTTP field for a {kind}")
+
+
+def json_schema(f: Field) -> dict[str, Any]:
+    """A plain value's JSON schema (for the choices of an ``Either``)."""
+    out: dict[str, Any] = {"type": f.type}
+    if f.enum is not None:
+        out["enum"] = list(f.enum)
+    if f.minimum is not None:
+        out["minimum"] = f.minimum
+    if f.maximum is not None:
+        out["maximum"] = f.maximum
+    return out
+
+
+# ---------------------------------------------------------------------------- the games
+def move_schemas(ruleset: Ruleset) -> dict[str, type[Schema]]:
+    """``{move type: schema}`` of ``ruleset``'s moves."""
+    return {kind: schema_for(shape) for kind, shape in by_type(ruleset.declarations.moves).items()}
+
+
+def space_schemas(ruleset: Ruleset) -> dict[str, type[Schema]]:
+    """``{move type: schema}`` of ``ruleset``'s action spaces."""
+    return {kind: schema_for(shape)
+            for kind, shape in by_type(ruleset.declarations.spaces).items()}
+
+
+#: every ruleset's move and action-space schemas by move type (the spec's ``Move`` and
+#: ``ActionSpace`` unions; move types are unique across rulesets)
+MOVE_SCHEMAS: dict[str, type[Schema]] = {}
+SPACE_SCHEMAS: dict[str, type[Schema]] = {}
+for _ruleset in RULESETS.values():
+    for _table, _more in ((MOVE_SCHEMAS, move_schemas(_ruleset)),
+                          (SPACE_SCHEMAS, space_schemas(_ruleset))):
+        _clash = set(_table) & set(_more)
+        assert not _clash, f"move types used by two rulesets: {_clash}"
+        _table.update(_more)
+
+_LOADERS: dict[str, dict[str, tuple[Shape, Any, Schema]]] = {
+    name: {kind: (shape, accepts(shape), schema_for(shape)())
+           for kind, shape in by_type(r.declarations.moves).items()}
+    for name, r in RULESETS.items()}
+
+
+def load_move(ruleset: Ruleset, body: Any) -> dict[str, Any]:
+    """A move body checked against the declaration of its type among ``ruleset``'s moves: 422
+    ``unknown_move_type`` naming that ruleset's moves when the type is missing or not one of
+    them, 422 ``invalid_body`` naming the offending field otherwise. The move comes back with
+    its fields in their declared order and the defaults of those left out."""
+    if not isinstance(body, dict):
+        raise ApiError(422, "invalid_body", "a move must be a JSON object with a 'type'",
+                       errors={"_schema": ["must be an object"]})
+    kind = body.get("type")
+    found = _LOADERS[ruleset.name].get(kind) if type(kind) is str else None
+    if found is None:
+        raise _unknown_move_type(ruleset, kind)
+    shape, well_formed, schema = found
+    if well_formed(body):
+        return {k: body[k] if k in body else f.default for k, f in shape.fields.items()
+                if k in body or f.default is not MISSING}
+    try:
+        return schema.load(body)
+    except ValidationError as err:
+        raise ApiError(422, "invalid_body", first_message(err.messages),
+                       errors=err.messages) from err
+
+
+def _unknown_move_type(ruleset: Ruleset, kind: Any) -> ApiError:
+    names = ", ".join(ruleset.move_types)
+    if kind is None:
+        what = "a move needs a 'type'"
+    else:
+        shown = repr(kind)
+        what = f"unknown move type {shown if len(shown) <= 42 else shown[:40] + '…'}"
+    return ApiError(422, "unknown_move_type", f"{what}; {ruleset.title} moves are {names}",
+                    move_types=list(ruleset.move_types),
+                    errors={"type": [f"must be one of {names}"]})
+
+
+def load_body(schema: Schema, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise ApiError(422, "invalid_body", "the body must be a JSON object",
+                       errors={"_schema": ["must be an object"]})
+    try:
+        return schema.load(body)
+    except ValidationError as err:
+        raise ApiError(422, "invalid_body", first_message(err.messages),
+                       errors=err.messages) from err
+
+
+def first_message(messages: Any, path: str = "") -> str:
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            return first_message(value, f"{path}.{key}" if path else str(key))
+    if isinstance(messages, list) and messages:
+        if all(isinstance(m, str) for m in messages):
+            return f"{path}: {messages[0]}" if path else messages[0]
+        return first_message(messages[0], path)
+    return f"{path}: invalid" if path else "invalid body"
