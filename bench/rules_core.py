@@ -13,7 +13,7 @@ import json
 import random
 import time
 
-from impresario_engine.games.turandot import TURANDOT
+from impresario_rules.turandot import TURANDOT
 
 
 def play(players: int, seed: int) -> int:

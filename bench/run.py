@@ -55,7 +55,7 @@ import profiles  # noqa: E402
 import rules_core  # noqa: E402
 import streams  # noqa: E402
 from impresario_engine.config import Config  # noqa: E402
-from impresario_engine.games.turandot import TURANDOT  # noqa: E402
+from impresario_rules.turandot import TURANDOT  # noqa: E402
 from impresario_engine.service import GameService  # noqa: E402
 from impresario_engine.store import GameStore, connect  # noqa: E402
 from impresario_engine.store.embedded import EmbeddedRedis  # noqa: E402
