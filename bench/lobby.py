@@ -33,20 +33,23 @@ QUERIES = [
 
 
 def _populate(svc, start: int, end: int) -> None:
+    from impresario_engine.usecases import create, seats
+
     """Games ``start..end-1``: every ruleset, one player seated; every 4th with a bot seat,
     every 5th started (a 2-player Turandot, both seats taken), every 10th private."""
     for i in range(start, end):
         private = i % 10 == 9  # its players are seated by the host (or its join link)
         if i % 5 == 4:
-            view, host, *_ = svc.create_game("turandot", 2, i, None, private=private)
-            svc.join(view["id"], "Ada", token=host if private else None)
-            svc.join(view["id"], "Bea", token=host if private else None)
+            view, host, *_ = create.create_game(svc, "turandot", 2, i, None, private=private)
+            seats.join(svc, view["id"], "Ada", token=host if private else None)
+            seats.join(svc, view["id"], "Bea", token=host if private else None)
             continue
         ruleset = ("turandot", "wordjam", "muzicando")[i % 3]
-        view, host, *_ = svc.create_game(ruleset, PLAYERS[ruleset], i, None, private=private)
-        svc.join(view["id"], "Ada", token=host if private else None)
+        view, host, *_ = create.create_game(svc, ruleset, PLAYERS[ruleset], i, None,
+                                            private=private)
+        seats.join(svc, view["id"], "Ada", token=host if private else None)
         if i % 4 == 0:
-            svc.join(view["id"], "Robo", token=host, bot=BOTS[ruleset])
+            seats.join(svc, view["id"], "Robo", token=host, bot=BOTS[ruleset])
 
 
 def _time(client, path: str, pages: int) -> dict[str, float]:

@@ -56,7 +56,8 @@ import rules_core  # noqa: E402
 import streams  # noqa: E402
 from impresario_engine.config import Config  # noqa: E402
 from impresario_rules.turandot import TURANDOT  # noqa: E402
-from impresario_engine.service import GameService  # noqa: E402
+from impresario_engine.usecases import create, idempotency, play, seats  # noqa: E402
+from impresario_engine.usecases.unit import Engine, load  # noqa: E402
 from impresario_engine.store import GameStore, connect  # noqa: E402
 from impresario_engine.store.embedded import EmbeddedRedis  # noqa: E402
 
@@ -125,7 +126,8 @@ def git_state() -> dict[str, Any]:
                                   timeout=20).stdout
         except (OSError, subprocess.TimeoutExpired):
             return ""
-    dirty = [line[3:] for line in git("status", "--porcelain", "--", "services").splitlines()
+    dirty = [line[3:] for line in git("status", "--porcelain", "--", "services", "rules"
+                                      ).splitlines()
              if len(line) > 3]
     return {"commit": git("rev-parse", "--short", "HEAD").strip(), "engine_dirty_files": dirty}
 
@@ -229,8 +231,8 @@ class Gunicorn:
 
 
 # ------------------------------------------------------------------------------- games
-def make_service(url: str) -> GameService:
-    return GameService(GameStore(connect(url)), Config(redis_url=url))
+def make_service(url: str) -> Engine:
+    return Engine(GameStore(connect(url)), Config(redis_url=url))
 
 
 def read_template(rds: redis.Redis, gid: str, tokens: list[str], players: int
@@ -240,9 +242,9 @@ def read_template(rds: redis.Redis, gid: str, tokens: list[str], players: int
     return loadgen.Template(v, orjson.loads(doc), events, tokens, players)
 
 
-def create_started(svc: GameService, players: int, seed: int) -> tuple[str, list[str]]:
-    view, _host, _spec, _join = svc.create_game("turandot", players, seed, None)
-    tokens = [svc.join(view["id"], f"P{i}")["token"] for i in range(players)]
+def create_started(svc: Engine, players: int, seed: int) -> tuple[str, list[str]]:
+    view, _host, _spec, _join = create.create_game(svc, "turandot", players, seed, None)
+    tokens = [seats.join(svc, view["id"], f"P{i}")["token"] for i in range(players)]
     return view["id"], tokens
 
 
@@ -275,7 +277,7 @@ def split(games: list[tuple[str, int]], clients: int) -> list[list[tuple[str, in
     return [games[i::clients] for i in range(clients)]
 
 
-def doc_sizes_over_a_game(svc: GameService, rds: redis.Redis) -> tuple[list[int], bytes]:
+def doc_sizes_over_a_game(svc: Engine, rds: redis.Redis) -> tuple[list[int], bytes]:
     """Play one 4-seat game as the HTTP clients do (lowest bids) in process: the stored document's
     size after every move, and the document at mid-game (the floor's blob)."""
     gid, tokens = create_started(svc, 4, 424242)
@@ -283,7 +285,7 @@ def doc_sizes_over_a_game(svc: GameService, rds: redis.Redis) -> tuple[list[int]
     view = {"pending": [{"seat": s, "kinds": ["bid"]} for s in range(4)], "players": [0] * 4}
     while True:
         seat, move = loadgen.decide(view)
-        view = svc.act(gid, tokens[seat], move)["game"]
+        view = play.act(svc, gid, tokens[seat], move)["game"]
         raw = rds.hget(loadgen.game_key(gid), "doc")
         sizes.append(len(raw))
         docs.append(raw)
@@ -316,25 +318,26 @@ def step_storage(url: str, rds: redis.Redis) -> list[dict]:
             seed = 1000 * n + g
             rng = random.Random(seed)
             key = uuid.uuid4().hex
-            svc.begin_create_idempotency(key, "fp")
-            view, host, _, _ = svc.create_game("turandot", n, seed, None)
-            svc.finish_create_idempotency(key, "fp", {"game": view, "host_token": host})
+            idempotency.begin_create(svc, key, "fp")
+            view, host, _, _ = create.create_game(svc, "turandot", n, seed, None)
+            idempotency.finish_create(svc, key, "fp", {"game": view, "host_token": host})
             gid = view["id"]
-            tokens = [svc.join(gid, f"P{i}", uuid.uuid4().hex, f"fp{i}")["token"]
+            tokens = [seats.join(svc, gid, f"P{i}", uuid.uuid4().hex, f"fp{i}")["token"]
                       for i in range(n)]
             moves = 0
             while True:
-                state = svc.load(gid).doc["state"]
+                state = load(svc, gid).doc["state"]
                 if TURANDOT.is_finished(state):
                     break
                 seat = min(TURANDOT.pending(state))
                 action = TURANDOT.sample_action(state, seat, rng)
-                svc.act(gid, tokens[seat], action, None, uuid.uuid4().hex, f"m{moves}")
+                play.act(svc, gid, tokens[seat], action, None, uuid.uuid4().hex, f"m{moves}")
                 moves += 1
             keys = {"game_hash": loadgen.game_key(gid), "events": loadgen.events_key(gid),
                     "idempotency": loadgen.game_key(gid) + ":idem"}
             usage = {name: int(rds.memory_usage(k, samples=0) or 0) for name, k in keys.items()}
-            usage["create_idempotency"] = int(rds.memory_usage(svc._create_key(key), samples=0) or 0)
+            usage["create_idempotency"] = int(rds.memory_usage(idempotency.create_key(key),
+                                                               samples=0) or 0)
             usage["tokens"] = 0  # hashed inside the document: no key of their own
             store = GameStore(rds)
             doc = store.read(gid)[1]
@@ -425,16 +428,16 @@ ENGINE_GROUPS = {
     "gunicorn request handling (all of a request)": ["ThreadWorker.handle"],
     "Flask app (Flask.wsgi_app)": ["Flask.wsgi_app"],
     "the move view (api/games.py make_move)": ["games.py:make_move"],
-    "GameService.act (the use case)": ["GameService.act"],
+    "play.act (the use case)": ["play.py:act"],
     "store read: Redis round trip + orjson.loads (GameStore.read)": ["GameStore.read"],
     "store write: orjson.dumps + Redis round trip (GameStore.write)": ["GameStore.write"],
     "all Redis calls (redis-py execute_command)": ["Redis.execute_command"],
     "rules: apply (validate + new state)": ["Turandot.apply", "Ruleset.apply"],
-    "rules: pending / turn bookkeeping (GameService._apply outside apply)": ["GameService._apply"],
-    "view building (GameService.view, Turandot.view)": ["GameService.view"],
-    "event redaction (GameService._numbered)": ["GameService._numbered"],
-    "idempotency record (_idem_record: seal + orjson of the response)": ["GameService._idem_record"],
-    "authentication (token sha256 + compare)": ["GameService.authenticate", "token_hash"],
+    "rules: pending / turn bookkeeping (record.py apply_move outside apply)": ["record.py:apply_move"],
+    "view building (views.py game_view, Turandot.view)": ["views.py:game_view"],
+    "event redaction (views.py numbered)": ["views.py:numbered"],
+    "idempotency record (seal + orjson of the response)": ["idempotency.py:record"],
+    "authentication (token sha256 + compare)": ["access.py:authenticate", "token_hash"],
     "request fingerprint (sha256 of the body)": ["http.py:fingerprint"],
     "move schema (marshmallow load_move)": ["load_move"],
     "response JSON (json_response)": ["json_response"],

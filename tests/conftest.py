@@ -154,7 +154,7 @@ def reproducible_bot_secrets(request, monkeypatch):
     import secrets
     import types
 
-    from impresario_engine import service
+    from impresario_engine.table import access
 
     count = iter(range(1_000_000))
 
@@ -162,7 +162,7 @@ def reproducible_bot_secrets(request, monkeypatch):
         seed = f"{request.node.nodeid}:{next(count)}".encode()
         return hashlib.sha256(seed).hexdigest()[:2 * nbytes]
 
-    monkeypatch.setattr(service, "secrets",
+    monkeypatch.setattr(access, "secrets",
                         types.SimpleNamespace(**{**vars(secrets), "token_hex": token_hex}))
 
 

@@ -115,7 +115,7 @@ def test_blocking_event_reads(app):
 
 
 def test_deadline_index_and_reaper(app):
-    from impresario_engine.reaper import reap_once
+    from impresario_engine.usecases.reaper import reap_once
 
     client = app.test_client()
     svc = app.extensions["impresario"]

@@ -1,6 +1,6 @@
 """Fixtures of the Word Jam and Muzicando HTTP tests.
 
-- ``clock``: a fake clock installed on the app's GameService (``app.extensions["impresario"]``),
+- ``clock``: a fake clock installed on the app's Engine (``app.extensions["impresario"]``),
   so the windows' deadlines pass instantly: ``clock.advance(seconds)``.
 
 The helpers of ``tests/service`` (``service_helpers``) are importable here too.

@@ -21,7 +21,7 @@ from service_helpers import auth, random_move, stored
 
 
 class FakeClock:
-    """A clock the test moves by hand (Unix seconds), for ``GameService.clock``."""
+    """A clock the test moves by hand (Unix seconds), for the app's ``Engine.clock``."""
 
     def __init__(self, start: float = 1_700_000_000.0) -> None:
         self.now = float(start)

@@ -16,7 +16,7 @@ import json
 import pytest
 
 from impresario_rules.wordjam import WORDJAM
-from impresario_engine.reaper import reap_once
+from impresario_engine.usecases.reaper import reap_once
 from service_helpers import assert_problem, auth
 
 from .games_helpers import (get_json, playable_words as _words, replay_core, setup_table,

@@ -1,6 +1,6 @@
 """Fixtures of the live-table tests (deadlines, bot seats, event streams, private games, replays).
 
-- ``clock``: a fake clock installed on the app's GameService (``app.extensions["impresario"]``),
+- ``clock``: a fake clock installed on the app's Engine (``app.extensions["impresario"]``),
   so deadlines pass instantly: ``clock.advance(seconds)``.
 - ``stream_server``: a gunicorn of its own (gthread, 4 workers x 64 threads, at most 48 event
   streams per worker) on a free 127.0.0.1 port against the session's Redis, for the stream tests;

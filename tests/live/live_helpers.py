@@ -90,7 +90,7 @@ def play_humans(client, game_id: str, tokens: list[str | None], rng: random.Rand
 
 
 class FakeClock:
-    """A clock the test moves by hand (Unix seconds), for ``GameService.clock``."""
+    """A clock the test moves by hand (Unix seconds), for the app's ``Engine.clock``."""
 
     def __init__(self, start: float = 1_700_000_000.0) -> None:
         self.now = float(start)

@@ -20,7 +20,7 @@ import time
 import pytest
 
 from impresario_rules.turandot.cards import DIRECTORS
-from impresario_engine.reaper import reap_once
+from impresario_engine.usecases.reaper import reap_once
 from .live_helpers import create, doc_of, raw_events
 from service_helpers import assert_problem, auth
 

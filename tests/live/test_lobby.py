@@ -1,5 +1,5 @@
 """The list of games (``GET /v1/games``): filters, order, pages, errors, expiry, and the
-repairs that keep its Redis lists right (``impresario_engine/lobby.py``)."""
+repairs that keep its Redis lists right (``impresario_engine/table/listing.py``, ``usecases/lobby.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from impresario_engine import lobby
+from impresario_engine.table import listing as lobby
 from impresario_engine.store.lobby import DUE, VERSIONS, list_key
 
 from service_helpers import assert_problem

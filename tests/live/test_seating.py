@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from impresario_engine.reaper import reap_once
+from impresario_engine.usecases import play, reaper
+from impresario_engine.usecases.reaper import reap_once
 
 from service_helpers import assert_problem, auth, snapshot
 
@@ -354,14 +355,12 @@ def test_the_reaper_keeps_its_indexes_tidy(client, app, clock, redis_client, mon
     broken, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
     fine, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
     redis_client.zadd("impresario:live", {"old": 1.0})
-    settle = service.settle
-
-    def failing(game_id):
+    def failing(engine, game_id):
         if game_id == broken:
             raise StoreUnavailable("a timeout, say")
-        return settle(game_id)
+        return play.settle(engine, game_id)
 
-    monkeypatch.setattr(service, "settle", failing)
+    monkeypatch.setattr(reaper, "settle", failing)
     clock.advance(61)
     report = reap_once(service)
     assert report["errors"] == 1 and report["settled"] == 1, report

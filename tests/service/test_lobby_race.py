@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import orjson
 import pytest
 
-from impresario_engine import lobby
+from impresario_engine.table import listing as lobby
 from impresario_engine.store import GameStore
 from impresario_engine.store.lobby import DUE, VERSIONS, list_key
 from service_helpers import Http, auth, http_table

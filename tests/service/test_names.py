@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from impresario_engine import names
+from impresario_engine.table import names
 from service_helpers import assert_problem, auth
 
 

@@ -8,6 +8,7 @@ import orjson
 from redis.crc import key_slot
 
 from impresario_engine.store import codec
+from impresario_engine.usecases import idempotency
 
 from service_helpers import auth, play_random, play_to_last_move, stored
 
@@ -284,9 +285,8 @@ def test_storage_format_1_writes_what_the_previous_version_reads(app_factory, re
     for key in records:
         record = orjson.loads(zlib.decompress(redis_client.get(key)))  # as older versions read
         assert set(record) >= {"fp", "body"}
-    from impresario_engine.service import GameService
 
-    created = redis_client.get(GameService._create_key("create-12"))
+    created = redis_client.get(idempotency.create_key("create-12"))
     assert created[:1] == b"\x78"  # zlib-wrapped
     # finished but not archived: the stream and the plain JSON document stay
     assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"

@@ -3,7 +3,7 @@ as an option (``impresario watch <id>``)."""
 
 import re
 
-from impresario_engine.service import new_game_id
+from impresario_engine.table.access import new_game_id
 
 
 def test_game_ids_start_with_a_letter_or_digit():

@@ -20,7 +20,7 @@ MOVES = {k: v() for k, v in move_schemas(M).items()}
 
 
 def served(state, viewer):
-    """The view as the service sends it (``service.view`` adds these fields)."""
+    """The view as the service sends it (``table/views.py`` adds these fields)."""
     core = M.view(state, viewer)
     for p in core["players"]:
         p["name"] = f"P{p['seat']}"

@@ -158,7 +158,7 @@ def test_an_individual_match_is_a_multiple_of_the_players_and_equal_totals_share
 
 
 def test_r10_the_choice_passes_to_a_player_who_can_open():
-    from impresario_rules.muzicando.rules import is_opener
+    from impresario_rules.muzicando.state import is_opener
     for seed in range(200):
         state, events = M.new_game(3, {}, seed)
         if "choice_passed" in types(events) and "redeal" not in types(events):

@@ -90,7 +90,7 @@ def awards(state: dict, turn: int | None = None) -> dict[int, int]:
 
 
 def service_view(view: dict, status: str = "playing") -> dict:
-    """``view`` with the fields the service adds (as GameService.view does)."""
+    """``view`` with the fields the service adds (as the table's view does)."""
     out = {"id": "g1", "ruleset": "wordjam", "version": 3, "status": status,
            "seats_taken": len(view["players"]), "seats_total": len(view["players"]),
            "last_seq": 10, "private": False, "move_seconds": None,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, ClassVar, Mapping
 
+from . import rng
 from .declare import (MISSING, Declarations, accepts, by_type, shape_problem, type_text,
                       with_defaults)
 
@@ -48,6 +49,8 @@ class Refusal(Exception):
     are extra facts a client may use (the seats waiting, the singers held...)."""
 
     kind: ClassVar[str] = ILLEGAL
+    #: the kinds a refusal of this class may have
+    KINDS: ClassVar[tuple[str, ...]] = KINDS
 
     def __init__(self, code: str, message: str, *, kind: str | None = None,
                  **details: Any) -> None:
@@ -55,7 +58,7 @@ class Refusal(Exception):
         self.code = code
         self.message = message
         if kind is not None:
-            assert kind in KINDS, kind
+            assert kind in self.KINDS, kind
             self.kind = kind  # type: ignore[misc]
         self.details = details
 
@@ -86,6 +89,19 @@ class InvalidOptions(Refusal):
 PRIVATE = "_private"
 #: the "bot" of a seat the engine plays with its defaults (a player who left, for some rulesets)
 DEFAULTS = "defaults"
+
+def first_seat(options: dict[str, Any], option: str, players: int, g: int) -> tuple[int, int]:
+    """The seat an option names to play first (Turandot's first maestro, R2; Muzicando's first
+    dealer): seat 0 by default, a seat of the table, or ``"random"`` to draw it from the game's
+    generator (``g``, its state). Returns the seat and the generator's next state."""
+    first = options.get(option, 0)
+    if first == "random":
+        return rng.below(g, players)
+    if type(first) is not int or not 0 <= first < players:
+        raise InvalidOptions(f"invalid_{option}",
+                             f"{option} must be a seat from 0 to {players - 1} or 'random'")
+    return first, g
+
 
 def redact_event(event: Event, viewer: Viewer, reveal_all: bool = False) -> Event:
     """What ``viewer`` may see of ``event``: the public fields, plus their own private fields.
@@ -190,7 +206,8 @@ class Ruleset:
         large, to avoid enumerating it)."""
         return rng.choice(self.legal_actions(state, seat))
 
-    #: the function applying each move type: ``handlers[type](ruleset, state, seat, action)``
+    #: the function applying each move type: ``handlers[type](state, seat, move)`` (the move
+    #: well formed by its declaration, defaults filled in)
     handlers: ClassVar[dict[str, Callable[..., tuple[State, list[Event]]]]] = {}
 
     def validate(self, state: State, seat: int, action: Action) -> None:
@@ -222,7 +239,7 @@ class Ruleset:
             raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
         if self.is_finished(state):
             raise OutOfTurn("game_finished", "the game is over", kind=FINISHED)
-        return self.handlers[kind](self, state, seat, with_defaults(shape, action))
+        return self.handlers[kind](state, seat, with_defaults(shape, action))
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:

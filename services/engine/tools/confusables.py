@@ -1,4 +1,4 @@
-"""Build ``impresario_engine/data/confusables.txt`` from Unicode's ``confusables.txt`` (UTS #39,
+"""Build ``impresario_engine/table/data/confusables.txt`` from Unicode's ``confusables.txt`` (UTS #39,
 Unicode Security Mechanisms): the mapping of each confusable character to its prototype, one
 line ``SOURCE;TARGET`` in hex code points, nothing else. The engine reads that file to compare
 player names by their skeleton; nothing is downloaded when it runs.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "impresario_engine" / "data" / "confusables.txt"
+OUT = Path(__file__).resolve().parents[1] / "src" / "impresario_engine" / "table" / "data" / "confusables.txt"
 
 
 def main(source: str) -> int:

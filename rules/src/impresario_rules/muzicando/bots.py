@@ -15,7 +15,7 @@ from typing import Any
 from ..bots import Actions, Move, SeatBot, View, seat_bot
 from .cards import colour_of, is_sign, sign_kind, value_of
 from .layouts import LAYOUTS, is_opening_card
-from .rules import CONTRACTS
+from .state import CONTRACTS
 
 
 # ------------------------------------------------------------------------------ heuristics

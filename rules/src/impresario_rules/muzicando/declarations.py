@@ -12,8 +12,8 @@ from ..declare import (Bool, Declarations, Either, Int, List, Obj, Shape, Str, e
                        space)
 from .cards import COLOURS, DECK, SIGNS
 from .layouts import LAYOUTS
-from .rules import (AUCTION, CHOOSE, CONTRACTS, FINISHED, INDIVIDUAL, MAX_HANDS, PLAY, TEAM,
-                    Muzicando)
+from .state import (AUCTION, CHOOSE, CONTRACTS, FINISHED, INDIVIDUAL, MAX_HANDS, MAX_PLAYERS, PLAY,
+                    TEAM)
 
 #: 56 cards never reach further than this from the opening card
 COORD = 64
@@ -40,7 +40,7 @@ OPTIONS = Shape("MuzicandoOptions", {
                                 "deck dealt and the team game's auction picking declarer and "
                                 "layout"),
     "first_dealer": Either(
-        Int(minimum=0, maximum=Muzicando.max_players - 1, judged=True),
+        Int(minimum=0, maximum=MAX_PLAYERS - 1, judged=True),
         Str(enum=["random"], judged=True), required=False, default=0,
         description="the seat that deals the first hand, or 'random'"),
 })

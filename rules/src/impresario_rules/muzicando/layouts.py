@@ -104,12 +104,12 @@ def refusal(table: Table, card: str, x: int, y: int) -> tuple[str, str] | None:
     if is_sign(card):
         return _sign_refusal(table, g, card, x, y)
     if layout == "S":
-        return _sarabanda(g, card, x, y)
+        return sarabanda(g, card, x, y)
     if layout == "G":
-        return _glissando(g, card, x, y)
+        return glissando(g, card, x, y)
     if layout == "P":
-        return _parada(g, card, x, y)
-    return _muzicando(g, card, x, y)
+        return parada(g, card, x, y)
+    return muzicando(g, card, x, y)
 
 
 def check(table: Table, card: str, x: int, y: int) -> None:
@@ -118,7 +118,9 @@ def check(table: Table, card: str, x: int, y: int) -> None:
         raise IllegalMove(why[0], why[1], card=card, x=x, y=y)
 
 
-def _sarabanda(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+def sarabanda(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+    """R2, Sarabanda: a note goes in an empty cell orthogonally next to at least one card, one
+    step (cyclic) from at least one card it touches, any colour."""
     if (x, y) in g:
         return ("cell_occupied", f"({x}, {y}) already holds {g[(x, y)]}")
     touching = [g[(x + dx, y + dy)] for dx, dy in _SIDES if (x + dx, y + dy) in g]
@@ -150,7 +152,10 @@ def rows(g: dict[Cell, str]) -> dict[int, tuple[int, int, int | None]]:
     return out
 
 
-def _glissando(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+def glissando(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+    """R3, Glissando: a row is a scale, its second card fixing whether it rises or falls; a
+    new row opens only with an oval, above or below a card of a row, one step from it, on a
+    line that holds no row yet."""
     if (x, y) in g:
         return ("cell_occupied", f"({x}, {y}) already holds {g[(x, y)]}")
     r = rows(g)
@@ -194,7 +199,9 @@ def _fixed_cell(card: str) -> Cell:
     return (colour_index(card), _v(card))
 
 
-def _parada(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+def parada(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+    """Parada: a colour's oval at any time; a note once the note below or above it in its
+    colour is down (Do and Si never touch)."""
     cell = _fixed_cell(card)
     if (x, y) != cell:
         return ("wrong_cell",
@@ -210,7 +217,8 @@ def _parada(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | 
     return None
 
 
-def _muzicando(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+def muzicando(g: dict[Cell, str], card: str, x: int, y: int) -> tuple[str, str] | None:
+    """Muzicando: another colour's Do opens a pile; on a pile, that colour's next note."""
     cell = _fixed_cell(card)
     if (x, y) != cell:
         return ("wrong_cell",
@@ -320,7 +328,7 @@ def legal_map(table: Table, cards: Iterable[str]) -> dict[str, list[Cell]]:
             cell = _fixed_cell(c)
             if cell in g:
                 continue
-            if (_parada if layout == "P" else _muzicando)(g, c, *cell) is None:
+            if (parada if layout == "P" else muzicando)(g, c, *cell) is None:
                 out[c] = [cell]
     return out
 

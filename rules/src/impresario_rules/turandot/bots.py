@@ -13,7 +13,7 @@ from typing import Any
 
 from ..bots import Actions, Move, SeatBot, View, seat_bot
 from .cards import Singer
-from .rules import bid_count, decode_bid
+from .state import bid_count, decode_bid
 from .scoring import best_points_of
 
 

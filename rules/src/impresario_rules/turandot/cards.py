@@ -95,9 +95,10 @@ def _fail(message: str, **details: Any) -> InvalidOptions:
 
 
 def parse_catalogue(rows: Any) -> Catalogue:
-    """Validate a catalogue given as a list of 36 objects ``{id, category, sex, stars,
-    favourite_role}``. Raises :class:`InvalidOptions` (code ``invalid_catalogue``) naming the
-    first problem found."""
+    """R1, the catalogue: validate a catalogue given as a list of 36 objects ``{id, category,
+    sex, stars, favourite_role}`` (unique ids, 6 per category, stars 1–3, favourite role empty or
+    one of Turandot, Calaf, Liù). Raises :class:`InvalidOptions` (code ``invalid_catalogue``)
+    naming the first problem found."""
     if not isinstance(rows, list):
         raise _fail("the catalogue must be a list of 36 singers")
     if len(rows) != 36:

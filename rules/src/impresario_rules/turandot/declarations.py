@@ -8,13 +8,13 @@ from __future__ import annotations
 from ..declare import (Bool, Declarations, Either, Int, List, Obj, Shape, Str, event, move,
                        space)
 from .cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, HELPERS, SEXES, SINGER_ID
-from .rules import (BIDDING, CASTING, FINISHED, FIRE, NOMINATE, OFFICE, ROUNDS, START_MONEY,
-                    Turandot)
 from .scoring import LINES
+from .state import (BIDDING, CASTING, FINISHED, FIRE, MAX_PLAYERS, NOMINATE, OFFICE, ROUNDS,
+                    START_MONEY)
 
 #: the most seats and slots any Turandot table has
-MAX_SEATS = Turandot.max_players
-MAX_SLOTS = Turandot.max_players + 1
+MAX_SEATS = MAX_PLAYERS
+MAX_SLOTS = MAX_PLAYERS + 1
 PHASES = (BIDDING, OFFICE, NOMINATE, FIRE, CASTING, FINISHED)
 
 # ---------------------------------------------------------------------------- cards

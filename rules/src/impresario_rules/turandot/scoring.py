@@ -3,6 +3,10 @@
 Score = stars + stage elements + singers in their favourite role − singers in a role of the other
 sex (undefined never counts as other) ± director (− 1 for the 2-player Puccini holder).
 
+The final score of a game (:func:`game_score`): every cast's lines, the dummy's with 2 players,
+and the winners (a tie at the top is broken by stars alone; still tied, the victory is shared;
+the dummy wins alone when it beats every player).
+
 Every term that depends on the arrangement is a sum over (singer, role) pairs — even the
 ``favourite_roles`` director, which doubles the favourite bonus — so the best arrangement is a
 6×6 assignment problem, solved exactly by dynamic programming over subsets of singers.
@@ -11,10 +15,11 @@ Every term that depends on the arrangement is a sum over (singer, role) pairs �
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
-from ..base import IllegalMove
+from ..base import IllegalMove, OutOfTurn, State
 from .cards import CATEGORIES, DEFAULT, DIRECTORS, ROLE_SEX, ROLES, Catalogue, Singer
+from .state import FINISHED, catalogue
 
 LINES = ("stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini")
 
@@ -164,3 +169,41 @@ def _best_points(cards: tuple[Singer, ...], director: str | None, stage: int) ->
 
 
 assert len(DIRECTORS) == 9
+
+
+def game_score(state: State) -> dict[str, Any]:
+    """The final score: each player's cast line by line (the 2-player Puccini holder loses a
+    point) and the dummy's. The highest total wins; a tie is broken by the sum of stars alone,
+    and still tied the victory is shared. With 2 players, a dummy scoring strictly more than
+    both players wins and both lose; a dummy equal to the best player does not win."""
+    if state["phase"] != FINISHED:
+        raise OutOfTurn("game_not_finished", "the game is not finished yet")
+    players = []
+    for seat in range(state["n"]):
+        roles = state["casts"][seat]
+        lines = line(state, seat, roles)
+        total = lines.pop("total")
+        players.append({"seat": seat, "lines": lines, "total": total, "cast": list(roles)})
+    dummy = None
+    if state["dummy"] is not None:
+        d = state["dummy"]
+        lines = score_cast(d["singers"], d["director"], 0, False, catalogue(state))
+        total = lines.pop("total")
+        dummy = {"lines": lines, "total": total, "cast": list(d["singers"])}
+    best = max(p["total"] for p in players)
+    dummy_wins = dummy is not None and dummy["total"] > best
+    if dummy_wins:
+        winners: list[int] = []
+    else:
+        top = [p for p in players if p["total"] == best]
+        if len(top) > 1:
+            most = max(p["lines"]["stars"] for p in top)
+            top = [p for p in top if p["lines"]["stars"] == most]
+        winners = [p["seat"] for p in top]
+    return {"players": players, "dummy": dummy, "winners": winners, "dummy_wins": dummy_wins}
+
+
+def line(state: State, seat: int, roles: list[str]) -> dict[str, int]:
+    puccini = state["n"] == 2 and seat == state["maestro"]
+    return score_cast(roles, state["director"][seat], state["stage"][seat], puccini,
+                      catalogue(state))

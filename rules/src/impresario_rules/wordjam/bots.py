@@ -30,7 +30,7 @@ import random
 from ..base import stable_random
 from ..bots import Actions, Move, SeatBot, View, seat_bot
 from . import lexicon
-from .rules import ALI_BABA, SIDE_NAMES, THIEVES
+from .state import ALI_BABA, SIDE_NAMES, THIEVES
 
 #: the share of the vocabulary a bot thinks of in one turn
 KNOWN_SHARE = 1 / 3

@@ -5,7 +5,7 @@ another ruleset's in the spec's components."""
 from __future__ import annotations
 
 from ..declare import (Bool, Declarations, Int, List, Obj, Shape, Str, event, move, space)
-from .rules import (MAX_EXTRA_TURNS, MAX_SECONDS, NOT_IN_DICTIONARY, OUTCOMES, PHASES,
+from .state import (MAX_EXTRA_TURNS, MAX_SECONDS, NOT_IN_DICTIONARY, OUTCOMES, PHASES,
                     SECONDS_OPTIONS, SIDE_NAMES, TURNS, VOTES_TO_STAND)
 from .words import CONSONANTS, MAX_WORD_CHARS, REASON_TEXT, WORD_PATTERN
 

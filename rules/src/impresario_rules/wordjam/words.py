@@ -150,9 +150,10 @@ def value_of(folded: str, coins: Mapping[str, int]) -> int:
 def check(word: str, coins: Mapping[str, int], forbidden: str | None, *,
           used: Iterable[str] = (), theme_check: str | None = None,
           one_coin: str | None = None) -> dict[str, Any]:
-    """``{"word", "folded", "value", "valid", "reason"}`` of ``word`` under the engine's checks,
-    in this order: letters, forbidden consonant, reuse (R9), the 8-letter theme, the first-letter
-    theme. ``value`` is computed whatever the validity (on the letters A–Z of the word)."""
+    """R2, what the engine checks itself: ``{"word", "folded", "value", "valid", "reason"}`` of
+    ``word`` under the engine's checks (fit to the theme is the players' call), in this order:
+    letters, forbidden consonant, reuse (R9), the 8-letter theme, the first-letter theme.
+    ``value`` is computed whatever the validity (on the letters A–Z of the word)."""
     reason = letters_reason(word)
     folded = fold(word) if reason not in (EMPTY, TOO_LONG) else ""
     value = value_of(folded, coins)

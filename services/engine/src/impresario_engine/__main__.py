@@ -84,7 +84,7 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
 def run_reap(args: argparse.Namespace) -> int:
     import time
 
-    from .reaper import reap_once
+    from .usecases.reaper import reap_once
 
     while True:
         report = reap_once(limit=args.limit)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+import time
+from typing import Any, Callable
 
 from flask import Flask, Response
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from impresario_rules import Refusal
 
 from . import __version__
 from .api import docs as docs_ui
@@ -18,13 +21,13 @@ from .api import lobby as lobby_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
-from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api import web as web_client
-from .api.errors import ApiError, problem, to_response
+from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
+from .api.errors import ApiError, problem, refusal_response, to_response
 from .api.http import RequestTimeout
 from .config import Config
-from .service import GameService
 from .store import GameStore, StoreUnavailable, connect
+from .usecases.unit import Engine
 
 log = logging.getLogger("impresario_engine")
 
@@ -39,7 +42,11 @@ class _Api(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
 
-def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
+def create_app(config: Config | dict[str, Any] | None = None, *,
+               clock: Callable[[], float] | None = None) -> Flask:
+    """The engine's Flask app on the settings ``config`` (a :class:`Config`, or overrides of
+    the environment's). ``clock`` (Unix seconds; default ``time.time``) is the time every
+    deadline, bot think time and expiry is counted in: tests move it instead of waiting."""
     if isinstance(config, Config):
         cfg = config
     else:
@@ -78,7 +85,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         api.spec.components.schemas.pop(unused, None)
 
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
-    app.extensions["impresario"] = GameService(store, cfg)
+    app.extensions["impresario"] = Engine(store, cfg, clock or time.time)
     app.extensions["impresario_store"] = store
     app.extensions["impresario_api"] = api
     _errors(app)
@@ -131,6 +138,10 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError) -> Response:
         return to_response(err)
+
+    @app.errorhandler(Refusal)
+    def _refused(err: Refusal) -> Response:  # the rules' and the table's refusals
+        return refusal_response(err)
 
     @app.errorhandler(StoreUnavailable)
     def _store_down(err: StoreUnavailable) -> Response:

@@ -1,6 +1,9 @@
 """Errors as RFC 9457 problem JSON: ``{type, title, status, code, detail}`` with a stable ``code``.
 
-Every error the service returns goes through :func:`problem`, so clients see one shape.
+Every error the service returns goes through :func:`problem`, so clients see one shape. The
+rules and the table refuse with a kind, never a status: :data:`STATUS_OF` is the one table that
+says which status each kind is (:func:`refusal_response`). :class:`ApiError` is for what only HTTP
+knows (a body that is not JSON, a query that does not parse).
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ import orjson
 from flask import Response, g
 
 from impresario_rules.base import FINISHED, ILLEGAL, NOT_NOW, STALE, Refusal
+
+from ..table.errors import (BUSY, CONFLICT, FORBIDDEN, INVALID, MALFORMED, NOT_FOUND,
+                            STALE_VERSION, UNAUTHENTICATED)
 
 PROBLEM_TYPE = "https://impresario.dev/problems/"
 
@@ -33,8 +39,15 @@ TITLES = {
 }
 
 
-#: the status of each kind of the rules' refusals (the one place a refusal meets HTTP)
-RULES_STATUS = {ILLEGAL: 422, NOT_NOW: 409, STALE: 409, FINISHED: 409}
+#: the status of each kind of refusal, the rules' and the table's: the one place a refusal
+#: meets HTTP
+STATUS_OF = {
+    ILLEGAL: 422, NOT_NOW: 409, STALE: 409, FINISHED: 409,
+    UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, STALE_VERSION: 412,
+    INVALID: 422, MALFORMED: 400, BUSY: 503,
+}
+#: the WWW-Authenticate challenge of the refusals of a bearer token
+CHALLENGES = {"missing_token": "Bearer", "invalid_token": 'Bearer error="invalid_token"'}
 
 
 class ApiError(Exception):
@@ -49,9 +62,6 @@ class ApiError(Exception):
         self.headers = headers or {}
         self.extra = extra
 
-    @classmethod
-    def from_rules(cls, err: Refusal) -> "ApiError":
-        return cls(RULES_STATUS[err.kind], err.code, err.message, **err.details)
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -86,3 +96,16 @@ def problem(status: int, code: str, detail: str, headers: dict[str, str] | None 
 
 def to_response(err: ApiError) -> Response:
     return problem(err.status, err.code, err.detail, err.headers, **err.extra)
+
+
+def refusal_response(err: Refusal) -> Response:
+    """The problem JSON of a refusal of the rules or the table: its kind's status, its code, its
+    message and details; a bearer token's challenge, and ``Retry-After`` when it says when."""
+    headers = {}
+    challenge = CHALLENGES.get(err.code)
+    if challenge is not None:
+        headers["WWW-Authenticate"] = challenge
+    retry_after = getattr(err, "retry_after", None)
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    return problem(STATUS_OF[err.kind], err.code, err.message, headers, **err.details)

@@ -7,14 +7,14 @@ import re
 from flask import request
 from flask_smorest import Blueprint
 
-from impresario_rules.base import Refusal
+from ..usecases import create, idempotency, play, reading, seats
 from . import schemas as s
-from .declared import load_body, load_move
 from . import streams
+from .declared import load_body, load_move
 from .edge import client_address
 from .errors import TITLES, ApiError
-from .http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, etag, fingerprint,
-                   idempotency_key, if_match_version, json_body, json_response, service)
+from .http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, engine, etag,
+                   fingerprint, idempotency_key, if_match_version, json_body, json_response)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: seats, views, moves, events and scores")
@@ -204,19 +204,19 @@ def create_game():
     work out its deck, so seeded games are for practice, tests and replays.
     """
     body = load_body(_CREATE, json_body())
-    svc = service()
+    ctx = engine()
     key = idempotency_key()
-    replay = svc.begin_create_idempotency(key, fingerprint(), client_address()) if key else None
+    replay = idempotency.begin_create(ctx, key, fingerprint(), client_address()) if key else None
     if replay is not None:
         return json_response(replay, 201, {"Location": f"/v1/games/{replay['game']['id']}",
                                            "Idempotent-Replayed": "true"})
     try:
-        view, host_token, spectator_token, join_token = svc.create_game(
-            body["ruleset"], body["players"], body.get("seed"), body.get("options"),
+        view, host_token, spectator_token, join_token = create.create_game(
+            ctx, body["ruleset"], body["players"], body.get("seed"), body.get("options"),
             private=body["private"])
     except BaseException:
         if key:
-            svc.abort_create_idempotency(key)
+            idempotency.abort_create(ctx, key)
         raise
     result = {"game": view, "host_token": host_token, "spectator_token": spectator_token,
               "spectator_link": (f"/v1/games/{view['id']}?spectator={spectator_token}"
@@ -225,7 +225,7 @@ def create_game():
               "join_link": (f"/v1/games/{view['id']}/seats?join={join_token}"
                             if join_token else None)}
     if key:
-        svc.finish_create_idempotency(key, fingerprint(), result, client_address())
+        idempotency.finish_create(ctx, key, fingerprint(), result, client_address())
     return json_response(result, 201, {"Location": f"/v1/games/{view['id']}",
                                        "ETag": etag(view["version"])})
 
@@ -243,12 +243,12 @@ def get_game(game_id: str):
     spectator's view (a private game needs its spectator link). Deadlines that have passed are
     applied first.
     """
-    svc = service()
-    loaded, caller = svc.read(_game_id(game_id), _token())
+    ctx = engine()
+    loaded, caller = reading.read(ctx, _game_id(game_id), _token())
     tag = etag(loaded.version)
     if _none_match(request.headers.get("If-None-Match"), tag):
         return json_response(None, 304, {"ETag": tag})
-    return json_response(svc.view(loaded, caller), 200, {"ETag": tag})
+    return json_response(reading.view(ctx, loaded, caller), 200, {"ETag": tag})
 
 
 JOIN_PARAM = {"in": "query", "name": "join", "required": False,
@@ -282,9 +282,9 @@ def join_game(game_id: str):
     body = load_body(_JOIN, json_body())
     key = idempotency_key()
     join_token = request.args.get("join")  # its form is checked first (_credentials_first)
-    result = service().join(_game_id(game_id), body["name"], key, fingerprint() if key else "",
-                            token=bearer_token(), bot=body.get("bot"), client=client_address(),
-                            join_token=join_token)
+    result = seats.join(engine(), _game_id(game_id), body["name"], key,
+                        fingerprint() if key else "", token=bearer_token(), bot=body.get("bot"),
+                        client=client_address(), join_token=join_token)
     headers = _replay_headers(result)
     headers["Location"] = f"/v1/games/{game_id}"
     return json_response(result, 201, headers)
@@ -299,9 +299,8 @@ def get_actions(game_id: str):
 
     Empty for spectators and for seats with nothing to do now.
     """
-    svc = service()
-    loaded, caller = svc.read(_game_id(game_id), _token())
-    return json_response(svc.actions(loaded, caller))
+    loaded, caller = reading.read(engine(), _game_id(game_id), _token())
+    return json_response(reading.actions(loaded, caller))
 
 
 @blp.route("/<game_id>/moves", methods=["POST"], parameters=GAME_ID_PARAM)
@@ -354,8 +353,8 @@ def make_move(game_id: str):
     body = json_body()
     key = idempotency_key()
     if_match = if_match_version()
-    result = service().act(_game_id(game_id), bearer_token(), body, if_match, key,
-                           fingerprint() if key else "", parse=load_move)
+    result = play.act(engine(), _game_id(game_id), bearer_token(), body, if_match, key,
+                      fingerprint() if key else "", parse=load_move)
     headers = _replay_headers(result)
     headers["ETag"] = etag(result["version"])
     return json_response(result, 200, headers)
@@ -383,11 +382,11 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None):
     like the view. With `Accept: text/event-stream` the same URL streams them as server-sent
     events, resumable with `Last-Event-ID`, with heartbeats.
     """
-    svc = service()
-    loaded, caller = svc.read(_game_id(game_id), _token())
+    ctx = engine()
+    loaded, caller = reading.read(ctx, _game_id(game_id), _token())
     if streams.wants_stream():
-        return streams.event_stream(svc, loaded, caller, streams.resume_after(after))
-    events = svc.events(loaded, caller, after)
+        return streams.event_stream(ctx, loaded, caller, streams.resume_after(after))
+    events = reading.events(ctx, loaded, caller, after)
     return json_response({"events": events, "last_seq": loaded.doc["seq"]})
 
 
@@ -402,7 +401,7 @@ def resolve_game(game_id: str):
     passed (and any bot moves that follow). 409 `nothing_due` when no deadline has passed.
     Needs the host's or a seat's token.
     """
-    result = service().resolve(_game_id(game_id), bearer_token())
+    result = play.resolve(engine(), _game_id(game_id), bearer_token())
     return json_response(result, 200, {"ETag": etag(result["version"])})
 
 
@@ -417,9 +416,8 @@ def get_replay(game_id: str):
     engine when a deadline passed), every secret revealed now that the game is over. Replaying
     the moves through the rules from the seed reproduces every state and the score.
     """
-    svc = service()
-    loaded, _caller = svc.read(_game_id(game_id), _token())
-    return json_response(svc.replay(loaded))
+    loaded, _caller = reading.read(engine(), _game_id(game_id), _token())
+    return json_response(reading.replay(loaded))
 
 
 @blp.route("/<game_id>/replay/<int:step>", methods=["GET"], parameters=GAME_ID_PARAM)
@@ -436,9 +434,9 @@ def get_replay_step(game_id: str, step: int, seat: int | None = None,
     them (what the rules never reveal stays hidden here too): what a replay viewer steps
     through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
     """
-    svc = service()
-    loaded, _caller = svc.read(_game_id(game_id), _token())
-    return json_response(svc.replay_step(loaded, step, seat))
+    ctx = engine()
+    loaded, _caller = reading.read(ctx, _game_id(game_id), _token())
+    return json_response(reading.replay_step(ctx, loaded, step, seat))
 
 
 @blp.route("/<game_id>/score", methods=["GET"], parameters=GAME_ID_PARAM)
@@ -450,12 +448,8 @@ def get_score(game_id: str):
 
     409 `game_not_finished` until the game is over.
     """
-    svc = service()
-    loaded, _caller = svc.read(_game_id(game_id), _token())
-    try:
-        return json_response(loaded.ruleset.score(loaded.doc["state"]))
-    except Refusal as err:
-        raise ApiError.from_rules(err) from err
+    loaded, _caller = reading.read(engine(), _game_id(game_id), _token())
+    return json_response(reading.score(loaded))
 
 
 _CREATE = s.CreateGameSchema()

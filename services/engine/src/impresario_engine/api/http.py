@@ -147,5 +147,6 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def service():
+def engine():
+    """The use cases' :class:`~impresario_engine.usecases.unit.Engine` of this app."""
     return current_app.extensions["impresario"]

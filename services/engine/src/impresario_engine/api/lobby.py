@@ -8,12 +8,14 @@ from urllib.parse import urlencode
 from flask import request
 from flask_smorest import Blueprint
 
-from .. import lobby, seating
 from impresario_rules import RULESETS
+
+from ..table import listing
+from ..usecases import lobby, rematch, seats
 from . import schemas_lobby as s
 from .errors import ApiError
-from .games import AUTH, IDEMPOTENCY_PARAM, _game_id, _replay_headers, problems
-from .http import bearer_token, fingerprint, idempotency_key, json_response, service
+from .games import IDEMPOTENCY_PARAM, _game_id, _replay_headers, problems
+from .http import bearer_token, engine, fingerprint, idempotency_key, json_response
 
 blp = Blueprint("lobby", __name__, url_prefix="/v1/games",
                 description="The lobby: list games, leave a seat, play again")
@@ -33,14 +35,14 @@ LIST_PARAMS = [
      "schema": {"type": "string", "enum": sorted(RULESETS)},
      "description": "only games of this ruleset"},
     {"in": "query", "name": "status", "required": False,
-     "schema": {"type": "string", "enum": list(lobby.STATUSES)},
+     "schema": {"type": "string", "enum": list(listing.STATUSES)},
      "description": "`open`: seats may be free (not started); `playing`; `finished`"},
     {"in": "query", "name": "has_bots", "required": False,
      "schema": {"type": "string", "enum": ["true", "false"]},
      "description": "only games with (`true`) or without (`false`) bot seats"},
     {"in": "query", "name": "limit", "required": False,
-     "schema": {"type": "integer", "minimum": 1, "maximum": lobby.MAX_LIMIT,
-                "default": lobby.DEFAULT_LIMIT},
+     "schema": {"type": "integer", "minimum": 1, "maximum": listing.MAX_LIMIT,
+                "default": listing.DEFAULT_LIMIT},
      "description": "games per page"},
     {"in": "query", "name": "cursor", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": 200,
@@ -85,27 +87,27 @@ def list_games():
     good for an hour and only with the filters of its page (400 `invalid_cursor`,
     `cursor_expired`); a page may hold fewer games than `limit` and still have a `next`.
     """
-    svc = service()
+    ctx = engine()
     ruleset = _filter("ruleset", sorted(RULESETS))
-    status = _filter("status", list(lobby.STATUSES))
+    status = _filter("status", list(listing.STATUSES))
     raw_bots = _filter("has_bots", ["true", "false"])
     bots = None if raw_bots is None else raw_bots == "true"
-    raw_limit = request.args.get("limit", str(lobby.DEFAULT_LIMIT))
+    raw_limit = request.args.get("limit", str(listing.DEFAULT_LIMIT))
     if not (raw_limit.isascii() and raw_limit.isdigit()
-            and 1 <= int(raw_limit) <= lobby.MAX_LIMIT):
+            and 1 <= int(raw_limit) <= listing.MAX_LIMIT):
         raise ApiError(400, "invalid_limit", f"limit must be an integer from 1 to "
-                       f"{lobby.MAX_LIMIT}", errors={"limit": [f"1 to {lobby.MAX_LIMIT}"]})
+                       f"{listing.MAX_LIMIT}", errors={"limit": [f"1 to {listing.MAX_LIMIT}"]})
     limit = int(raw_limit)
-    now = svc.clock()
+    now = ctx.clock()
     cursor = request.args.get("cursor")
-    after = None if cursor is None else lobby.decode_cursor(cursor, ruleset, status, bots, now)
-    games, last = svc.lobby.page(ruleset, status, bots, limit, after)
+    after = None if cursor is None else listing.decode_cursor(cursor, ruleset, status, bots, now)
+    games, last = lobby.page(ctx, ruleset, status, bots, limit, after)
     next_url = None
     if last is not None:
         query = {k: v for k, v in (("ruleset", ruleset), ("status", status),
                                    ("has_bots", raw_bots)) if v is not None}
         query["limit"] = str(limit)
-        query["cursor"] = lobby.encode_cursor(last, ruleset, status, bots, now)
+        query["cursor"] = listing.encode_cursor(last, ruleset, status, bots, now)
         next_url = f"/v1/games?{urlencode(query)}"
     return json_response({"games": games, "next": next_url})
 
@@ -129,8 +131,8 @@ def leave_seat(game_id: str, seat: int):
     the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
     """
     key = idempotency_key()
-    result = seating.leave(service(), _game_id(game_id), seat, bearer_token(), key,
-                           fingerprint() if key else "")
+    result = seats.leave(engine(), _game_id(game_id), seat, bearer_token(), key,
+                         fingerprint() if key else "")
     return json_response(result, 200, _replay_headers(result))
 
 
@@ -161,6 +163,6 @@ def request_rematch(game_id: str):
     key); the rematch starts when every seat is taken. 201 for the request that created it,
     200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
     """
-    result, created = seating.rematch(service(), _game_id(game_id), bearer_token())
+    result, created = rematch.rematch(engine(), _game_id(game_id), bearer_token())
     return json_response(result, 201 if created else 200,
                          {"Location": f"/v1/games/{result['rematch']}"})

@@ -19,6 +19,7 @@ from prometheus_client.core import GaugeMetricFamily
 from ..metrics import LATENCY, REQUESTS
 
 from ..store import StoreUnavailable
+from ..usecases import lobby
 from . import schemas as s
 from .errors import problem
 from .http import json_response
@@ -42,16 +43,17 @@ def observe(request, response, seconds: float) -> None:
 
 class LiveGames:
     """Games in play or open, counted in Redis at scrape time (the same for every pod): the
-    entries of the lists of games (lobby.py), private games included; and whether Redis takes
+    entries of the lists of games (usecases/lobby.py), private games included; and whether Redis
+    takes
     writes."""
 
-    def __init__(self, lobby, store) -> None:
-        self.lobby = lobby
-        self.store = store
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.store = ctx.store
 
     def collect(self):
         try:
-            live = self.lobby.live_count()
+            live = lobby.live_count(self.ctx)
         except StoreUnavailable:
             return
         yield GaugeMetricFamily("impresario_games_live", "Games open or in play", value=live)
@@ -109,8 +111,7 @@ def readyz():
     "description": "Prometheus metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics():
     """Prometheus metrics"""
-    live = LiveGames(current_app.extensions["impresario"].lobby,
-                     current_app.extensions["impresario_store"])
+    live = LiveGames(current_app.extensions["impresario"])
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)

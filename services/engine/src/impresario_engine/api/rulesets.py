@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from impresario_rules import RULESETS, Refusal
+from impresario_rules import RULESETS
 from impresario_rules.turandot.cards import DEFAULT, DIRECTORS
 from impresario_rules.turandot.scoring import best_arrangement, score_cast
 from impresario_rules.wordjam import word_value
@@ -69,10 +69,7 @@ def score_calculator():
     if director is not None and director not in DIRECTORS:
         raise ApiError(422, "unknown_director",
                        f"unknown director {director!r}; directors: {', '.join(DIRECTORS)}")
-    try:
-        best = list(best_arrangement(singers, director, DEFAULT))
-    except Refusal as err:
-        raise ApiError.from_rules(err) from err
+    best = list(best_arrangement(singers, director, DEFAULT))
     roles = body["roles"]
     if roles is None:
         roles = best
@@ -108,10 +105,7 @@ def wordjam_value():
     characters). Reuse and the theme depend on a game and are not judged here.
     """
     body = load_body(_WORD, json_body())
-    try:
-        result = word_value(body["word"], body["coins"], body["forbidden"])
-    except Refusal as err:
-        raise ApiError.from_rules(err) from err
+    result = word_value(body["word"], body["coins"], body["forbidden"])
     if result["reason"] in _MALFORMED:
         raise ApiError(422, f"word_{result['reason']}", REASON_TEXT[result["reason"]],
                        reason=result["reason"])

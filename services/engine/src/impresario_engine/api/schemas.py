@@ -25,9 +25,10 @@ from impresario_rules.turandot.declarations import SCORE_LINES
 from impresario_rules.wordjam.words import (CONSONANTS, FORBIDDEN_CONSONANT, MAX_WORD_CHARS,
                                             WORD_PATTERN)
 
+from ..table.clock import SECONDS_SETTINGS
+from ..table.names import NAME_MAX
 from .declared import Base, Int, StrictBool, schema_for
 
-NAME_MAX = 40
 SEED_MAX = 2**63 - 1
 
 
@@ -119,8 +120,6 @@ _SERVICE_OPTIONS = {
 
 def options_shape(ruleset: Ruleset) -> D.Shape:
     """``ruleset``'s declared options with the options the service reads itself."""
-    from ..service import SECONDS_SETTINGS  # late: the service imports this module's neighbours
-
     options = ruleset.declarations.options
     return options.extended(options.name, {
         name: D.Int(required=False, nullable=True, minimum=low, maximum=high, judged=True,

@@ -23,6 +23,10 @@ import orjson
 from flask import Response, request, stream_with_context
 
 from ..store import StoreUnavailable
+from ..table.record import is_due
+from ..table.views import numbered
+from ..usecases.play import settle
+from ..usecases.unit import load
 from .errors import ApiError
 
 _lock = threading.Lock()
@@ -85,8 +89,8 @@ def _frame(event: dict) -> str:
             f"data: {orjson.dumps(event).decode()}\n\n")
 
 
-def event_stream(svc, loaded, caller, after: int) -> Response:
-    cfg = svc.config
+def event_stream(ctx, loaded, caller, after: int) -> Response:
+    cfg = ctx.config
     game_id = loaded.doc["id"]
     # the client's connection under gunicorn (absent under other servers and in tests' clients)
     sock = request.environ.get("gunicorn.socket")
@@ -107,8 +111,8 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
             last = after
             started = beat = time.monotonic()
             finished = False
-            for seq, event in svc.store.events(game_id, last):
-                view = svc._numbered(seq, event, caller.viewer)
+            for seq, event in ctx.store.events(game_id, last):
+                view = numbered(seq, event, caller.viewer)
                 finished |= view["type"] == "game_finished"
                 last = seq
                 yield _frame(view)
@@ -118,22 +122,22 @@ def event_stream(svc, loaded, caller, after: int) -> Response:
                 now = time.monotonic()
                 if now - started >= cfg.stream_max_seconds or _stopping() or client_gone(sock):
                     return
-                found = svc.store.wait_events(game_id, last, cfg.stream_poll_ms)
+                found = ctx.store.wait_events(game_id, last, cfg.stream_poll_ms)
                 for seq, event in found:
-                    view = svc._numbered(seq, event, caller.viewer)
+                    view = numbered(seq, event, caller.viewer)
                     finished |= view["type"] == "game_finished"
                     last = seq
                     yield _frame(view)
                 if not found:
-                    current = svc.load(game_id)
-                    if svc._due(current.doc):
-                        svc.settle(game_id)
+                    current = load(ctx, game_id)
+                    if is_due(current.doc, current.ruleset, ctx.clock()):
+                        settle(ctx, game_id)
                         continue
                     if current.doc["status"] == "finished":
                         # the stream may have been archived before this wait began
-                        for seq, event in svc.store.events(game_id, last):
+                        for seq, event in ctx.store.events(game_id, last):
                             last = seq
-                            yield _frame(svc._numbered(seq, event, caller.viewer))
+                            yield _frame(numbered(seq, event, caller.viewer))
                         return
                 if time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
                     beat = time.monotonic()

@@ -1,5 +1,5 @@
 """The reaper: applies passed move deadlines to every game that has one, with no request needed,
-and keeps the list of games (``lobby.py``) to the games that exist.
+and keeps the list of games (``upkeep.py``) to the games that exist.
 
 Deadlines are otherwise applied lazily by the next request that touches a game; the reaper
 (``python -m impresario_engine reap``, run by a Kubernetes CronJob) makes sure games where nobody
@@ -16,37 +16,44 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .api.errors import ApiError
-from .config import Config
-from .service import GameService
-from .store import GameStore, StoreUnavailable, connect
+from impresario_rules import Refusal
+
+from ..config import Config
+from ..store import GameStore, StoreUnavailable, connect
+from ..table.clock import next_deadline
+from ..table.record import who_acts
+from . import upkeep
+from .play import settle
+from .unit import Engine, load
 
 #: seconds before the reaper tries again a game whose deadlines it could not apply
 RETRY_SECONDS = 60
 
 
-def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str, Any]:
-    if service is None:
+def reap_once(engine: Engine | None = None, limit: int = 1000) -> dict[str, Any]:
+    """One pass: every game whose deadline has passed is settled, then the list of games is
+    swept (``ABANDON_AFTER_SECONDS`` applies). Returns what was done."""
+    if engine is None:
         config = Config.from_env()
         if not config.redis_url:
             raise SystemExit("REDIS_URL is not set")
-        service = GameService(GameStore(connect(config.redis_url, config.redis_timeout)), config)
-    store = service.store
-    now = service.clock()
+        engine = Engine(GameStore(connect(config.redis_url, config.redis_timeout)), config)
+    store = engine.store
+    now = engine.clock()
     started = time.perf_counter()
     report: dict[str, Any] = {"checked": 0, "settled": 0, "moves": 0, "errors": 0,
                               "missing": 0}
     for game_id in store.due_games(now, limit):
         report["checked"] += 1
         try:
-            loaded = service.load(game_id)
-        except ApiError:
+            loaded = load(engine, game_id)
+        except Refusal:
             store.unschedule(game_id)  # expired or deleted
             report["missing"] += 1
             continue
         try:
-            after, events = service.settle(game_id)
-        except (ApiError, StoreUnavailable):
+            after, events = settle(engine, game_id)
+        except (Refusal, StoreUnavailable):
             report["errors"] += 1
             try:  # out of the way of the other due games until the next passes
                 store.schedule(game_id, now + RETRY_SECONDS)
@@ -57,15 +64,16 @@ def reap_once(service: GameService | None = None, limit: int = 1000) -> dict[str
             report["settled"] += 1
             report["moves"] += len(after.doc["moves"]) - len(loaded.doc["moves"])
         else:  # the index was stale: put the right time back, or drop the game from it
-            deadline = service._next_deadline(after.doc)
+            deadline = next_deadline(after.doc, after.ruleset,
+                                     who_acts(after.ruleset, after.doc["state"]))
             if deadline is None:
                 store.unschedule(game_id)
             else:
                 store.schedule(game_id, deadline)
     try:
-        lists = service.lobby.sweep(limit, abandon=True)
+        lists = upkeep.sweep(engine, limit, abandon=True)
         store.drop_legacy_live()
-    except (ApiError, StoreUnavailable) as exc:
+    except (Refusal, StoreUnavailable) as exc:
         lists = {"error": str(exc)}
         report["errors"] += 1
     report["lists"] = lists

@@ -21,8 +21,10 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
-from .api.errors import ApiError
-from .api.schemas import NAME_MAX
+from .errors import INVALID, Refused
+
+#: the longest name, in characters once normalised
+NAME_MAX = 40
 #: categories that never belong in a name: controls, format characters (zero-width, bidi),
 #: surrogates, private use, unassigned, line and paragraph separators
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -32,23 +34,24 @@ _BLANK_CHARACTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\
 
 
 def normalise(name: str) -> str:
-    """The name as it is stored and shown (see the module's doc); ApiError 422 when refused."""
+    """The name as it is stored and shown (see the module's doc); refused (``INVALID``) when it
+    hides something."""
     text = unicodedata.normalize("NFKC", name)
     for char in text:
         if char.isspace():
             continue
         if unicodedata.category(char) in _REFUSED_CATEGORIES or char in _BLANK_CHARACTERS:
-            raise ApiError(422, "name_invisible_characters",
-                           f"names may not contain invisible or control characters such as "
-                           f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')})",
-                           errors={"name": ["invisible or control character"]})
+            raise Refused("name_invisible_characters", INVALID,
+                          f"names may not contain invisible or control characters such as "
+                          f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')})",
+                          errors={"name": ["invisible or control character"]})
     text = " ".join(text.split())
     if not text:
-        raise ApiError(422, "name_blank", "a name needs at least one visible character",
-                       errors={"name": ["blank"]})
+        raise Refused("name_blank", INVALID, "a name needs at least one visible character",
+                      errors={"name": ["blank"]})
     if len(text) > NAME_MAX:
-        raise ApiError(422, "name_too_long", f"names are at most {NAME_MAX} characters",
-                       errors={"name": ["too long"]})
+        raise Refused("name_too_long", INVALID, f"names are at most {NAME_MAX} characters",
+                      errors={"name": ["too long"]})
     return text
 
 

@@ -1,0 +1,141 @@
+"""The record of a game's play around the rules: a move applied to the game's document (the
+moves made and by whom, when each seat's turn began, the windows seats are in, whether the game
+is over), and the moves the engine makes for its seats: a bot's when its think time is over, a
+seat's default when its deadline has passed.
+
+Who must act in a state is asked of the rules once per state (:func:`who_acts`), however many
+steps of a request need it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from impresario_rules import Ruleset
+from impresario_rules.base import BotRandom
+
+from .access import new_secret
+from .clock import FINISHED, PLAYING, due_moves
+
+Doc = dict[str, Any]
+Events = list[dict[str, Any]]
+
+_memo = threading.local()
+
+
+def who_acts(ruleset: Ruleset, state: dict[str, Any]) -> dict[int, list[str]]:
+    """``ruleset.pending(state)``, asked once per state by this thread (the last state's answer
+    is kept; a state is never changed once made, so its answer stays right). Read-only."""
+    last = getattr(_memo, "last", None)
+    if last is not None and last[0] is state:
+        return last[1]
+    pending = ruleset.pending(state)
+    _memo.last = (state, pending)
+    return pending
+
+
+def apply_move(doc: Doc, ruleset: Ruleset, seat: int, action: dict[str, Any], by: str,
+               events: Events, now: float) -> Doc:
+    """``doc`` with one move applied (raises the rules' Refusal; returns ``doc`` itself for a
+    move that changes nothing).
+
+    Keeps, for each seat that must act, the time its turn began (for deadlines): a seat that
+    was already waiting with the same kinds of move, and did not just act, keeps its time."""
+    state = doc["state"]
+    before = who_acts(ruleset, state)
+    new_state, new_events = ruleset.apply(state, seat, action)
+    if new_state is state:
+        return doc
+    events.extend(new_events)
+    after = who_acts(ruleset, new_state)
+    old_since = doc.get("since", {})
+    old_keys = doc.get("turn_keys", {})
+    since: dict[str, float] = {}
+    keys: dict[str, str] = {}
+    for s, kinds in after.items():
+        key = str(s)
+        window = ruleset.turn_key(new_state, s)
+        if window is not None:
+            keys[key] = window
+            same = old_keys.get(key) == window
+        else:
+            same = s != seat and before.get(s) == kinds
+        since[key] = old_since[key] if same and key in old_since else now
+    new = dict(doc)
+    if keys or old_keys:
+        new["turn_keys"] = keys
+    new["state"] = new_state
+    new["since"] = since
+    new["moves"] = doc["moves"] + [[seat, action, by]]
+    if ruleset.is_finished(new_state):
+        new["status"] = FINISHED
+    return new
+
+
+def engine_move(doc: Doc, ruleset: Ruleset, seat: int, events: Events, now: float) -> Doc:
+    """The move the engine makes for a seat: its bot's (by "bot", drawn from the game's
+    secret), or else the seat's deadline default (by "deadline")."""
+    state = doc["state"]
+    bot = doc["seats"][seat].get("bot")
+    if not bot:
+        return apply_move(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
+                          events, now)
+    if not doc.get("secret"):  # a game stored before bots had a secret
+        doc = {**doc, "secret": new_secret()}
+    rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
+    return apply_move(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
+                      events, now)
+
+
+def advance(doc: Doc, ruleset: Ruleset, events: Events, now: float,
+            with_deadlines: bool = True) -> Doc:
+    """Play every move that is the engine's to make now, in the order they fell due: the bots
+    whose think time is over, and the default move of every seat whose deadline has passed,
+    until nothing more is due."""
+    seats = doc["seats"]
+    for _ in range(10_000):  # a game is far shorter; this only guards against a loop
+        pending = who_acts(ruleset, doc["state"])
+        due = due_moves(doc, ruleset, pending, now, with_deadlines)
+        if not due:
+            break
+        _, _, seat = due[0]
+        if not seats[seat].get("bot"):
+            events.append({"type": "deadline_passed", "seat": seat, "kinds": pending[seat]})
+        doc = engine_move(doc, ruleset, seat, events, now)
+    return doc
+
+
+def is_due(doc: Doc, ruleset: Ruleset, now: float) -> bool:
+    """Whether the engine has a move to make in ``doc`` now."""
+    return bool(due_moves(doc, ruleset, who_acts(ruleset, doc["state"]), now))
+
+
+def start(doc: Doc, ruleset: Ruleset, events: Events, now: float) -> Doc:
+    """The game with every seat taken starts: the seats' turns begin now, and the bots whose
+    turn it is play."""
+    new = dict(doc)
+    new["status"] = PLAYING
+    pending = who_acts(ruleset, doc["state"])
+    new["since"] = {str(s): now for s in pending}
+    # the windows the seats start in (as apply_move keeps them): without them the first move
+    # of the game would restart everyone else's window
+    keys = {str(s): k for s in pending if (k := ruleset.turn_key(doc["state"], s)) is not None}
+    if keys:
+        new["turn_keys"] = keys
+    events.append({"type": "game_started"})
+    return advance(new, ruleset, events, now)
+
+
+def abandon(doc: Doc, ruleset: Ruleset, idle: float, now: float) -> tuple[Doc, Events]:
+    """A game in play nobody moved in for ``idle`` seconds, finished: an event
+    ``game_abandoned``, then every seat plays what the engine plays for it when its time runs
+    out (bot seats their bot) until the game is over."""
+    events: Events = [{"type": "game_abandoned", "idle_seconds": int(idle)}]
+    new = dict(doc)
+    new["abandoned"] = True
+    for _ in range(20_000):  # a game is far shorter; this only guards against a loop
+        if new["status"] == FINISHED:
+            break
+        new = engine_move(new, ruleset, min(who_acts(ruleset, new["state"])), events, now)
+    return new, events

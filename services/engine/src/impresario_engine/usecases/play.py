@@ -1,0 +1,177 @@
+"""Playing: a seat's move (and every move that fell due before it: bots whose think time is
+over, the defaults of seats whose deadline passed), the defaults that are due now
+(``POST /resolve``, a stream, the reaper), and the refusal of a move that arrives too late."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from impresario_rules import Refusal, Ruleset
+
+from ..table.access import authenticate, token_id
+from ..table.clock import FINISHED, OPEN, PLAYING
+from ..table.errors import CONFLICT, FORBIDDEN, STALE_VERSION, Refused, missing_token
+from ..table.record import advance, apply_move, is_due
+from ..table.views import game_view, numbered
+from . import idempotency
+from .unit import Done, Engine, Loaded, SaveThenRefuse, load, transact
+
+
+def _raise(error: Exception) -> Any:
+    raise error
+
+
+def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
+        if_match: int | None = None, idempotency_key: str | None = None, fingerprint: str = "",
+        parse: Callable[[Ruleset, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One move by the caller's seat, then every move that is the engine's to make (bots,
+    passed deadlines). Returns ``{"version", "events", "game"}``. ``parse(ruleset, action)``,
+    if given, turns the request's body into the move once the game's ruleset is known and the
+    caller is found to hold a seat (the HTTP layer checks it against that ruleset's moves)."""
+    if token is None:
+        raise missing_token("a move needs the seat's bearer token")
+    scope = token_id(token)
+    first: dict[str, Any] = {}  # what the first attempt found: the situation the sender saw
+
+    def step(loaded: Loaded):
+        caller = authenticate(loaded.doc, token)
+        replay = idempotency.replayed(loaded, fingerprint, idempotency_key)
+        if replay is not None:
+            return Done(replay)
+        if caller.seat is None:
+            raise Refused("not_a_seat", FORBIDDEN, "only a seated player can make moves; the "
+                          "host token is for managing the game")
+        move = action if parse is None else parse(loaded.ruleset, action)
+        if if_match is not None and if_match != loaded.version:
+            raise Refused("stale_version", STALE_VERSION,
+                          f"the game is at version {loaded.version}, not {if_match}",
+                          version=loaded.version)
+        doc = loaded.doc
+        if doc["status"] == OPEN:
+            raise Refused("game_not_started", CONFLICT, "the game starts when every seat is "
+                          "taken")
+        if doc["status"] == FINISHED:
+            raise Refused("game_finished", CONFLICT, "the game is over")
+        ruleset = loaded.ruleset
+        seat = caller.seat
+        now = engine.clock()
+        if not first:
+            first.update(seen=ruleset.situation(doc["state"], seat), moves=len(doc["moves"]))
+        # moves the engine made since this request arrived (another writer won the race to
+        # save them): the sender still means the situation the first attempt found
+        fell = [m for m in doc["moves"][first["moves"]:] if m[2] != "seat"]
+        seen = first["seen"] if fell else ruleset.situation(doc["state"], seat)
+        events: list[dict[str, Any]] = []
+        # what fell due before this move (deadlines, bots' think times) is played first, as it
+        # would have been had anyone been looking
+        doc = advance(doc, ruleset, events, now)
+        if events or fell:
+            refusal = late(loaded, doc, ruleset, seat, seen, fell, events, if_match)
+            if refusal is not None:
+                return (doc, events, SaveThenRefuse(refusal), None) if events \
+                    else _raise(refusal)
+        try:
+            new_doc = apply_move(doc, ruleset, seat, move, "seat", events, now)
+        except Refusal as err:
+            if events:  # the deadlines still count: save them, then report the refusal
+                return doc, events, SaveThenRefuse(err), None
+            raise
+        if new_doc is loaded.doc:  # an idempotent re-send: nothing to write
+            return Done({"version": loaded.version, "events": [],
+                         "game": game_view(loaded.doc, loaded.version, loaded.rematch,
+                                           caller.viewer, now)})
+        new_doc = advance(new_doc, ruleset, events, now)
+        new_doc["seq"] = loaded.doc["seq"] + len(events)
+        first_seq = loaded.doc["seq"] + 1
+        result = {
+            "version": loaded.version + 1,
+            "events": [numbered(first_seq + i, e, caller.viewer) for i, e in enumerate(events)],
+            "game": game_view(new_doc, loaded.version + 1, None, caller.viewer, now),
+        }
+        record = idempotency.record(engine, loaded, caller.token_id, idempotency_key,
+                                    fingerprint, 200, result)
+        return new_doc, events, result, record
+
+    try:
+        return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))
+    except Refused as err:
+        if err.code == "contention" and if_match is not None:
+            raise Refused("stale_version", STALE_VERSION,
+                          "the game changed while this move was made") from err
+        raise
+
+
+def late(loaded: Loaded, doc: dict[str, Any], ruleset: Ruleset, seat: int,
+         seen: dict[str, Any], fell: list[list[Any]], events: list[dict[str, Any]],
+         if_match: int | None) -> Refused | None:
+    """The refusal of a move that arrives after deadlines or bot moves fell due (``doc``: the
+    game with them played), or None when the move may still be made.
+
+    ``409 deadline_passed`` when they changed the seat's situation (the turn, round or hand, the
+    phase, what the seat must do) or played the seat's own default; ``412 stale_version`` when
+    the move came with If-Match (it was based on a version that is no longer the game's, even if
+    the seat's situation is the same); ``409 game_finished`` when they ended the game."""
+    version = loaded.version + (1 if events else 0)
+    if doc["status"] == FINISHED:
+        return Refused("game_finished", CONFLICT, "the game ended before this move: the "
+                       "deadlines that had passed were played first", version=version)
+    own = any(m[0] == seat and m[2] == "deadline" for m in fell) or any(
+        e["type"] == "deadline_passed" and e["seat"] == seat for e in events)
+    now = ruleset.situation(doc["state"], seat)
+    if own or now != seen:
+        what = ", ".join(f"{k} {v}" for k, v in now.items() if k != "pending" and v is not None)
+        # what moved the game on: a deadline, or only bots whose think time was over
+        timed_out = any(m[2] == "deadline" for m in fell) or any(
+            e["type"] == "deadline_passed" for e in events)
+        cause = "time ran out" if timed_out else "a bot moved first"
+        return Refused(
+            "deadline_passed", CONFLICT,
+            f"{cause} before this move arrived: the game moved on to {what}"
+            + ("; your default move was played" if own else ""),
+            version=version, default_played=own,
+            cause="deadline" if timed_out else "bot", **now)
+    if if_match is not None and events:
+        return Refused("stale_version", STALE_VERSION,
+                       f"deadlines passed before this move: the game is now at version "
+                       f"{version}, not {if_match}", version=version)
+    return None
+
+
+def settle(engine: Engine, game_id: str) -> tuple[Loaded, list[dict[str, Any]]]:
+    """Apply every due deadline (and the bot moves that follow) now. Returns the game as saved
+    and the events that produced (none when nothing was due)."""
+
+    def step(loaded: Loaded):
+        now = engine.clock()
+        if not is_due(loaded.doc, loaded.ruleset, now):
+            return Done((loaded, []))
+        events: list[dict[str, Any]] = []
+        doc = advance(dict(loaded.doc), loaded.ruleset, events, now)
+        return doc, events, (Loaded(loaded.version + 1, doc, None), events), None
+
+    return transact(engine, game_id, step)
+
+
+def resolve(engine: Engine, game_id: str, token: str | None) -> dict[str, Any]:
+    """Apply every default that is due now (``POST /resolve``); 409 when nothing is due."""
+    if token is None:
+        raise missing_token("resolving a game needs the host's or a seat's token")
+    loaded = load(engine, game_id)
+    caller = authenticate(loaded.doc, token)
+    if not (caller.host or caller.seat is not None):
+        raise Refused("not_a_player", FORBIDDEN, "only the host or a seated player can resolve")
+    status = loaded.doc["status"]
+    if status != PLAYING:
+        raise Refused("game_not_started" if status == OPEN else "game_finished", CONFLICT,
+                      "only a game in play can be resolved")
+    after, events = settle(engine, game_id)
+    if not events:
+        limit = loaded.doc["settings"].get("move_seconds")
+        raise Refused("nothing_due", CONFLICT, "no deadline has passed" if limit else
+                      "this game has no move deadlines (option move_seconds)")
+    first = after.doc["seq"] - len(events) + 1
+    return {"version": after.version,
+            "events": [numbered(first + i, e, caller.viewer) for i, e in enumerate(events)],
+            "game": game_view(after.doc, after.version, after.rematch, caller.viewer,
+                              engine.clock())}
+

@@ -1,0 +1,106 @@
+"""Reading a game: the caller's view, its actions, the event feed, the score, and a finished
+game's replay (its moves, and the table after any of them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..table.access import Caller, authenticate
+from ..table.clock import FINISHED, PLAYING, bot_seconds
+from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
+from ..table.record import is_due
+from ..table.views import dressed, game_view, numbered, seat_actions
+from .play import settle
+from .unit import Engine, Loaded, load
+
+
+def read(engine: Engine, game_id: str, token: str | None) -> tuple[Loaded, Caller]:
+    """Load a game for a caller, first applying any deadline that has passed (deadlines are
+    enforced lazily by whichever request touches the game next)."""
+    loaded = load(engine, game_id)
+    caller = authenticate(loaded.doc, token)
+    if is_due(loaded.doc, loaded.ruleset, engine.clock()):
+        loaded = settle(engine, game_id)[0]
+    return loaded, caller
+
+
+def view(engine: Engine, loaded: Loaded, caller: Caller) -> dict[str, Any]:
+    return game_view(loaded.doc, loaded.version, loaded.rematch, caller.viewer, engine.clock())
+
+
+def actions(loaded: Loaded, caller: Caller) -> dict[str, Any]:
+    """The caller's legal moves, compactly, and the default the engine would play."""
+    return seat_actions(loaded.doc, loaded.ruleset, caller.seat)
+
+
+def events(engine: Engine, loaded: Loaded, caller: Caller, after: int) -> list[dict[str, Any]]:
+    return [numbered(seq, e, caller.viewer)
+            for seq, e in engine.store.events(loaded.doc["id"], after)]
+
+
+def score(loaded: Loaded) -> dict[str, Any]:
+    """The final score (the rules refuse it before the end)."""
+    return loaded.ruleset.score(loaded.doc["state"])
+
+
+def replay(loaded: Loaded) -> dict[str, Any]:
+    """Seed, options and every move of a finished game. What the rules never reveal (a Word Jam
+    thief's word nobody heard) stays hidden: the ruleset redacts those moves so that replaying
+    them still gives the same game. The bots' secret is not part of it."""
+    doc = loaded.doc
+    if doc["status"] != FINISHED:
+        raise Refused("game_not_finished", CONFLICT, "a replay is available once the game is "
+                      "over")
+    moves = _public_moves(loaded)
+    return {
+        "id": doc["id"],
+        "ruleset": doc["ruleset"],
+        "players": doc["players"],
+        "seed": doc["seed"],
+        "options": dict(doc["options"]),
+        "move_seconds": doc["settings"].get("move_seconds"),
+        "bot_seconds": bot_seconds(doc),
+        "names": [s["name"] for s in doc["seats"]],
+        "bots": [s.get("bot") for s in doc["seats"]],
+        "moves": [{"seat": m[0], "move": move, "by": m[2]}
+                  for m, move in zip(doc["moves"], moves)],
+        "score": loaded.ruleset.score(doc["state"]),
+    }
+
+
+def _public_moves(loaded: Loaded) -> list[dict[str, Any]]:
+    """A finished game's moves as its replay shows them (the ruleset redacts its secrets)."""
+    doc = loaded.doc
+    return loaded.ruleset.public_moves(doc["players"], dict(doc["options"]), doc["seed"],
+                                       [(m[0], m[1]) for m in doc["moves"]])
+
+
+def replay_step(engine: Engine, loaded: Loaded, step: int, seat: int | None) -> dict[str, Any]:
+    """A finished game as ``seat`` (None: a spectator) saw it after ``step`` moves, replayed
+    from the seed through the moves as :func:`replay` shows them. What the replay hides (a Word
+    Jam thief's word nobody heard, a side never revealed) is hidden here too, even from its own
+    seat: a step shows nothing the replay does not already give."""
+    doc = loaded.doc
+    if doc["status"] != FINISHED:
+        raise Refused("game_not_finished", CONFLICT, "a replay is available once the game is "
+                      "over")
+    raw = doc["moves"]
+    if step > len(raw):
+        raise Refused("step_not_found", NOT_FOUND,
+                      f"this game has {len(raw)} moves: steps go from 0 to {len(raw)}")
+    if seat is not None and seat >= doc["players"]:
+        raise Refused("unknown_seat", INVALID, f"this game has seats 0 to {doc['players'] - 1}")
+    ruleset = loaded.ruleset
+    moves = _public_moves(loaded)
+    state, _ = ruleset.new_game(doc["players"], dict(doc["options"]), doc["seed"])
+    for (mover, _move, _by), move in zip(raw[:step], moves):
+        state, _ = ruleset.apply(state, mover, move)
+    core = ruleset.view(state, seat)
+    for entry in core.get("pending", ()):
+        entry["deadline"] = None
+    status = FINISHED if step == len(raw) else PLAYING
+    last = {"seat": raw[step - 1][0], "move": moves[step - 1], "by": raw[step - 1][2]} \
+        if step else None
+    return {"step": step, "steps": len(raw), "seat": seat, "move": last,
+            "game": dressed(doc, loaded.version, loaded.rematch, status, core,
+                            engine.clock())}

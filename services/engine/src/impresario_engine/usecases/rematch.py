@@ -1,0 +1,130 @@
+"""Playing again: one rematch per finished game, however many of its players ask. The first
+request creates it (same ruleset, options and privacy, a new seed, the seats turned as the
+rules turn the first player) and links it from the finished game; every request claims the
+caller's seat there, held for them for ``REMATCH_HOLD_SECONDS``."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from impresario_rules import RULESETS
+
+from ..table.access import authenticate, new_token, rematch_token, token_hash
+from ..table.clock import FINISHED
+from ..table.errors import CONFLICT, FORBIDDEN, Refused, contention, game_not_found, missing_token
+from ..table.record import start
+from ..table.seating import FREE, all_claimed, put
+from ..table.views import game_view
+from . import lobby
+from .unit import Done, Engine, Loaded, insert, load, transact
+
+
+def rematch(engine: Engine, game_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
+    """``POST /v1/games/{id}/rematch`` by a seat of a finished game: ``({"rematch", "seat",
+    "token", "game"}, created)``. The first request creates the rematch; every request (the
+    first included) claims the caller's held seat there, with a token derived from the old."""
+    if token is None:
+        raise missing_token("a rematch is asked for with the seat's token")
+    old = load(engine, game_id)
+    caller = authenticate(old.doc, token)
+    if caller.seat is None:
+        raise Refused("not_a_seat", FORBIDDEN, "only a player of the game can ask for a rematch")
+    if old.doc["status"] != FINISHED:
+        raise Refused("game_not_finished", CONFLICT, "a rematch can be asked for once the game "
+                      "is over")
+    linked, created, expired = old.rematch, False, None
+    for _ in range(3):
+        if linked is None:
+            linked, created = _link(engine, old, expired)
+        try:
+            return _claim(engine, linked, token_hash(token),
+                          rematch_token(token, linked)), created
+        except Refused as err:
+            if err.code != "game_not_found":
+                raise
+            linked, expired = None, linked  # it expired unplayed: a new one in its place
+    raise contention()
+
+
+def _link(engine: Engine, old: Loaded, replaces: str | None) -> tuple[str, bool]:
+    """Create a rematch and link it from ``old`` (in place of ``replaces``, an expired one),
+    unless another request links one first: (the rematch linked, whether it is ours)."""
+    candidate, created_at = _create(engine, old)
+    linked = engine.store.link_rematch(old.doc["id"], candidate, replaces)
+    if linked != candidate:  # another player's request linked its rematch first: drop ours
+        engine.store.delete_game(candidate)
+        lobby.forget(engine, candidate, created_at)
+    if linked is None:
+        raise game_not_found(old.doc["id"])
+    return linked, linked == candidate
+
+
+def _create(engine: Engine, old: Loaded) -> tuple[str, float]:
+    """A new open game like ``old`` (ruleset, options, privacy, a new seed), its seats in the
+    ruleset's rematch order: bot seats taken by their bots, the others held for their players."""
+    doc = old.doc
+    ruleset = RULESETS[doc["ruleset"]]
+    players = doc["players"]
+    seed = secrets.randbits(63)
+    # the options were accepted for the finished game already
+    state, setup = ruleset.new_game(players, doc["options"], seed)
+    until = engine.clock() + engine.config.rematch_hold_seconds
+    seats: list[dict[str, Any]] = []
+    seating: list[dict[str, Any]] = []
+    for new_seat, old_seat in enumerate(ruleset.rematch_order(players)):
+        entry = doc["seats"][old_seat]
+        if entry.get("left"):  # its player left the finished game: free for anyone
+            seats.append(dict(FREE))
+        elif entry.get("bot"):
+            seats.append({"name": entry["name"], "token": None, "bot": entry["bot"]})
+            seating.append({"type": "seat_taken", "seat": new_seat, "name": entry["name"],
+                            "bot": entry["bot"]})
+        else:
+            seats.append({"name": entry["name"], "token": None, "bot": None,
+                          "from": entry["token"], "until": until})
+            seating.append({"type": "seat_held", "seat": new_seat, "name": entry["name"],
+                            "until": until})
+    seats = put(seats, len(seats) - 1, seats[-1])  # no free seat at the end
+    events = [*setup, {"type": "rematch_of", "game": doc["id"]}, *seating]
+    _, new = insert(engine, {
+        "ruleset": doc["ruleset"], "players": players, "seed": seed, "seeded": False,
+        "options": doc["options"], "settings": dict(doc["settings"]),
+        # nobody hosts a rematch (its seats come from the finished game) and nobody watches a
+        # private one; the finished game's join link opens its free seats
+        "host": token_hash(new_token()), "spectator": None, "joiner": doc.get("joiner"),
+        "seats": seats, "state": state, "rematch_of": doc["id"]}, events)
+    return new["id"], new["created"]
+
+
+def _claim(engine: Engine, rematch_id: str, origin: str, token: str) -> dict[str, Any]:
+    """The seat held in the rematch for the player whose old token hashes to ``origin``."""
+    digest = token_hash(token)
+
+    def step(loaded: Loaded):
+        doc = loaded.doc
+        seat = next((i for i, s in enumerate(doc["seats"]) if s.get("from") == origin), None)
+        if seat is None:
+            raise Refused("rematch_seat_taken", CONFLICT, "your seat in the rematch is no "
+                          "longer held for you: you left it, or its hold ran out and another "
+                          "player took it")
+        entry = doc["seats"][seat]
+        now = engine.clock()
+
+        def answer(version: int, new: dict[str, Any]) -> dict[str, Any]:
+            return {"rematch": rematch_id, "seat": seat, "token": token,
+                    "game": game_view(new, version, loaded.rematch, seat, now)}
+
+        if entry.get("token") == digest:  # claimed already: the same answer again
+            return Done(answer(loaded.version, doc))
+        new = dict(doc)
+        new["seats"] = put(doc["seats"], seat, {
+            "name": entry["name"], "token": digest, "bot": None, "from": origin})
+        events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat,
+                                         "name": entry["name"], "bot": None}]
+        if all_claimed(new["seats"], doc["players"]):
+            new = start(new, loaded.ruleset, events, now)
+        new["seq"] = doc["seq"] + len(events)
+        return new, events, answer(loaded.version + 1, new), None
+
+    return transact(engine, rematch_id, step)

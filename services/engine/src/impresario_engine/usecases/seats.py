@@ -1,0 +1,130 @@
+"""Seats: taking the next free seat (a player, or a bot the host adds), and giving a seat back
+(before the start the seat is free again; after it the seat stays in the game, played by the
+ruleset's ``leave_bot``: no ruleset lets a player resign)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..table import names
+from ..table.access import (HOST, SPECTATOR, Caller, authenticate, client_tag, may_join,
+                            new_token, token_hash, token_id)
+from ..table.clock import FINISHED, OPEN
+from ..table.errors import (CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, UNAUTHENTICATED, Refused,
+                            missing_token)
+from ..table.record import advance, start
+from ..table.seating import FREE, all_claimed, claimed, free_seat, occupied, put
+from ..table.views import game_view
+from . import idempotency
+from .unit import Done, Engine, Loaded, transact
+
+
+def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = None,
+         fingerprint: str = "", token: str | None = None, bot: str | None = None,
+         client: str = "", join_token: str | None = None) -> dict[str, Any]:
+    """Take the next free seat: ``{"seat", "token", "bot", "game"}``. A bot seat is added by the
+    host and gets no token: the engine plays it. ``client`` (the caller's address) scopes the
+    Idempotency-Key of a request without a token. A private game seats only the host and
+    whoever brings its join link's token (``join_token``)."""
+    name = names.normalise(name)
+    looks = names.likeness(name)
+    seat_token = None if bot else new_token()
+    scope = "anon" if token is None else token_id(token)
+    who = client_tag(idempotency_key, client) if token is None and idempotency_key else None
+
+    def step(loaded: Loaded):
+        replay = idempotency.replayed(loaded, fingerprint, idempotency_key, who)
+        if replay is not None:
+            return Done(replay)
+        doc = loaded.doc
+        caller = authenticate(doc, token) if token is not None else None
+        ruleset = loaded.ruleset
+        if bot is not None:
+            if caller is None or not caller.host:
+                raise Refused("host_only", FORBIDDEN if caller else UNAUTHENTICATED,
+                              "only the host's token can add a bot seat")
+            if bot not in ruleset.bot_names:
+                raise Refused("unknown_bot", INVALID, f"unknown bot {bot!r}; {ruleset.title} "
+                              f"bots: {', '.join(ruleset.bot_names)}")
+        may_join(doc, caller, join_token)
+        now = engine.clock()
+        seat = free_seat(doc["seats"], doc["players"], now)
+        if doc["status"] != OPEN or seat is None:
+            raise Refused("game_full", CONFLICT, "every seat of this game is taken")
+        for taken in doc["seats"]:
+            if occupied(taken, now) and names.likeness(taken["name"]) == looks:
+                raise Refused("name_taken", CONFLICT, f"a player called {taken['name']!r} is "
+                              "already seated, and names that look alike (case, look-alike "
+                              "letters) would confuse the table")
+        new_doc = dict(doc)
+        new_doc["seats"] = put(doc["seats"], seat, {
+            "name": name, "token": token_hash(seat_token) if seat_token else None, "bot": bot})
+        events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name,
+                                         "bot": bot}]
+        if all_claimed(new_doc["seats"], doc["players"]):
+            new_doc = start(new_doc, ruleset, events, now)
+        new_doc["seq"] = doc["seq"] + len(events)
+        viewer = Caller(seat=seat) if not bot else HOST
+        result = {"seat": seat, "token": seat_token, "bot": bot,
+                  "game": game_view(new_doc, loaded.version + 1, None, viewer.viewer, now)}
+        record = idempotency.record(engine, loaded, scope, idempotency_key, fingerprint, 201,
+                                    result, who)
+        return new_doc, events, result, record
+
+    return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))
+
+
+def leave(engine: Engine, game_id: str, seat: int, token: str | None,
+          idempotency_key: str | None = None, fingerprint: str = "") -> dict[str, Any]:
+    """Give a seat back (``DELETE /v1/games/{id}/seats/{seat}``): ``{"seat", "game"}``.
+
+    Before the start, with the seat's token or the host's: the seat is free again (its number
+    is kept for the next player who joins) and its token stops working. In play, with the
+    seat's own token: the ruleset's ``leave_bot`` plays the seat from now on, and the token
+    stops working."""
+    if token is None:
+        raise missing_token("leaving a seat needs the seat's or the host's token")
+    scope = token_id(token)
+
+    def step(loaded: Loaded):
+        # a retry of a leave that worked: the token no longer does, the record answers
+        replay = idempotency.replayed(loaded, fingerprint, idempotency_key)
+        if replay is not None:
+            return Done(replay)
+        doc = loaded.doc
+        caller = authenticate(doc, token)
+        seats = doc["seats"]
+        if not 0 <= seat < len(seats) or not claimed(seats[seat]):
+            raise Refused("seat_not_found", NOT_FOUND, f"nobody sits at seat {seat}")
+        if caller.seat != seat and not caller.host:
+            raise Refused("not_your_seat", FORBIDDEN, "a seat's token can give back only that "
+                          "seat")
+        if doc["status"] == FINISHED:
+            raise Refused("game_finished", CONFLICT, "the game is over")
+        entry = seats[seat]
+        ruleset = loaded.ruleset
+        now = engine.clock()
+        if doc["status"] == OPEN:
+            new = dict(doc)
+            new["seats"] = put(seats, seat, dict(FREE))
+            events: list[dict[str, Any]] = [{"type": "seat_left", "seat": seat,
+                                             "name": entry["name"], "bot": None}]
+        else:
+            if caller.seat != seat:
+                raise Refused("seat_only", FORBIDDEN, "once the game has started only the "
+                              "player can leave the seat")
+            bot = ruleset.leave_bot
+            new = dict(doc)
+            new["seats"] = put(seats, seat, {"name": entry["name"], "token": None, "bot": bot,
+                                             "left": True})
+            events = [{"type": "seat_left", "seat": seat, "name": entry["name"], "bot": bot}]
+            new = advance(new, ruleset, events, now)  # the seat's new player may be due now
+        new["seq"] = doc["seq"] + len(events)
+        viewer = HOST if caller.host else SPECTATOR
+        result = {"seat": seat, "game": game_view(new, loaded.version + 1, loaded.rematch,
+                                                  viewer.viewer, now)}
+        record = idempotency.record(engine, loaded, scope, idempotency_key, fingerprint, 200,
+                                    result)
+        return new, events, result, record
+
+    return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))
