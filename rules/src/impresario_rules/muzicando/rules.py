@@ -18,11 +18,10 @@ auction and the choice), ``play.py`` (placing and passing), ``layouts.py`` (wher
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Action, Event, InvalidOptions, Ruleset, State, Viewer, first_seat
+from ..base import Event, InvalidOptions, Ruleset, State, first_seat
 from . import spaces, views
 from .auction import auction_bid, auction_pass, choose_layout
 from .hands import deal, game_score
@@ -97,26 +96,13 @@ class Muzicando(Ruleset):
         return {"hand": state["hand"], "phase": state["phase"],
                 "pending": self.pending(state).get(seat, [])}
 
-    def pending(self, state: State) -> dict[int, list[str]]:
-        """Who acts and which kinds of move the rules allow in that phase. The kinds never
-        depend on the seat's hand (that would tell the table what he holds): in the auction
-        ``auction_bid`` and ``auction_pass`` (only ``auction_bid`` when the dealer must bid), in
-        play ``place`` and ``pass`` (only ``place`` for the opening card). The seat's action
-        space says exactly which contracts, cards and cells are legal for him."""
-        return pending(state)
+    pending = staticmethod(pending)
 
     # ------------------------------------------------------------------ what a seat may do
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return spaces.legal_actions(state, seat)
-
-    def action_space(self, state: State, seat: int) -> list[dict[str, Any]]:
-        return spaces.action_space(state, seat)
-
-    def sample_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        return spaces.sample_action(state, seat, rng)
-
-    def default_action(self, state: State, seat: int) -> Action:
-        return spaces.default_action(state, seat)
+    legal_actions = staticmethod(spaces.legal_actions)
+    sample_action = staticmethod(spaces.sample_action)
+    action_space = staticmethod(spaces.action_space)
+    default_action = staticmethod(spaces.default_action)
 
     #: a player who leaves a game in play hands the seat to the greedy bot, so a team game
     #: keeps two partners who play their cards (no resignation in the rulebook)
@@ -128,11 +114,8 @@ class Muzicando(Ruleset):
                 "first_dealer": options.get("first_dealer", 0)}
 
     # ------------------------------------------------------------------ what leaves the engine
-    def score(self, state: State) -> dict[str, Any]:
-        return game_score(state)
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return views.view(state, viewer)
+    score = staticmethod(game_score)
+    view = staticmethod(views.view)
 
 
 __all__ = ["Muzicando", "CONTRACTS", "LINES", "MAX_HANDS", "TEAM", "INDIVIDUAL", "AUCTION",

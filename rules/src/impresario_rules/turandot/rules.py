@@ -15,11 +15,10 @@ says), ``moves.py`` (each move), ``round.py`` (the reveal, hiring, firing, the r
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Action, Event, Ruleset, State, Viewer, first_seat
+from ..base import Event, Ruleset, State, first_seat
 from . import spaces, views
 from .cards import DEFAULT, DIRECTOR_CARDS, DIRECTORS, ROLES, Catalogue, parse_catalogue
 from .moves import HANDLERS
@@ -88,24 +87,16 @@ class Turandot(Ruleset):
         return {"round": state["round"], "phase": state["phase"],
                 "pending": self.pending(state).get(seat, [])}
 
-    def pending(self, state: State) -> dict[int, list[str]]:
-        return pending(state)
+    pending = staticmethod(pending)
 
     def catalogue(self, state: State) -> Catalogue:
         return catalogue(state)
 
     # ------------------------------------------------------------------ what a seat may do
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return spaces.legal_actions(state, seat)
-
-    def sample_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        return spaces.sample_action(state, seat, rng)
-
-    def action_space(self, state: State, seat: int) -> list[dict[str, Any]]:
-        return spaces.action_space(state, seat)
-
-    def default_action(self, state: State, seat: int) -> Action:
-        return spaces.default_action(state, seat)
+    legal_actions = staticmethod(spaces.legal_actions)
+    sample_action = staticmethod(spaces.sample_action)
+    action_space = staticmethod(spaces.action_space)
+    default_action = staticmethod(spaces.default_action)
 
     #: a player who leaves a game in play hands the seat to the greedy bot: the others still
     #: bid against a real rival for the singers (no resignation in the rulebook)
@@ -123,11 +114,8 @@ class Turandot(Ruleset):
         return out
 
     # ------------------------------------------------------------------ what leaves the engine
-    def score(self, state: State) -> dict[str, Any]:
-        return game_score(state)
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return views.view(state, viewer)
+    score = staticmethod(game_score)
+    view = staticmethod(views.view)
 
 
 __all__ = ["Turandot", "LINES", "ROLES", "face_down", "helpers_for", "decode_bid", "bid_count",

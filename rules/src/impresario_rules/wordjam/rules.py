@@ -18,11 +18,10 @@ change.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Action, Event, InvalidOptions, Ruleset, State, Viewer
+from ..base import Action, Event, InvalidOptions, Ruleset, State
 from . import scoring, spaces, views
 from . import words as W
 from .flow import start_turn
@@ -102,8 +101,7 @@ class WordJam(Ruleset):
     def is_finished(self, state: State) -> bool:
         return state["phase"] == FINISHED
 
-    def pending(self, state: State) -> dict[int, list[str]]:
-        return pending(state)
+    pending = staticmethod(pending)
 
     def column(self, state: State) -> int:
         return column(state)
@@ -156,17 +154,10 @@ class WordJam(Ruleset):
         return None
 
     # ------------------------------------------------------------------ what a seat may do
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return spaces.legal_actions(state, seat)
-
-    def sample_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        return spaces.sample_action(state, seat, rng)
-
-    def action_space(self, state: State, seat: int) -> list[dict[str, Any]]:
-        return spaces.action_space(state, seat)
-
-    def default_action(self, state: State, seat: int) -> Action:
-        return spaces.default_action(state, seat)
+    legal_actions = staticmethod(spaces.legal_actions)
+    sample_action = staticmethod(spaces.sample_action)
+    action_space = staticmethod(spaces.action_space)
+    default_action = staticmethod(spaces.default_action)
 
     #: bots think like people by default: each call, bet, word and vote comes after a secret
     #: delay of up to 20 seconds (at most 80% of the window); the game option bot_seconds
@@ -189,11 +180,8 @@ class WordJam(Ruleset):
         return out
 
     # ------------------------------------------------------------------ what leaves the engine
-    def score(self, state: State) -> dict[str, Any]:
-        return scoring.score(state)
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return views.view(state, viewer)
+    score = staticmethod(scoring.score)
+    view = staticmethod(views.view)
 
     def public_moves(self, players: int, options: dict[str, Any] | None, seed: int,
                      moves: list[tuple[int, Action]]) -> list[Action]:
