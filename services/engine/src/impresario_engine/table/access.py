@@ -113,11 +113,13 @@ def rematch_token(old_token: str, rematch_id: str) -> str:
     return base64.urlsafe_b64encode(mac[:24]).decode()
 
 
-# Idempotency records replay a response that may carry a token (join: the seat's, create: the
-# host's). Tokens are never stored in clear: in a record they are XORed with a pad derived from
-# the Idempotency-Key and its scope, which Redis never holds (the record's name uses another
-# hash of the key), so only a client presenting the key again can get the token back.
-SECRET_FIELDS = ("token", "host_token")
+# Idempotency records replay a response that may carry credentials (join: the seat's token;
+# create: the host's, and a private game's spectator and join tokens and the links that carry
+# them). They are never stored in clear: in a record each is XORed with a pad derived from the
+# Idempotency-Key and its scope, which Redis never holds (the record's name uses another hash of
+# the key), so only a client presenting the key again can get them back.
+SECRET_FIELDS = ("token", "host_token", "spectator_token", "join_token", "spectator_link",
+                 "join_link")
 
 
 def _pad(scope: str, key: str, size: int) -> bytes:
