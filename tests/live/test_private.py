@@ -218,3 +218,25 @@ def test_a_replayed_join_still_needs_the_join_link(client):
         assert token not in refused.get_data(as_text=True)
     assert client.get(f"/v1/games/{gid}", headers=auth(created["host_token"])
                       ).get_json()["seats_taken"] == 1
+
+
+def test_a_spectator_link_opens_only_with_the_spectator_token(client):
+    """``?spectator=`` is for a private game's spectator token alone: a seat's token or the
+    host's in a URL (histories, logs, referrers) is refused everywhere, as is any token on a
+    public game; the spectator token works there, and the same tokens as bearer tokens still
+    show their own views."""
+    created, tokens = setup_game(client, [None, "greedy", None], seed=3, private=True)
+    gid, spectator = created["game"]["id"], created["spectator_token"]
+    base = f"/v1/games/{gid}"
+    for token in (tokens[0], tokens[2], created["host_token"]):
+        for path in (*READS, "/replay/0"):
+            assert_problem(client.get(f"{base}{path}?spectator={token}"), 401, "invalid_token")
+        assert_problem(client.get(f"{base}/events?spectator={token}", headers=SSE), 401,
+                       "invalid_token")
+    assert "you" in client.get(base, headers=auth(tokens[0])).get_json()  # as a bearer: fine
+    assert client.get(f"{base}?spectator={spectator}").status_code == 200
+    public, seats = setup_game(client, [None, "greedy"], seed=5)
+    pub = f"/v1/games/{public['game']['id']}"
+    assert_problem(client.get(f"{pub}?spectator={seats[0]}"), 401, "invalid_token")
+    assert_problem(client.get(f"{pub}/actions?spectator={seats[0]}"), 401, "invalid_token")
+    assert "you" not in client.get(pub).get_json()

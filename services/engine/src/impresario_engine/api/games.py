@@ -122,12 +122,13 @@ def _credentials_first() -> None:
         raise ApiError(401, "missing_token", missing, headers={"WWW-Authenticate": "Bearer"})
 
 
-def _token() -> str | None:
-    """The caller's token: the bearer token, or a spectator link's ``?spectator=``."""
+def _read(game_id: str):
+    """The game and its caller: the bearer token's, else a spectator link's (``?spectator=``,
+    which opens only with a private game's spectator token: a seat's or the host's token never
+    belongs in a URL)."""
     token = bearer_token()
-    if token is None:
-        token = request.args.get("spectator") or None
-    return token
+    link = None if token is not None else (request.args.get("spectator") or None)
+    return reading.read(engine(), _game_id(game_id), token, link=link)
 
 
 SPECTATOR_PARAM = {"in": "query", "name": "spectator", "required": False,
@@ -244,7 +245,7 @@ def get_game(game_id: str):
     applied first.
     """
     ctx = engine()
-    loaded, caller = reading.read(ctx, _game_id(game_id), _token())
+    loaded, caller = _read(game_id)
     tag = etag(loaded.version)
     if _none_match(request.headers.get("If-None-Match"), tag):
         return json_response(None, 304, {"ETag": tag})
@@ -299,7 +300,7 @@ def get_actions(game_id: str):
 
     Empty for spectators and for seats with nothing to do now.
     """
-    loaded, caller = reading.read(engine(), _game_id(game_id), _token())
+    loaded, caller = _read(game_id)
     return json_response(reading.actions(loaded, caller))
 
 
@@ -383,7 +384,7 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None):
     events, resumable with `Last-Event-ID`, with heartbeats.
     """
     ctx = engine()
-    loaded, caller = reading.read(ctx, _game_id(game_id), _token())
+    loaded, caller = _read(game_id)
     if streams.wants_stream():
         return streams.event_stream(ctx, loaded, caller, streams.resume_after(after))
     events = reading.events(ctx, loaded, caller, after)
@@ -416,7 +417,7 @@ def get_replay(game_id: str):
     engine when a deadline passed), every secret revealed now that the game is over. Replaying
     the moves through the rules from the seed reproduces every state and the score.
     """
-    loaded, _caller = reading.read(engine(), _game_id(game_id), _token())
+    loaded, _caller = _read(game_id)
     return json_response(reading.replay(loaded))
 
 
@@ -434,9 +435,8 @@ def get_replay_step(game_id: str, step: int, seat: int | None = None,
     them (what the rules never reveal stays hidden here too): what a replay viewer steps
     through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
     """
-    ctx = engine()
-    loaded, _caller = reading.read(ctx, _game_id(game_id), _token())
-    return json_response(reading.replay_step(ctx, loaded, step, seat))
+    loaded, _caller = _read(game_id)
+    return json_response(reading.replay_step(engine(), loaded, step, seat))
 
 
 @blp.route("/<game_id>/score", methods=["GET"], parameters=GAME_ID_PARAM)
@@ -448,7 +448,7 @@ def get_score(game_id: str):
 
     409 `game_not_finished` until the game is over.
     """
-    loaded, _caller = reading.read(engine(), _game_id(game_id), _token())
+    loaded, _caller = _read(game_id)
     return json_response(reading.score(loaded))
 
 

@@ -85,6 +85,19 @@ def authenticate(doc: dict[str, Any], token: str | None) -> Caller:
     return found
 
 
+def authenticate_link(doc: dict[str, Any], token: str) -> Caller:
+    """The caller of a spectator link (``?spectator=<token>``): a spectator, with a private
+    game's spectator token. Any other token is refused there, a seat's or the host's too: a
+    URL lands in histories, logs and referrers, so a credential that acts or reads a hand never
+    travels in one."""
+    spectator = doc.get("spectator")
+    digest = token_hash(token)
+    if spectator and hmac.compare_digest(digest, spectator):
+        return Caller(token_id=digest[:16])
+    raise Refused("invalid_token", UNAUTHENTICATED, "the spectator link's token is not valid for "
+                  "this game")
+
+
 def may_join(doc: dict[str, Any], caller: Caller | None, join_token: str | None) -> None:
     """Refuse a seat in a private game to anyone but the host and the holders of its join
     link. The spectator token only ever shows the game; neither it nor a seat's token opens

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..table.access import Caller, authenticate
+from ..table.access import Caller, authenticate, authenticate_link
 from ..table.clock import FINISHED, PLAYING, bot_seconds
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
 from ..table.record import is_due
@@ -14,11 +14,14 @@ from .play import settle
 from .unit import Engine, Loaded, load
 
 
-def read(engine: Engine, game_id: str, token: str | None) -> tuple[Loaded, Caller]:
-    """Load a game for a caller, first applying any deadline that has passed (deadlines are
-    enforced lazily by whichever request touches the game next)."""
+def read(engine: Engine, game_id: str, token: str | None, link: str | None = None
+         ) -> tuple[Loaded, Caller]:
+    """Load a game for a caller (``token``, or a spectator link's ``link``: only the spectator
+    token opens one), first applying any deadline that has passed (deadlines are enforced
+    lazily by whichever request touches the game next)."""
     loaded = load(engine, game_id)
-    caller = authenticate(loaded.doc, token)
+    caller = authenticate(loaded.doc, token) if link is None else \
+        authenticate_link(loaded.doc, link)
     if is_due(loaded.doc, loaded.ruleset, engine.clock()):
         loaded = settle(engine, game_id)[0]
     return loaded, caller
