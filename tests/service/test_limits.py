@@ -47,17 +47,22 @@ def test_a_forged_forwarded_for_is_ignored_without_trusted_proxies(app_factory):
 
 
 @pytest.mark.usefixtures("one_rate_window")
-def test_failed_authentications_are_throttled_per_address_across_workers(app_factory):
-    """Guessing tokens is throttled: after ``auth_failures_per_ip`` failures in a minute the
-    address's requests that carry a credential get 429, even with a valid token, while its
-    anonymous reads go on. Two apps on one Redis stand for two workers (or pods)."""
+def test_failed_authentications_are_throttled_per_address_and_game_across_workers(app_factory):
+    """Guessing tokens is throttled: after ``auth_failures_per_ip`` failures in a minute from one
+    address on one game, its further failures there get 429 instead of 401. A credential that
+    validates is never refused, whoever else guesses from the same address (one NAT, one
+    office, one proxy): the player keeps reading and moving. Two apps on one Redis stand for two
+    workers (or pods)."""
     limit = DEFAULTS.auth_failures_per_ip
     assert 5 <= limit <= 120
     first = app_factory(auth_failures_per_ip=limit).test_client()
     second = app_factory(auth_failures_per_ip=limit).test_client()
-    created = first.post("/v1/games", json=BODY).get_json()
-    url = f"/v1/games/{created['game']['id']}"
+    created = first.post("/v1/games", json={"ruleset": "turandot", "players": 2}).get_json()
+    gid = created["game"]["id"]
+    url = f"/v1/games/{gid}"
     host = auth(created["host_token"])
+    player = first.post(f"{url}/seats", json={"name": "Ana"}).get_json()["token"]
+    first.post(f"{url}/seats", json={"name": "Bea"})
     for i in range(limit - 1):
         guess = (first if i % 2 else second).get(url, headers=auth(f"guess-{i}"))
         assert_problem(guess, 401, "invalid_token")
@@ -66,16 +71,24 @@ def test_failed_authentications_are_throttled_per_address_across_workers(app_fac
     refused = second.get(url, headers=auth("guess-more"))
     assert_problem(refused, 429, "auth_rate_limited")
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
-    assert_problem(second.get(url, headers=host), 429, "auth_rate_limited")
     assert_problem(second.get(f"{url}?spectator=x"), 429, "auth_rate_limited")
-    # the first worker learns it from Redis at its next failure: one more try, then closed
+    # the valid credentials from the same address are served as ever, by either worker
+    for client in (first, second):
+        assert client.get(url, headers=host).status_code == 200
+        assert client.get(f"{url}/actions", headers=auth(player)).status_code == 200
+    moved = second.post(f"{url}/moves", headers=auth(player),
+                        json={"type": "bid", "slot": 1, "money": 0, "bluff": False})
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    # the first worker learns it from Redis at its next failure: one more 401, then 429
     assert_problem(first.get(url, headers=auth("guess-again")), 401, "invalid_token")
-    assert_problem(first.get(url, headers=host), 429, "auth_rate_limited")
+    assert_problem(first.get(url, headers=auth("guess-more")), 429, "auth_rate_limited")
     # requests without a credential are not refused: the game stays visible
     assert first.get(url).status_code == 200
-    # another address is not affected
-    ok = second.get(url, headers=host, environ_base={"REMOTE_ADDR": "192.0.2.8"})
-    assert ok.status_code == 200
+    # another game from the same address, and this game from another address: 401 as ever
+    other = first.post("/v1/games", json=BODY).get_json()["game"]["id"]
+    assert_problem(second.get(f"/v1/games/{other}", headers=auth("typo")), 401, "invalid_token")
+    elsewhere = second.get(url, headers=auth("typo"), environ_base={"REMOTE_ADDR": "192.0.2.8"})
+    assert_problem(elsewhere, 401, "invalid_token")
 
 
 def test_successes_are_not_counted_as_failures(app_factory):

@@ -7,11 +7,12 @@ CORS, security headers, metrics and one structured log line.
   429 problem JSON with ``Retry-After`` beyond the limit. Games created per client address (on
   by default), requests per token and per client address (off unless configured).
 - Failed authentications (on by default): each 401 ``invalid_token`` or 403
-  ``invalid_join_token`` counts against the client's address in Redis; past
-  ``auth_failures_per_ip`` in a minute, the worker that sees it refuses that address's requests
-  carrying a credential (429 ``auth_rate_limited``) until the minute ends. Successful
-  requests cost nothing more than a dictionary lookup; across W workers a guesser gets at most
-  ``auth_failures_per_ip + W`` tries a minute.
+  ``invalid_join_token`` counts against the client's address and the game in Redis; past
+  ``auth_failures_per_ip`` in a minute, the worker that sees it answers that address's further
+  failures on that game 429 ``auth_rate_limited`` until the minute ends. A credential that
+  validates is always served: a guesser sharing a player's address (a NAT) cannot lock the
+  player out. Successful requests cost nothing more; across W workers a guesser gets at most
+  ``auth_failures_per_ip + W`` answers that tell a wrong guess a minute.
 - CORS: only origins in the configured allow-list get CORS headers; preflights are answered.
   ``OPTIONS`` without an allowed origin answers 204 with ``Allow`` (never Flask's HTML default).
 - Logs: one JSON line per request (method, path without the query string, status, duration,
@@ -118,42 +119,51 @@ def _limit(store, kind: str, ident: str, limit: int, code: str = "rate_limited",
                        f"{source or kind}; slow down", headers={"Retry-After": _retry_after()})
 
 
-def _carries_credential() -> bool:
-    return bool(request.headers.get("Authorization") or request.args.get("spectator")
-                or request.args.get("join"))
-
-
 class AuthThrottle:
-    """Failed authentications per client address: counted in Redis (every worker and pod adds
-    to one count a minute), remembered here once over the limit, so that checking a request
-    costs a dictionary lookup and no Redis call."""
+    """Failed authentications (a guessed token or join link) per client address and game:
+    counted in Redis, so every worker and pod adds to one count a minute, and remembered here
+    once over the limit. Only failures are throttled: past the limit a guess on that game from
+    that address is answered 429 instead of 401, while a credential that validates is served
+    as ever, so a stranger behind the same address (a NAT, an office, a proxy) can never lock
+    a player out of their own game."""
 
     def __init__(self, store, limit: int) -> None:
         self.store = store
         self.limit = limit
-        #: address -> the end of the minute until which its credentials are refused
-        self.until: dict[str, float] = {}
+        #: (address, game) -> the end of the minute until which its failures get 429
+        self.until: dict[tuple[str, str], float] = {}
 
-    def check(self, address: str) -> None:
-        until = self.until.get(address)
+    @staticmethod
+    def where() -> tuple[str, str]:
+        """This request's address and game (the game's id, or "" off a game's URLs)."""
+        return client_address(), str((request.view_args or {}).get("game_id", ""))
+
+    def throttled(self, where: tuple[str, str]) -> bool:
+        until = self.until.get(where)
         if until is None:
-            return
+            return False
         if until <= time.time():
-            del self.until[address]
-            return
-        raise ApiError(429, "auth_rate_limited", "too many failed authentications from this "
-                       "address; wait before trying again",
-                       headers={"Retry-After": _retry_after()})
+            del self.until[where]
+            return False
+        return True
 
-    def failed(self, address: str) -> None:
-        count = _count(self.store, "authfail", address)
+    def failed(self, where: tuple[str, str]) -> None:
+        count = _count(self.store, "authfail", "|".join(where))
         if count is None or count < self.limit:
             return
         if len(self.until) > 10_000:  # forget the minutes that have ended
             now = time.time()
             for key in [k for k, v in self.until.items() if v <= now]:
                 del self.until[key]
-        self.until[address] = (time.time() // 60 + 1) * 60
+        self.until[where] = (time.time() // 60 + 1) * 60
+
+
+def _throttled_failure() -> Response:
+    from .errors import problem
+
+    return problem(429, "auth_rate_limited", "too many failed authentications on this game "
+                   "from this address; wait before trying again",
+                   headers={"Retry-After": _retry_after()})
 
 
 def install(app: Flask, cfg: Config, store) -> None:
@@ -183,8 +193,6 @@ def install(app: Flask, cfg: Config, store) -> None:
             return resp
         if not request.path.startswith("/v1/"):
             return None
-        if throttle.limit and throttle.until and _carries_credential():
-            throttle.check(client_address())
         if cfg.rate_limit_create_per_ip and request.method == "POST" \
                 and request.path == "/v1/games":
             _limit(store, "create", client_address(), cfg.rate_limit_create_per_ip,
@@ -200,6 +208,12 @@ def install(app: Flask, cfg: Config, store) -> None:
 
     @app.after_request
     def _after(resp: Response) -> Response:
+        if throttle.limit and g.get("problem_code") in AUTH_FAILURES:
+            where = AuthThrottle.where()
+            throttled = throttle.throttled(where)
+            throttle.failed(where)
+            if throttled:  # a guess past the limit: 429, never a hint about the credential
+                resp = _throttled_failure()
         rid = getattr(g, "request_id", None)
         if rid:
             resp.headers["X-Request-ID"] = rid
@@ -214,8 +228,6 @@ def install(app: Flask, cfg: Config, store) -> None:
             resp.headers["Access-Control-Allow-Origin"] = origin
             resp.headers["Access-Control-Expose-Headers"] = EXPOSED
             resp.headers.add("Vary", "Origin")
-        if throttle.limit and g.get("problem_code") in AUTH_FAILURES:
-            throttle.failed(client_address())
         seconds = time.perf_counter() - g.get("started", time.perf_counter())
         ops.observe(request, resp, seconds)
         if cfg.log_requests and log.isEnabledFor(logging.INFO):
