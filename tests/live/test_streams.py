@@ -367,3 +367,37 @@ def test_a_closed_client_frees_its_stream_slot_promptly(redis_url, tmp_path_fact
             time.sleep(1.5)
         for conn in again:
             conn.close()
+
+
+def test_a_seats_stream_ends_with_its_own_seat_left(app_factory, redis_client):
+    """A player who leaves mid-game must not go on reading the seat on a stream opened before:
+    the bot that takes the seat over commits sealed bids the old stream would show, redacted for
+    that seat. The stream delivers the player's own ``seat_left`` and ends there, and the old
+    token opens no new one."""
+    base = streams.open_streams()
+    app = app_factory(stream_max_seconds=5, stream_poll_ms=50)
+    client = app.test_client()
+    created, tokens = setup_game(client, [None, None, None], seed=8, first_maestro=2)
+    gid = created["game"]["id"]
+    url = f"/v1/games/{gid}/events"
+    leaver = TestStream(client, url, auth(tokens[0]))
+    try:
+        backlog = doc_of(redis_client, gid)["seq"]
+        assert leaver.events(backlog)[-1]["event"] == "game_started"
+        gone = client.delete(f"/v1/games/{gid}/seats/0", headers=auth(tokens[0]))
+        assert gone.status_code == 200, gone.get_data(as_text=True)
+        # the others bid: the bot now at seat 0 commits its own sealed bid as the bids go round
+        for token in tokens[1:]:
+            move = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
+            assert client.post(f"/v1/games/{gid}/moves", json=move,
+                               headers=auth(token)).status_code == 200
+        raw = dict(raw_events(redis_client, gid))
+        assert any(e["type"] == "bid_committed" and e["seat"] == 0
+                   for seq, e in raw.items() if seq > backlog), "seat 0's bot bid since the leave"
+        rest = [b for b in leaver.rest() if "data" in b]
+        assert leaver.ended, "the stream of the seat that left is closed"
+        assert [(b["data"]["type"], b["data"].get("seat")) for b in rest] == [("seat_left", 0)]
+        assert TestStream(client, url, auth(tokens[0])).status == 401
+    finally:
+        leaver.close()
+    assert streams.open_streams() == base

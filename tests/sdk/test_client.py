@@ -142,8 +142,8 @@ def _sse(frames, close=True):
         handler.send_header("Content-Type", "text/event-stream")
         handler.end_headers()
         handler.wfile.write(b"retry: 10\n\n")
-        for seq, etype in frames:
-            data = json.dumps({"seq": seq, "type": etype})
+        for seq, etype, *more in frames:
+            data = json.dumps({"seq": seq, "type": etype, **(more[0] if more else {})})
             handler.wfile.write(f"id: {seq}\nevent: {etype}\ndata: {data}\n\n".encode())
             handler.wfile.flush()
         handler.close_connection = True
@@ -162,3 +162,18 @@ def test_event_stream_reconnects_with_last_event_id_until_the_game_ends(scripted
     assert server.requests[0]["headers"]["Last-Event-ID"] == "0"
     assert server.requests[1]["headers"]["Last-Event-ID"] == "2"
     assert server.requests[1]["headers"]["Authorization"] == "Bearer t"
+
+
+def test_a_seats_event_stream_ends_at_its_own_seat_left(scripted):
+    """The server ends a seat's stream after that seat's seat_left and refuses the token after:
+    the SDK stops there instead of reconnecting into a 401; another seat's leave goes on."""
+    server = scripted([
+        (200, {}, _sse([(1, "round_started"), (2, "seat_left", {"seat": 1}),
+                        (3, "seat_left", {"seat": 0})])),
+        (401, PROBLEM, problem(401, "invalid_token")),
+    ])
+    client = Client(server.url)
+    events = list(stream_events(client, "g", token="t", seat=0))
+    assert [(e.seq, e.type) for e in events] == [(1, "round_started"), (2, "seat_left"),
+                                                 (3, "seat_left")]
+    assert len(server.requests) == 1

@@ -262,8 +262,10 @@ class Seat:
         return ops.get_events(self.client, self.game_id, after=after, token=self.token)["events"]
 
     def stream(self, after: int = 0) -> Iterator[Event]:
-        """Follow the events this seat may see, live, until the game ends."""
-        return stream_events(self.client, self.game_id, token=self.token, after=after)
+        """Follow the events this seat may see, live, until the game ends or this seat is left
+        (its ``seat_left`` is the last event)."""
+        return stream_events(self.client, self.game_id, token=self.token, after=after,
+                             seat=self.seat)
 
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.game_id, token=self.token)

@@ -73,8 +73,10 @@ def parse_sse(lines: Iterator[str]) -> Iterator[tuple[str | None, str | None, st
 
 def stream_events(client: "Client", game_id: str, token: str | None = None, after: int = 0,
                   spectator: str | None = None, max_reconnects: int = 100,
-                  read_timeout: float = 60.0) -> Iterator[Event]:
-    """Yield every event after ``after`` as it happens, until the game is finished.
+                  read_timeout: float = 60.0, seat: int | None = None) -> Iterator[Event]:
+    """Yield every event after ``after`` as it happens, until the game is finished, or, for the
+    stream of ``seat`` (its token's), until that seat's own ``seat_left``: the server ends a
+    seat's stream there and the token opens no other.
 
     Reconnects (with ``Last-Event-ID``) when the server closes the stream or the connection
     drops, waiting the delay the server suggested; gives up after ``max_reconnects`` failed
@@ -115,6 +117,9 @@ def stream_events(client: "Client", game_id: str, token: str | None = None, afte
                     got += 1
                     yield Event(last, etype or event.get("type", ""), event)
                     if event.get("type") == FINAL:
+                        return
+                    if seat is not None and event.get("type") == "seat_left" \
+                            and event.get("seat") == seat:
                         return
             if not got:
                 # the server closed a stream with nothing new: over, if the game is

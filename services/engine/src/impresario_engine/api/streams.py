@@ -10,6 +10,11 @@ wait on Redis (``stream_poll_ms``, a second): under gunicorn the stream looks at
 after each wait (a closed connection reads as end-of-file), so its slot is free again at once
 rather than at the next heartbeat that would fail to send. While idle, a stream also applies deadlines
 that have passed, like any other request that touches the game.
+
+A seat's stream lasts only as long as its seat: it ends right after the viewer's own
+``seat_left`` (the one way a seat's token stops working), before any later event is redacted for
+that seat, so the bot that now plays it never shows its sealed bids or hand to the player who
+left. The client reconnects as it would after any end; its token is refused (401) by then.
 """
 
 from __future__ import annotations
@@ -84,6 +89,11 @@ def client_gone(sock) -> bool:
         return True
 
 
+def _ends_seat(view: dict, seat: int | None) -> bool:
+    """True for the event after which a seat's stream must stop: its own seat_left."""
+    return seat is not None and view["type"] == "seat_left" and view.get("seat") == seat
+
+
 def _frame(event: dict) -> str:
     return (f"id: {event['seq']}\nevent: {event['type']}\n"
             f"data: {orjson.dumps(event).decode()}\n\n")
@@ -116,6 +126,8 @@ def event_stream(ctx, loaded, caller, after: int) -> Response:
                 finished |= view["type"] == "game_finished"
                 last = seq
                 yield _frame(view)
+                if _ends_seat(view, caller.seat):
+                    return
             if loaded.doc["status"] == "finished" and last >= loaded.doc["seq"]:
                 return
             while not finished:
@@ -128,6 +140,8 @@ def event_stream(ctx, loaded, caller, after: int) -> Response:
                     finished |= view["type"] == "game_finished"
                     last = seq
                     yield _frame(view)
+                    if _ends_seat(view, caller.seat):
+                        return
                 if not found:
                     current = load(ctx, game_id)
                     if is_due(current.doc, current.ruleset, ctx.clock()):
@@ -137,7 +151,10 @@ def event_stream(ctx, loaded, caller, after: int) -> Response:
                         # the stream may have been archived before this wait began
                         for seq, event in ctx.store.events(game_id, last):
                             last = seq
-                            yield _frame(numbered(seq, event, caller.viewer))
+                            view = numbered(seq, event, caller.viewer)
+                            yield _frame(view)
+                            if _ends_seat(view, caller.seat):
+                                return
                         return
                 if time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
                     beat = time.monotonic()
