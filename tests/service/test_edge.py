@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from service_helpers import auth
+from service_helpers import assert_problem, auth
 
 
 @pytest.mark.usefixtures("one_rate_window")
@@ -141,3 +141,54 @@ def test_gunicorn_logs_from_a_worker_still_format(gunicorn_server, redis_url, tm
     text = (tmp_path / "gunicorn.log").read_text(errors="replace")
     assert "Worker exiting" in text, text[-2000:]  # logged by the worker on the way out
     assert "Logging error" not in text and "Traceback" not in text, text[-2000:]
+
+
+def test_request_metric_keeps_the_rules_reason_of_a_refused_move_to_itself(client, make_game):
+    """Which rule refused a sealed bid tells what the bid was: the metric anyone scraping the
+    engine reads gets only the refusal's kind; the player gets the code."""
+    game = make_game(players=2, seed=5)
+    refused = client.post(f"{game.url}/moves", json={"type": "bid", "slot": None, "money": 2},
+                          headers=auth(game.tokens[0]))
+    assert refused.status_code == 422
+    code = refused.get_json()["code"]
+    assert code in ("helper_bid_one_money", "maestro_cannot_hire_helper")
+    text = client.get("/metrics").get_data(as_text=True)
+    assert f'code="{code}"' not in text
+    assert 'code="rules_illegal"' in text
+    # the table's own refusals keep their codes: they say nothing of a secret
+    client.post(f"{game.url}/moves", json={"type": "bid", "money": 2}, headers=auth("nope"))
+    assert 'code="invalid_token"' in client.get("/metrics").get_data(as_text=True)
+
+
+def test_metrics_port_serves_metrics_alone_and_the_api_port_never(app_factory):
+    """With METRICS_PORT, /metrics is answered on that port only (what Prometheus scrapes
+    inside the cluster) and nothing else is; the API's port (what the ingress forwards) gives
+    /metrics a 404 like any unknown path."""
+    client = app_factory(metrics_port=9100).test_client()
+    api, scrape = "http://engine:8000", "http://engine:9100"
+    assert_problem(client.get("/metrics", base_url=api), 404, "not_found")
+    assert client.get("/v1/rulesets", base_url=api).status_code == 200
+    scraped = client.get("/metrics", base_url=scrape)
+    assert scraped.status_code == 200 and b"impresario_http_requests_total" in scraped.data
+    for path in ("/v1/rulesets", "/healthz", "/"):
+        assert_problem(client.get(path, base_url=scrape), 404, "not_found")
+
+
+def test_gunicorn_listens_on_the_metrics_port_beside_the_api(gunicorn_server, redis_url,
+                                                           tmp_path):
+    import socket
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with gunicorn_server(redis_url, tmp_path, workers=1, threads=2,
+                         METRICS_PORT=str(port)) as url:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+            assert resp.status == 200 and b"impresario_games_live" in resp.read()
+        with pytest.raises(urllib.error.HTTPError) as hidden:
+            urllib.request.urlopen(f"{url}/metrics", timeout=10)
+        assert hidden.value.code == 404
+        with urllib.request.urlopen(f"{url}/healthz", timeout=10) as resp:
+            assert resp.status == 200

@@ -1,7 +1,9 @@
 """gunicorn settings for the engine (``gunicorn -c python:impresario_engine.gunicorn_conf``).
 
 Everything comes from the environment so the same image serves every deployment:
-- ``BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000)
+- ``BIND`` (default ``127.0.0.1:$PORT``, ``PORT`` default 8000); with ``METRICS_PORT`` set,
+  gunicorn listens on that port of the same address too, where ``/metrics`` is served and
+  nothing else (and only there)
 - ``WEB_CONCURRENCY`` worker processes (default: 2 per core, at least 2)
 - ``GUNICORN_THREADS`` threads per worker (default 64): the gthread worker serves a request per
   thread, so slow clients and open event streams hold a thread, never a whole worker. Each
@@ -23,7 +25,10 @@ import multiprocessing
 import os
 
 port = os.environ.get("PORT", "8000")
-bind = os.environ.get("BIND", f"127.0.0.1:{port}")
+bind = [os.environ.get("BIND", f"127.0.0.1:{port}")]
+if os.environ.get("METRICS_PORT", "0") not in ("", "0"):
+    # /metrics alone, on the API's address and its own port (config.py, metrics_port)
+    bind.append(f"{bind[0].rsplit(':', 1)[0]}:{os.environ['METRICS_PORT']}")
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count() * 2)))
 # gthread, with requests gathered before they take a thread, a deadline to send one, and
 # gunicorn's own refusals (414, 431, ...) in problem JSON

@@ -297,7 +297,13 @@ def readyz(transport: Transport) -> models.Health:
 
 
 def metrics(transport: Transport) -> Any:
-    """Prometheus metrics (`GET /metrics`)."""
+    """Prometheus metrics (`GET /metrics`).
+
+    With `METRICS_PORT` set (as on Kubernetes), only on that port, which serves nothing else;
+    the API's port answers 404 here. A refusal of the rules is counted by its kind
+    (`rules_illegal`, ...), never by its code: which rule refused a sealed bid is its player's
+    to know.
+    """
     path = "/metrics"
     params = None
     headers = None

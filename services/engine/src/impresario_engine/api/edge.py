@@ -32,6 +32,7 @@ import time
 import uuid
 
 from flask import Flask, Response, g, request
+from werkzeug.exceptions import NotFound
 
 from ..config import Config
 from ..store import StoreUnavailable
@@ -177,6 +178,12 @@ def install(app: Flask, cfg: Config, store) -> None:
             rid = uuid.uuid4().hex
         g.request_id = rid
         g.started = time.perf_counter()
+        if cfg.metrics_port:
+            # /metrics on its own port, and nothing else there: the API's port (the one an
+            # ingress forwards) answers /metrics with 404 like any unknown path
+            on_metrics_port = request.environ.get("SERVER_PORT") == str(cfg.metrics_port)
+            if on_metrics_port != (request.path == "/metrics"):
+                raise NotFound()
         origin = request.headers.get("Origin")
         if request.method == "OPTIONS" and request.url_rule is not None:
             if origin and (origin in origins or "*" in origins):

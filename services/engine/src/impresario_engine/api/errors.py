@@ -16,7 +16,7 @@ from flask import Response, g
 from impresario_rules.base import FINISHED, ILLEGAL, NOT_NOW, STALE, Refusal
 
 from ..table.errors import (BUSY, CONFLICT, FORBIDDEN, INVALID, MALFORMED, NOT_FOUND,
-                            STALE_VERSION, UNAUTHENTICATED)
+                            STALE_VERSION, UNAUTHENTICATED, Refused)
 
 PROBLEM_TYPE = "https://impresario.dev/problems/"
 
@@ -108,4 +108,18 @@ def refusal_response(err: Refusal) -> Response:
     retry_after = getattr(err, "retry_after", None)
     if retry_after is not None:
         headers["Retry-After"] = str(retry_after)
-    return problem(STATUS_OF[err.kind], err.code, err.message, headers, **err.details)
+    resp = problem(STATUS_OF[err.kind], err.code, err.message, headers, **err.details)
+    try:
+        g.problem_code = metric_code(err)
+    except RuntimeError:  # outside a request context
+        pass
+    return resp
+
+
+def metric_code(err: Refusal) -> str:
+    """The request metric's ``code`` label of a refusal: the table's code as it is, but for
+    a refusal of the rules only its kind (``rules_illegal``, ``rules_not_now``, ...). Which
+    rule refused a move can tell what the move was, and a sealed bid's must reach nobody but
+    its player, not even through a counter that moves on a quiet server."""
+    return err.code if isinstance(err, Refused) else f"rules_{err.kind}"
+

@@ -109,8 +109,22 @@ def readyz():
 @blp.route("/metrics", methods=["GET"])
 @blp.doc(operationId="metrics", responses={"200": {
     "description": "Prometheus metrics", "content": {"text/plain": {"schema": {"type": "string"}}}}})
+@blp.alt_response(404, schema=s.ProblemSchema, content_type="application/problem+json",
+                  description="`not_found`: the engine serves `/metrics` on its own port "
+                              "(`METRICS_PORT`), never on the API's", example={
+                      "type": "https://impresario.dev/problems/not_found",
+                      "title": "Not Found", "status": 404, "code": "not_found",
+                      "detail": "The requested URL was not found on the server. If you "
+                                "entered the URL manually please check your spelling and try "
+                                "again."})
 def metrics():
-    """Prometheus metrics"""
+    """Prometheus metrics
+
+    With `METRICS_PORT` set (as on Kubernetes), only on that port, which serves nothing else;
+    the API's port answers 404 here. A refusal of the rules is counted by its kind
+    (`rules_illegal`, ...), never by its code: which rule refused a sealed bid is its player's
+    to know.
+    """
     live = LiveGames(current_app.extensions["impresario"])
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
