@@ -53,7 +53,7 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
         cfg = Config.from_env().with_overrides(config)
     if not cfg.redis_url:
         raise RuntimeError("REDIS_URL is not set: run the service with `make run` (embedded "
-                           "Redis) or point REDIS_URL at a Redis server")
+                           "Redis) or point REDIS_URL (or REDIS_URL_FILE) at a Redis server")
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Impresario engine",

@@ -19,6 +19,26 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be an integer, not {raw!r}") from exc
 
 
+def redis_url_from_env() -> str:
+    """``REDIS_URL``, or the contents of the file ``REDIS_URL_FILE`` names (a mounted Secret:
+    a URL with a password then never sits in the process's environment, which child processes,
+    crash reports and ``/proc/<pid>/environ`` show). Setting both is a mistake."""
+    url = os.environ.get("REDIS_URL", "")
+    path = os.environ.get("REDIS_URL_FILE", "")
+    if not path:
+        return url
+    if url:
+        raise SystemExit("set REDIS_URL or REDIS_URL_FILE, not both")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            found = fh.read().strip()
+    except OSError as exc:
+        raise SystemExit(f"REDIS_URL_FILE: cannot read {path}: {exc.strerror}") from exc
+    if not found:
+        raise SystemExit(f"REDIS_URL_FILE: {path} is empty")
+    return found
+
+
 @dataclass(frozen=True)
 class Config:
     #: Redis to keep the games in; empty = the embedded server started by ``serve`` (set by it)
@@ -68,8 +88,8 @@ class Config:
     #: games one client address may create a minute (0: no limit)
     rate_limit_create_per_ip: int = 20
     #: failed authentications (a token or join link that is not valid) one client address may
-    #: make a minute; beyond, its requests that carry a credential get 429 until the minute
-    #: ends (0: no limit)
+    #: make a minute on one game; beyond, its further failures there get 429 instead of 401
+    #: until the minute ends, while a credential that validates is always served (0: no limit)
     auth_failures_per_ip: int = 30
     #: origins allowed to call the API from a browser (comma-separated; "*" for any)
     cors_origins: str = ""
@@ -80,12 +100,16 @@ class Config:
     #: per-address limits then count the client's address, not the ingress's. Only with that
     #: many proxies really in front: without them a client writes the header itself
     trusted_proxies: int = 0
+    #: the port that serves ``/metrics``, and only it (gunicorn listens there too, beside
+    #: BIND); the API's port then answers ``/metrics`` with 404, so an ingress in front of the
+    #: API never shows it. 0: ``/metrics`` on the API's port (local runs)
+    metrics_port: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls) -> "Config":
         return cls(
-            redis_url=os.environ.get("REDIS_URL", ""),
+            redis_url=redis_url_from_env(),
             max_body_bytes=_int("MAX_BODY_BYTES", cls.max_body_bytes),
             finished_ttl=_int("FINISHED_TTL_SECONDS", cls.finished_ttl),
             idle_ttl=_int("IDLE_TTL_SECONDS", cls.idle_ttl),
@@ -109,6 +133,7 @@ class Config:
             log_requests=os.environ.get("LOG_REQUESTS", "1") not in ("0", "false", "no"),
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
+            metrics_port=_int("METRICS_PORT", cls.metrics_port),
         )
 
     def __post_init__(self) -> None:
@@ -120,6 +145,8 @@ class Config:
             raise SystemExit("ABANDON_AFTER_SECONDS must not be negative (0: never)")
         if self.rematch_hold_seconds < 0:
             raise SystemExit("REMATCH_HOLD_SECONDS must not be negative")
+        if not 0 <= self.metrics_port <= 65535:
+            raise SystemExit("METRICS_PORT must be a port number (0: /metrics on the API's port)")
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":
         if not overrides:

