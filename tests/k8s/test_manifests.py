@@ -116,7 +116,7 @@ def test_overlay_passes_strict_schema_validation(overlay):
 def test_base_renders_alone():
     kinds = sorted(d["kind"] for d in render(K8S / "base"))
     assert kinds == ["ConfigMap", "CronJob", "Deployment", "HorizontalPodAutoscaler",
-                     "PodDisruptionBudget", "Service"]
+                     "NetworkPolicy", "PodDisruptionBudget", "Service"]
 
 
 # ----------------------------------------------------------------------------- engine pods
@@ -125,7 +125,7 @@ def test_base_renders_alone():
 def test_probes_use_the_engine_endpoints(overlay):
     container = engine_container(rendered(overlay))
     port_names = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert port_names == {"http": 8000}
+    assert port_names == {"http": 8000, "metrics": 9100}
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert container["startupProbe"]["httpGet"]["path"] == "/healthz"
@@ -223,12 +223,26 @@ def test_config_keys_are_settings_the_engine_reads(overlay):
 
 @needs_kubectl
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_prometheus_scrapes_the_metrics_port(overlay):
+def test_prometheus_scrapes_the_metrics_port_which_no_service_or_ingress_carries(overlay):
+    """/metrics is served on METRICS_PORT alone (the API's port answers it 404): Prometheus
+    scrapes that port of each pod, and neither the Service nor so the ingress forwards to it."""
     docs = rendered(overlay)
     annotations = engine(docs)["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/scrape"] == "true"
     assert annotations["prometheus.io/path"] == "/metrics"
-    assert int(annotations["prometheus.io/port"]) == 8000
+    ports = {p["name"]: p["containerPort"] for p in engine_container(docs)["ports"]}
+    metrics_port = int(engine_config(docs)["METRICS_PORT"])
+    assert ports["metrics"] == metrics_port == int(annotations["prometheus.io/port"])
+    assert ports["http"] != metrics_port
+    for service in (d for d in docs if d["kind"] == "Service"
+                    and matches(d["spec"].get("selector", {}),
+                                engine(docs)["spec"]["template"]["metadata"]["labels"])):
+        for port in service["spec"]["ports"]:
+            assert port["targetPort"] in ("http", ports["http"]), service["metadata"]["name"]
+    for ingress in (d for d in docs if d["kind"] == "Ingress"):
+        for rule in ingress["spec"]["rules"]:
+            for path in rule["http"]["paths"]:
+                assert path["backend"]["service"]["port"] == {"name": "http"}
 
 
 @needs_kubectl
@@ -351,6 +365,13 @@ def test_images_are_pinned(overlay):
 
 
 @needs_kubectl
+def test_prod_pins_the_engine_image_by_digest():
+    for where, _spec, container in containers(rendered("prod")):
+        if "impresario-engine" in container["image"]:
+            assert re.search(r"@sha256:[0-9a-f]{64}$", container["image"]), where
+
+
+@needs_kubectl
 def test_prod_has_no_latest_and_no_local_dev_image():
     for where, _spec, container in containers(rendered("prod")):
         image = container["image"]
@@ -361,7 +382,10 @@ def test_prod_has_no_latest_and_no_local_dev_image():
 # ----------------------------------------------------------------------------- REDIS_URL
 @needs_kubectl
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_redis_url_comes_from_a_secret_never_a_configmap(overlay):
+def test_redis_url_comes_from_a_secret_file_never_the_environment(overlay):
+    """REDIS_URL may carry a password: it lives in a Secret, which the engine and the reaper
+    read as a mounted file (REDIS_URL_FILE), never from an environment variable or a
+    ConfigMap."""
     import base64
 
     docs = rendered(overlay)
@@ -369,18 +393,25 @@ def test_redis_url_comes_from_a_secret_never_a_configmap(overlay):
         assert "REDIS_URL" not in config_map.get("data", {}), config_map["metadata"]["name"]
     secrets = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Secret"}
     users = 0
-    for where, _spec, container in containers(docs):
-        for env in container.get("env", []):
-            if env["name"] != "REDIS_URL":
-                continue
-            users += 1
-            assert "value" not in env, f"{where}: REDIS_URL must not be a literal"
-            ref = env["valueFrom"]["secretKeyRef"]
-            assert ref["name"].startswith("impresario-redis"), where
-            # the overlay ships the Secret it refers to (kustomize renamed the reference)
-            assert ref["name"] in secrets, f"{where}: no Secret {ref['name']} in {overlay}"
-            url = base64.b64decode(secrets[ref["name"]]["data"][ref["key"]]).decode()
-            assert url.split("://")[0] in ("redis", "rediss", "redis+cluster"), url
+    for where, spec, container in containers(docs):
+        env = {e["name"]: e for e in container.get("env", [])}
+        assert "REDIS_URL" not in env, f"{where}: REDIS_URL in the environment"
+        for source in container.get("envFrom", []):
+            assert "secretRef" not in source, f"{where}: a Secret as environment variables"
+        if "REDIS_URL_FILE" not in env:
+            continue
+        users += 1
+        path = Path(env["REDIS_URL_FILE"]["value"])
+        (mount,) = [m for m in container["volumeMounts"] if m["mountPath"] == str(path.parent)]
+        assert mount.get("readOnly") is True, where
+        (volume,) = [v for v in spec["volumes"] if v["name"] == mount["name"]]
+        name = volume["secret"]["secretName"]
+        assert name.startswith("impresario-redis"), where
+        assert volume["secret"]["defaultMode"] & 0o007 == 0, f"{where}: readable by others"
+        # the overlay ships the Secret it refers to (kustomize renamed the reference)
+        assert name in secrets, f"{where}: no Secret {name} in {overlay}"
+        url = base64.b64decode(secrets[name]["data"][path.name]).decode()
+        assert url.split("://")[0] in ("redis", "rediss", "redis+cluster"), url
     assert users >= 2  # the engine and the reaper
 
 
@@ -519,3 +550,62 @@ def test_prod_ingress_buffers_requests_and_outlasts_stream_heartbeats():
     assert backend["name"] == only(docs, "Service", "impresario-engine")["metadata"]["name"]
     # nginx keeps idle upstream connections 60 s: the pods must keep them longer
     assert int(engine_config(docs)["GUNICORN_KEEPALIVE"]) > 60
+
+
+# ----------------------------------------------------------------------------- network
+def _admits(policy: dict[str, Any], labels: dict[str, str], namespaced: bool = True
+            ) -> set[str]:
+    """The ports (by name) a NetworkPolicy admits from a pod with ``labels`` in its own
+    namespace (``namespaced``) or in another."""
+    ports: set[str] = set()
+    for rule in policy["spec"].get("ingress", []):
+        peers = rule.get("from")
+        admitted = peers is None or any(
+            ("podSelector" in peer and "namespaceSelector" not in peer and namespaced
+             and matches(peer["podSelector"].get("matchLabels", {}), labels))
+            or ("namespaceSelector" in peer and peer["namespaceSelector"] == {}
+                and matches(peer.get("podSelector", {}).get("matchLabels", {}), labels))
+            for peer in peers)
+        if admitted:
+            ports |= {p["port"] for p in rule.get("ports", [])}
+    return ports
+
+
+def _pod_labels(docs, kind: str, name: str) -> dict[str, str]:
+    doc = only(docs, kind, name)
+    template = doc["spec"]["jobTemplate"]["spec"]["template"] if kind == "CronJob" \
+        else doc["spec"]["template"]
+    return template["metadata"]["labels"]
+
+
+@needs_kubectl
+def test_only_the_engine_and_the_reaper_reach_redis():
+    """The dev Redis holds every secret of every game and has no password inside its
+    namespace: a NetworkPolicy admits the engine's and the reaper's pods, and no other."""
+    docs = rendered("dev")
+    policy = only(docs, "NetworkPolicy", "impresario-redis")
+    redis_labels = _pod_labels(docs, "StatefulSet", "impresario-redis")
+    assert matches(policy["spec"]["podSelector"]["matchLabels"], redis_labels)
+    assert "Ingress" in policy["spec"]["policyTypes"]
+    assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-engine")) == {"redis"}
+    assert _admits(policy, _pod_labels(docs, "CronJob", "impresario-reaper")) == {"redis"}
+    stranger = {"app.kubernetes.io/name": "debug", "app.kubernetes.io/part-of": "impresario",
+                "app.kubernetes.io/instance": "impresario-dev"}
+    assert _admits(policy, stranger) == set()
+    assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-engine"),
+                   namespaced=False) == set()
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_engine_admits_the_api_from_anywhere_and_metrics_from_the_cluster(overlay):
+    docs = rendered(overlay)
+    policy = only(docs, "NetworkPolicy", "impresario-engine")
+    assert matches(policy["spec"]["podSelector"]["matchLabels"],
+                   _pod_labels(docs, "Deployment", "impresario-engine"))
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    (anyone,) = [r for r in policy["spec"]["ingress"] if "from" not in r]
+    assert [p["port"] for p in anyone["ports"]] == ["http"]
+    (cluster,) = [r for r in policy["spec"]["ingress"] if "from" in r]
+    assert cluster["from"] == [{"namespaceSelector": {}}]
+    assert [p["port"] for p in cluster["ports"]] == ["metrics"]
