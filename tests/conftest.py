@@ -112,12 +112,19 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
         application = create_app({"redis_url": redis_url, **UNLIMITED, **overrides})
         application.testing = True
 
-        @application.after_request
         def _contract(response):
             if request.path in ("/openapi.json", "/docs") or request.path.startswith("/docs/"):
                 return response
+            if request.path.startswith("/v1/") and not (
+                    "default-src 'none'" in response.headers.get("Content-Security-Policy", "")
+                    and response.headers.get("Cache-Control") == "no-store"):
+                violations.append(f"{request.method} {request.full_path} -> "
+                                  f"{response.status_code}: no strict CSP or no no-store")
             if response.is_streamed:  # an event stream: its frames are checked by its tests
                 return response
+            metrics_port = application.extensions["impresario"].config.metrics_port
+            if metrics_port and request.environ.get("SERVER_PORT") == str(metrics_port):
+                return response  # the metrics port is no part of the API the spec describes
             response.direct_passthrough = False
             req = (_BodilessRequest if response.status_code == 413 else WerkzeugOpenAPIRequest)(request)
             try:
@@ -132,10 +139,14 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
                                   f"{response.status_code}: {cause!r}"[:2000])
             return response
 
+        # after every hook of the app (Flask runs them last-registered first): the response
+        # as the client gets it, with the edge's headers and any rewrite of its status
+        application.after_request_funcs.setdefault(None, []).insert(0, _contract)
         return application
 
     yield build
-    assert not violations, "responses that break openapi.yaml:\n" + "\n".join(violations)
+    assert not violations, "responses that break openapi.yaml, or an API response without a " \
+        "strict Content-Security-Policy and Cache-Control: no-store:\n" + "\n".join(violations)
 
 
 @pytest.fixture

@@ -489,6 +489,35 @@ def test_concurrent_replays_of_one_key(live):
     assert len(ids) == 1, ids
 
 
+def test_concurrent_joins_with_one_key_take_one_seat(live):
+    """Racing retries of one join (one Idempotency-Key, one client): one seat, one token, every
+    answer a 201 of that seat or a 409 to retry; the other seats stay free."""
+    status, _h, created = live.json("POST", "/v1/games", {"ruleset": "turandot", "players": 4})
+    assert status == 201
+    gid = created["game"]["id"]
+    key = f"join-race-{uuid.uuid4()}"
+    results: list[tuple] = []
+
+    def go():
+        results.append(live.json("POST", f"/v1/games/{gid}/seats", {"name": "Racer"},
+                                 headers={"Idempotency-Key": key}))
+
+    threads = [threading.Thread(target=go) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    answers = set()
+    for status, h, resp in results:
+        check("racing joins", status, h, resp, {201, 409})
+        if status == 201:
+            answers.add((resp["seat"], resp["token"]))
+    assert len(answers) == 1, answers
+    status, _h, view = live.json("GET", f"/v1/games/{gid}")
+    assert view["seats_taken"] == 1
+    assert [p["name"] for p in view["players"] if p.get("name")] == ["Racer"]
+
+
 # ------------------------------------------------------------------------------ paths
 TRAVERSALS = ["..", "%2e%2e", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
               "....//....//", "%00", "abc%00def", "%ff%fe", "%C0%AE%C0%AE", "{x}", "%7Bx%7D",
