@@ -33,9 +33,17 @@ MOVE_SECONDS = 60
 
 
 def rules():
-    """(RULESETS, BotRandom): the rulesets by name and the engine's bots' random generator."""
-    from impresario_rules import RULESETS
-    from impresario_rules.base import BotRandom
+    """(RULESETS, BotRandom): the rulesets by name and the engine's bots' random generator,
+    from their own package (``impresario_rules``) once the rules have moved there, else from
+    where they were recorded (``impresario_engine.games``)."""
+    try:
+        from impresario_rules import RULESETS
+        from impresario_rules.base import BotRandom
+    except ModuleNotFoundError as exc:
+        if exc.name != "impresario_rules":
+            raise
+        from impresario_engine.games import RULESETS
+        from impresario_engine.games.base import BotRandom
 
     return RULESETS, BotRandom
 
