@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+import time
+from typing import Any, Callable
 
 from flask import Flask, Response
 from flask_smorest import Api
@@ -39,7 +40,11 @@ class _Api(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
 
-def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
+def create_app(config: Config | dict[str, Any] | None = None, *,
+               clock: Callable[[], float] | None = None) -> Flask:
+    """The engine's Flask app. ``clock``: what the game service reads the time from (Unix
+    seconds; deadlines, think windows, holds, the list of games); ``time.time`` unless given.
+    Tests pass a fake one they move by hand instead of sleeping."""
     if isinstance(config, Config):
         cfg = config
     else:
@@ -78,7 +83,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         api.spec.components.schemas.pop(unused, None)
 
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
-    app.extensions["impresario"] = GameService(store, cfg)
+    app.extensions["impresario"] = GameService(store, cfg, clock=clock or time.time)
     app.extensions["impresario_store"] = store
     app.extensions["impresario_api"] = api
     _errors(app)
