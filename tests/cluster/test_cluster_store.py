@@ -4,8 +4,8 @@ slot, the Lua scripts (also after the servers forget them), blocking reads of ev
 reaper's indexes, a SCAN over every primary, a worker that starts while the cluster is away, and
 a primary going down: 503s (never a 500), then recovery.
 
-``make test`` also runs the service and live-table tests with the session's Redis on a cluster
-(``IMPRESARIO_TEST_REDIS=cluster``, see tests/conftest.py).
+``make test`` also runs the tests of the store (the Makefile's STORE_TESTS) with the session's
+Redis on a cluster (``IMPRESARIO_TEST_REDIS=cluster``, see tests/conftest.py).
 """
 
 from __future__ import annotations

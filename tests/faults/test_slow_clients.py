@@ -10,6 +10,7 @@ module takes about 10 s.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 
@@ -30,6 +31,26 @@ def _slow_socket(port: int, kind: int) -> socket.socket:
                   b"Content-Length: 40\r\n\r\n{\"ruleset\": ")
     # kind 2: connected, sends nothing
     return s
+
+
+def _read_response(s: socket.socket) -> tuple[bytes, bytes]:
+    """One whole HTTP response from ``s``: its head, then as many body bytes as its
+    Content-Length says, however the server's writes were split into segments (a ``recv()``
+    may return the head alone, or part of it). Fails if the server closes before the end."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, f"closed in the middle of the head: {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lengths = re.findall(rb"(?im)^content-length:\s*(\d+)\s*$", head)
+    assert len(lengths) == 1, head
+    while len(body) < int(lengths[0]):
+        chunk = s.recv(65536)
+        assert chunk, f"closed in the middle of the body: {body!r}"
+        body += chunk
+    assert len(body) == int(lengths[0]), (head, body)  # nothing past the response
+    return head, body
 
 
 def _probe(url: str) -> float:
@@ -87,8 +108,9 @@ def test_idle_keepalive_connection_is_closed(redis_server, fault_dir):
     try:
         s = socket.create_connection(("127.0.0.1", server.port), timeout=KEEPALIVE + 5)
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        first = s.recv(65536)
-        assert first.startswith(b"HTTP/1.1 200 ")
+        head, body = _read_response(s)
+        assert head.startswith(b"HTTP/1.1 200 ")
+        assert json.loads(body) == {"status": "ok"}
         started = time.monotonic()
         assert s.recv(65536) == b""  # closed by the server, not by our timeout
         assert time.monotonic() - started < KEEPALIVE + 4
@@ -136,7 +158,7 @@ def test_trickled_request_gets_408_at_the_deadline(redis_server, fault_dir):
             try:
                 s.sendall(bytes([byte]))
             except OSError:
-                break
+                break  # closed by the server between two bytes: its answer is read below
             s.settimeout(0.25)
             try:
                 answer = s.recv(65536)
@@ -144,8 +166,11 @@ def test_trickled_request_gets_408_at_the_deadline(redis_server, fault_dir):
                 continue
             break
         s.settimeout(5)
-        while answer and (chunk := s.recv(65536)):
-            answer += chunk
+        try:  # the rest of the answer (it may come in more than one piece), up to the close
+            while chunk := s.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
         s.close()
         assert answer.startswith(b"HTTP/1.1 408 "), answer
         assert json.loads(answer.partition(b"\r\n\r\n")[2])["code"] == "request_timeout"

@@ -1,7 +1,8 @@
 """Fixtures of the Word Jam and Muzicando HTTP tests.
 
-- ``clock``: a fake clock installed on the app's Engine (``app.extensions["impresario"]``),
-  so the windows' deadlines pass instantly: ``clock.advance(seconds)``.
+- ``clock``: a fake clock; the test's ``app`` (and so ``client``) is created on it
+  (``create_app(config, clock=clock)``, see tests/conftest.py), so the windows' deadlines pass
+  instantly: ``clock.advance(seconds)``.
 
 The helpers of ``tests/service`` (``service_helpers``) are importable here too.
 """
@@ -19,7 +20,5 @@ from .games_helpers import FakeClock  # noqa: E402 - needs the path above
 
 
 @pytest.fixture
-def clock(app) -> FakeClock:
-    fake = FakeClock()
-    app.extensions["impresario"].clock = fake
-    return fake
+def clock() -> FakeClock:
+    return FakeClock()

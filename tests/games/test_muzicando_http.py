@@ -20,6 +20,7 @@ import pytest
 
 from impresario_rules.muzicando import MUZICANDO
 from impresario_rules.muzicando.cards import DECK
+from impresario_rules.muzicando.state import legal_map
 from service_helpers import assert_problem, auth
 
 from .games_helpers import (assert_no_tokens, core_refusal, get_json, illegal_placement,
@@ -334,7 +335,7 @@ def test_the_default_places_a_note_when_it_can_even_with_a_pile(client, clock):
         state, _ = MUZICANDO.apply(state, chooser, layout)
         state, _ = MUZICANDO.apply(state, chooser, MUZICANDO.default_action(state, chooser))
         seat = state["turn"]
-        notes = [c for c, cells in MUZICANDO._legal_map(state, seat).items()
+        notes = [c for c, cells in legal_map(state, seat).items()
                  if cells and not c.endswith("-sign")]
         if state["pile"] and notes and seat != chooser:
             break

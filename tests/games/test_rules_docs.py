@@ -178,9 +178,7 @@ def test_every_page_has_transcripts():
 
 @pytest.mark.parametrize("name,first,block", ALL,
                          ids=[f"{name}.md:{first}" for name, first, _ in ALL])
-def test_a_transcript_is_a_real_game(client, app, name, first, block):
-    clock = FakeClock()
-    app.extensions["impresario"].clock = clock
+def test_a_transcript_is_a_real_game(client, clock, name, first, block):
     player = Player(client, clock, f"docs/{DOCS[name].name}")
     for offset, line in enumerate(block):
         player.where = f"docs/{DOCS[name].name}:{first + offset}"

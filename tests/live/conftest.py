@@ -1,7 +1,8 @@
 """Fixtures of the live-table tests (deadlines, bot seats, event streams, private games, replays).
 
-- ``clock``: a fake clock installed on the app's Engine (``app.extensions["impresario"]``),
-  so deadlines pass instantly: ``clock.advance(seconds)``.
+- ``clock``: a fake clock; the test's ``app`` (and so ``client``) is created on it
+  (``create_app(config, clock=clock)``, see tests/conftest.py), so deadlines pass instantly:
+  ``clock.advance(seconds)``.
 - ``stream_server``: a gunicorn of its own (gthread, 4 workers x 64 threads, at most 48 event
   streams per worker) on a free 127.0.0.1 port against the session's Redis, for the stream tests;
   stopped at the end of the session.
@@ -27,10 +28,8 @@ STREAMS_PER_WORKER = 48
 
 
 @pytest.fixture
-def clock(app) -> FakeClock:
-    fake = FakeClock()
-    app.extensions["impresario"].clock = fake
-    return fake
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture(scope="session")

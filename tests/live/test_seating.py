@@ -236,9 +236,8 @@ def test_each_ruleset_turns_its_seats(client, app, clock, ruleset, players, opti
 def test_a_held_seat_goes_to_anyone_once_its_hold_has_run_out(app_factory, redis_client):
     from .live_helpers import FakeClock
 
-    app = app_factory(rematch_hold_seconds=30)
     clock = FakeClock()
-    app.extensions["impresario"].clock = clock
+    app = app_factory(rematch_hold_seconds=30, clock=clock)
     client = app.test_client()
     gid, _host, tokens = _table(client, "turandot", [None, None, None])
     _abandon(app, clock, gid)
@@ -321,9 +320,8 @@ def test_a_game_nobody_moves_in_is_finished_by_the_reaper(client, app, clock, re
 def test_abandon_after_zero_never_finishes_a_game(app_factory):
     from .live_helpers import FakeClock
 
-    app = app_factory(abandon_after=0)
     clock = FakeClock()
-    app.extensions["impresario"].clock = clock
+    app = app_factory(abandon_after=0, clock=clock)
     client = app.test_client()
     gid, _host, _tokens = _table(client, "turandot", [None, None])
     clock.advance(365 * 86400)

@@ -214,9 +214,8 @@ def test_last_event_id_resumes_without_gaps_or_duplicates(client, redis_client):
 def test_heartbeats_live_delivery_and_deadlines_applied_by_an_idle_stream(app_factory,
                                                                          redis_client):
     base = streams.open_streams()
-    app = app_factory(stream_heartbeat_seconds=0.05, stream_poll_ms=20)
     clock = FakeClock()
-    app.extensions["impresario"].clock = clock
+    app = app_factory(stream_heartbeat_seconds=0.05, stream_poll_ms=20, clock=clock)
     client = app.test_client()
     created, tokens = setup_game(client, [None, None], seed=6, first_maestro=0,
                                  move_seconds=30)

@@ -72,7 +72,22 @@ def turandot_move(page, shot=None) -> str | None:
     return title
 
 
+#: what a Muzicando seat whose turn it is can press, once the table takes input again: while a
+#: move is on its way every button is disabled, and the page may already show the next version
+#: (the snapshot below would then find nothing enabled and press a Pass that is not there)
+MUZICANDO_CONTROLS = ", ".join((
+    "section[aria-labelledby=layout-title] button:not([disabled])",
+    "section[aria-labelledby=auction-title] button:not([disabled])",
+    ".hand button.mcard:not([disabled])",
+    "section[aria-labelledby=mz-board-title] .actions button:not([disabled])",
+))
+
+
 def muzicando_move(page) -> None:
+    try:
+        page.wait_for_selector(MUZICANDO_CONTROLS)
+    except Exception as exc:  # noqa: BLE001 - say what the page showed instead
+        raise AssertionError("my turn, but nothing to press: " + page.inner_text("main")) from exc
     before = version(page)
     contracts = page.locator(".contracts button:not([disabled])")
     auction_pass = page.get_by_role("button", name="Pass", exact=True)
