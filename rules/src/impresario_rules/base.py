@@ -135,7 +135,8 @@ class Ruleset:
         self.declarations = declarations
         #: the move types this ruleset accepts, in the order a client would meet them
         self.move_types: tuple[str, ...] = tuple(by_type(declarations.moves))
-        self._moves = {kind: (shape, accepts(shape))
+        # each move's check leaves out its "type": the move was found by it
+        self._moves = {kind: (shape, accepts(shape, known=("type",)))
                        for kind, shape in by_type(declarations.moves).items()}
 
     #: registry key, e.g. ``"turandot"``

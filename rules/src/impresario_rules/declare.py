@@ -404,23 +404,26 @@ def _compiled(pattern: str) -> Any:
 
 
 # ---------------------------------------------------------------------------- fast checks
-def accepts(shape: Shape) -> Any:
+def accepts(shape: Shape, known: tuple[str, ...] = ()) -> Any:
     """``check(value) -> bool``: whether the object ``value`` is a well-formed ``shape``, in
     one flat function (the rules check every move with it; :func:`shape_problem` says why
-    not, when it is not)."""
-    found = _ACCEPTS.get(id(shape))
+    not, when it is not). ``known``: fields the caller has already checked (a move's ``type``,
+    by which it found the shape), left out of the check."""
+    key = (id(shape), known)
+    found = _ACCEPTS.get(key)
     if found is None:
-        found = _ACCEPTS[id(shape)] = (shape, _shape_predicate(shape))
+        found = _ACCEPTS[key] = (shape, _shape_predicate(shape, known))
     return found[1]
 
 
-_ACCEPTS: dict[int, tuple[Shape, Any]] = {}
+_ACCEPTS: dict[tuple[int, tuple[str, ...]], tuple[Shape, Any]] = {}
 
 
-def _shape_predicate(shape: Shape) -> Any:
+def _shape_predicate(shape: Shape, known: tuple[str, ...] = ()) -> Any:
     names = frozenset(shape.fields)
-    required = tuple(k for k, f in shape.fields.items() if f.required and f.default is MISSING)
-    checks = tuple((k, _predicate(f)) for k, f in shape.fields.items())
+    required = tuple(k for k, f in shape.fields.items()
+                     if f.required and f.default is MISSING and k not in known)
+    checks = tuple((k, _predicate(f)) for k, f in shape.fields.items() if k not in known)
     is_open = shape.open
 
     def check(value: Any) -> bool:
@@ -447,6 +450,9 @@ def _predicate(f: Field) -> Any:
         def either(v: Any) -> bool:
             return v is None and nullable or any(ok(v) for ok in options)
         return either
+    if kind in (ARRAY, MAP, OBJECT) and f.enum is None and f.minimum is None \
+            and f.maximum is None:
+        return _container_predicate(f)
     if kind in (OBJECT, ARRAY, MAP, ANY) or f.pattern is not None and not f.judges("pattern"):
         def slow(v: Any) -> bool:
             return problem(f, v, "") is None
@@ -474,3 +480,45 @@ def _predicate(f: Field) -> Any:
             return False
         return True
     return ok
+
+
+def _container_predicate(f: Field) -> Any:
+    """``ok(value) -> bool`` for a list, a map or an object field, the same verdict as
+    :func:`problem` without building a message per item: the hot path of every move with a
+    list in it."""
+    nullable = f.nullable
+    kind = f.type
+    if kind == OBJECT:
+        whole = _shape_predicate(f.shape)  # type: ignore[arg-type]
+
+        def obj(v: Any) -> bool:
+            return nullable if v is None else whole(v)
+        return obj
+    inner = _predicate(f.items if kind == ARRAY else f.values)  # type: ignore[arg-type]
+    counted = not f.judges("items")
+    fewest = f.min_items if counted else None
+    most = f.max_items if counted else None
+    unique = f.unique and kind == ARRAY
+    keys = frozenset(f.enum) if kind == MAP and f.enum is not None else None
+
+    def many(v: Any) -> bool:
+        if v is None:
+            return nullable
+        if kind == ARRAY:
+            if type(v) is not list:
+                return False
+            for item in v:
+                if not inner(item):
+                    return False
+        else:
+            if type(v) is not dict:
+                return False
+            for key, item in v.items():
+                if keys is not None and key not in keys or not inner(item):
+                    return False
+        if fewest is not None and len(v) < fewest or most is not None and len(v) > most:
+            return False
+        if unique and len(set(map(_hashable, v))) != len(v):
+            return False
+        return True
+    return many
