@@ -226,3 +226,30 @@ def test_checks_say_what_is_wrong_in_words():
     assert problem(Field("boolean"), 1, "bluff") == "bluff must be true or false"
     side = Str(enum=["ali_baba", "thieves"])
     assert problem(side, "alibaba", "side") == "side must be one of 'ali_baba', 'thieves'"
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_the_written_move_check_agrees_with_the_declaration_field_by_field(name):
+    """The function the rules write for each move (its check and defaults in one) accepts
+    exactly what the declaration accepts, and fills in exactly its defaults: every field of
+    every move type, left out or set to values of every kind, in and out of its bounds."""
+    from impresario_rules.declare import preparer, shape_problem, with_defaults
+
+    odd = [None, -1, 0, 1, 2, 7, 10**6, 1.5, "", "x", "S01", True, False, [], [1], {}, {"a": 1}]
+    for shape in RULESETS[name].declarations.moves:
+        prepare = preparer(shape, known=("type",))
+        base = {k: _example(f) for k, f in shape.fields.items()
+                if f.required and f.default is MISSING}
+        tried = [base, {**base, "extra": 1}, "not an object", None]
+        for key, f in shape.fields.items():
+            if key == "type":
+                continue
+            tried.append({k: v for k, v in base.items() if k != key})
+            values = odd + list(f.enum or ()) + [f.minimum, f.maximum, _example(f)]
+            values += [v + d for v in (f.minimum, f.maximum) if isinstance(v, int)
+                       for d in (-1, 1)]
+            tried += [{**base, key: v} for v in values]
+        for value in tried:
+            expected = None if not isinstance(value, dict) or shape_problem(shape, value) \
+                else with_defaults(shape, value)
+            assert prepare(value) == expected, (shape.name, value)

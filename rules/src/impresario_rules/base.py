@@ -21,8 +21,7 @@ import random
 from typing import Any, Callable, ClassVar, Mapping
 
 from . import rng
-from .declare import (MISSING, Declarations, accepts, by_type, shape_problem, type_text,
-                      with_defaults)
+from .declare import MISSING, Declarations, by_type, preparer, shape_problem, type_text
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -136,7 +135,7 @@ class Ruleset:
         #: the move types this ruleset accepts, in the order a client would meet them
         self.move_types: tuple[str, ...] = tuple(by_type(declarations.moves))
         # each move's check leaves out its "type": the move was found by it
-        self._moves = {kind: (shape, accepts(shape, known=("type",)))
+        self._moves = {kind: (shape, preparer(shape, known=("type",)))
                        for kind, shape in by_type(declarations.moves).items()}
 
     #: registry key, e.g. ``"turandot"``
@@ -232,15 +231,16 @@ class Ruleset:
             raise IllegalMove("unknown_move_type",
                               f"unknown move type {kind!r}; {self.title} moves are "
                               f"{', '.join(self.move_types)}")
-        shape, well_formed = found
-        if not well_formed(action):
+        shape, prepare = found
+        move = prepare(action)
+        if move is None:
             raise IllegalMove("invalid_move", f"a {kind} move: "
                               f"{shape_problem(shape, action) or 'malformed'}")
         if type(seat) is not int or not 0 <= seat < state["n"]:
             raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
         if self.is_finished(state):
             raise OutOfTurn("game_finished", "the game is over", kind=FINISHED)
-        return self.handlers[kind](state, seat, with_defaults(shape, action))
+        return self.handlers[kind](state, seat, move)
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:

@@ -522,3 +522,60 @@ def _container_predicate(f: Field) -> Any:
             return False
         return True
     return many
+
+
+def preparer(shape: Shape, known: tuple[str, ...] = ()) -> Any:
+    """``prepare(value) -> dict | None``: ``value`` with its defaults filled in when it is a
+    well-formed ``shape`` (the verdict of :func:`accepts` and the result of
+    :func:`with_defaults`), else ``None``; one function written for the shape, its plain
+    fields checked inline, since the rules prepare every move with it. ``known``: fields the
+    caller has already checked (a move's ``type``)."""
+    ns: dict[str, Any] = {"MISSING": MISSING, "int": int, "str": str, "bool": bool,
+                          "dict": dict, "NAMES": frozenset(shape.fields)}
+    lines = ["def prepare(v):", "    if type(v) is not dict:", "        return None"]
+    if not shape.open:
+        lines += ["    if not NAMES.issuperset(v):", "        return None"]
+    defaults = []
+    for i, (key, f) in enumerate(shape.fields.items()):
+        if key in known:
+            continue
+        lines.append(f"    x = v.get({key!r}, MISSING)")
+        if f.required and f.default is MISSING:
+            lines += ["    if x is MISSING:", "        return None"]
+        if f.default is not MISSING:
+            defaults.append((key, f.default))
+        test = _inline_test(f, i, ns)
+        lines += [f"    if x is not MISSING and ({test}):", "        return None"]
+    if defaults:
+        ns["DEFAULTS"] = tuple(defaults)
+        lines += ["    out = v", "    for key, default in DEFAULTS:", "        if key not in v:",
+                  "            if out is v:", "                out = dict(v)",
+                  "            out[key] = default", "    return out"]
+    else:
+        lines.append("    return v")
+    exec("\n".join(lines), ns)  # noqa: S102 - source built above from the declaration alone
+    return ns["prepare"]
+
+
+def _inline_test(f: Field, i: int, ns: dict[str, Any]) -> str:
+    """A Python expression, true when ``x`` is not what ``f`` declares (``x`` present)."""
+    exact = {INTEGER: "int", STRING: "str", BOOLEAN: "bool"}.get(f.type)
+    if exact is None or f.pattern is not None and not f.judges("pattern"):
+        ns[f"ok{i}"] = _predicate(f)
+        return f"not ok{i}(x)"
+    bad = [f"type(x) is not {exact}"]
+    if f.enum is not None and not f.judges("enum"):
+        ns[f"enum{i}"] = frozenset(f.enum)
+        bad.append(f"x not in enum{i}")
+    if not f.judges("range"):
+        if f.minimum is not None:
+            bad.append(f"x < {f.minimum!r}")
+        if f.maximum is not None:
+            bad.append(f"x > {f.maximum!r}")
+    if f.type == STRING and not f.judges("length"):
+        if f.min_length is not None:
+            bad.append(f"len(x) < {f.min_length!r}")
+        if f.max_length is not None:
+            bad.append(f"len(x) > {f.max_length!r}")
+    test = " or ".join(bad)
+    return f"x is not None and ({test})" if f.nullable else test
