@@ -467,20 +467,23 @@ def test_replayed_idempotency_keys(live, games):
         check("non-ascii idempotency key", *r, {201, 400})
 
 
-def test_concurrent_replays_of_one_key(live):
-    """Racing retries of one creation: one game, every answer a 201 of it or a 409/503 to retry."""
-    key = f"race-{uuid.uuid4()}"
-    body = {"ruleset": "turandot", "players": 3, "seed": 5}
+def _race(count: int, request) -> list[tuple]:
+    """``request()`` from ``count`` threads started together; every answer."""
     results: list[tuple] = []
-
-    def go():
-        results.append(live.json("POST", "/v1/games", body, headers={"Idempotency-Key": key}))
-
-    threads = [threading.Thread(target=go) for _ in range(12)]
+    threads = [threading.Thread(target=lambda: results.append(request())) for _ in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    return results
+
+
+def test_concurrent_replays_of_one_key(live):
+    """Racing retries of one creation: one game, every answer a 201 of it or a 409/503 to retry."""
+    key = f"race-{uuid.uuid4()}"
+    body = {"ruleset": "turandot", "players": 3, "seed": 5}
+    results = _race(12, lambda: live.json("POST", "/v1/games", body,
+                                          headers={"Idempotency-Key": key}))
     ids = set()
     for status, h, resp in results:
         check("racing replays", status, h, resp, {201, 409})
@@ -496,17 +499,8 @@ def test_concurrent_joins_with_one_key_take_one_seat(live):
     assert status == 201
     gid = created["game"]["id"]
     key = f"join-race-{uuid.uuid4()}"
-    results: list[tuple] = []
-
-    def go():
-        results.append(live.json("POST", f"/v1/games/{gid}/seats", {"name": "Racer"},
-                                 headers={"Idempotency-Key": key}))
-
-    threads = [threading.Thread(target=go) for _ in range(12)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = _race(12, lambda: live.json("POST", f"/v1/games/{gid}/seats", {"name": "Racer"},
+                                          headers={"Idempotency-Key": key}))
     answers = set()
     for status, h, resp in results:
         check("racing joins", status, h, resp, {201, 409})
