@@ -195,6 +195,25 @@ def _example(f: Field):
     raise AssertionError(f.type)
 
 
+def _values(f: Field, odd: list, depth: int = 0) -> list:
+    """Values to try for ``f``: odd ones, its enum, its bounds and one past them, and, in a
+    list or an object, each of these in an item or a field (two levels deep)."""
+    values = odd + list(f.enum or ()) + [f.minimum, f.maximum, _example(f)]
+    values += [v + d for v in (f.minimum, f.maximum) if isinstance(v, int) for d in (-1, 1)]
+    if depth < 2 and f.type == "array":
+        good = _example(f.items)
+        size = max(f.min_items or 1, 1)
+        values += [[good] * (size - 1) + [v] for v in _values(f.items, odd, depth + 1)]
+        values += [[good] * n for n in {0, size - 1, size, size + 1, (f.max_items or 0) + 1}]
+    if depth < 2 and f.type == "object" and f.shape is not None:
+        good = _example(f)
+        values += [{**good, "extra": 1}]
+        for k, g in f.shape.fields.items():
+            values.append({n: v for n, v in good.items() if n != k})
+            values += [{**good, k: v} for v in _values(g, odd, depth + 1)]
+    return values
+
+
 def _refusal(rules, state, move):
     from impresario_rules import Refusal
 
@@ -245,10 +264,7 @@ def test_the_written_move_check_agrees_with_the_declaration_field_by_field(name)
             if key == "type":
                 continue
             tried.append({k: v for k, v in base.items() if k != key})
-            values = odd + list(f.enum or ()) + [f.minimum, f.maximum, _example(f)]
-            values += [v + d for v in (f.minimum, f.maximum) if isinstance(v, int)
-                       for d in (-1, 1)]
-            tried += [{**base, key: v} for v in values]
+            tried += [{**base, key: v} for v in _values(f, odd)]
         for value in tried:
             expected = None if not isinstance(value, dict) or shape_problem(shape, value) \
                 else with_defaults(shape, value)

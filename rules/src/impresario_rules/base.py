@@ -135,7 +135,7 @@ class Ruleset:
         #: the move types this ruleset accepts, in the order a client would meet them
         self.move_types: tuple[str, ...] = tuple(by_type(declarations.moves))
         # each move's check leaves out its "type": the move was found by it
-        self._moves = {kind: (shape, preparer(shape, known=("type",)))
+        self._moves = {kind: (shape, preparer(shape, known=("type",)), self.handlers[kind])
                        for kind, shape in by_type(declarations.moves).items()}
 
     #: registry key, e.g. ``"turandot"``
@@ -231,7 +231,7 @@ class Ruleset:
             raise IllegalMove("unknown_move_type",
                               f"unknown move type {kind!r}; {self.title} moves are "
                               f"{', '.join(self.move_types)}")
-        shape, prepare = found
+        shape, prepare, handler = found
         move = prepare(action)
         if move is None:
             raise IllegalMove("invalid_move", f"a {kind} move: "
@@ -240,7 +240,7 @@ class Ruleset:
             raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
         if self.is_finished(state):
             raise OutOfTurn("game_finished", "the game is over", kind=FINISHED)
-        return self.handlers[kind](state, seat, move)
+        return handler(state, seat, move)
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:

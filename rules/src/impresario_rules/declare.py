@@ -527,55 +527,98 @@ def _container_predicate(f: Field) -> Any:
 def preparer(shape: Shape, known: tuple[str, ...] = ()) -> Any:
     """``prepare(value) -> dict | None``: ``value`` with its defaults filled in when it is a
     well-formed ``shape`` (the verdict of :func:`accepts` and the result of
-    :func:`with_defaults`), else ``None``; one function written for the shape, its plain
-    fields checked inline, since the rules prepare every move with it. ``known``: fields the
-    caller has already checked (a move's ``type``)."""
-    ns: dict[str, Any] = {"MISSING": MISSING, "int": int, "str": str, "bool": bool,
-                          "dict": dict, "NAMES": frozenset(shape.fields)}
+    :func:`with_defaults`), else ``None``; one function written for the shape, its fields
+    checked inline (lists and objects within them too, item by item), since the rules prepare
+    every move with it. ``known``: fields the caller has already checked (a move's ``type``)."""
+    ns: dict[str, Any] = {"int": int, "str": str, "bool": bool, "dict": dict, "list": list,
+                          "len": len}
     lines = ["def prepare(v):", "    if type(v) is not dict:", "        return None"]
-    if not shape.open:
-        lines += ["    if not NAMES.issuperset(v):", "        return None"]
-    defaults = []
-    for i, (key, f) in enumerate(shape.fields.items()):
-        if key in known:
-            continue
-        lines.append(f"    x = v.get({key!r}, MISSING)")
-        if f.required and f.default is MISSING:
-            lines += ["    if x is MISSING:", "        return None"]
-        if f.default is not MISSING:
-            defaults.append((key, f.default))
-        test = _inline_test(f, i, ns)
-        lines += [f"    if x is not MISSING and ({test}):", "        return None"]
-    if defaults:
-        ns["DEFAULTS"] = tuple(defaults)
-        lines += ["    out = v", "    for key, default in DEFAULTS:", "        if key not in v:",
-                  "            if out is v:", "                out = dict(v)",
-                  "            out[key] = default", "    return out"]
-    else:
-        lines.append("    return v")
+    lines += _object_lines(shape, "v", "    ", ns, known, fill=True)
     exec("\n".join(lines), ns)  # noqa: S102 - source built above from the declaration alone
     return ns["prepare"]
 
 
-def _inline_test(f: Field, i: int, ns: dict[str, Any]) -> str:
-    """A Python expression, true when ``x`` is not what ``f`` declares (``x`` present)."""
+def _object_lines(shape: Shape, var: str, ind: str, ns: dict[str, Any],
+                  known: tuple[str, ...] = (), fill: bool = False) -> list[str]:
+    """Statements returning ``None`` when the dict ``var`` is not a well-formed ``shape``;
+    with ``fill``, the last of them return ``var`` with the defaults of the fields it leaves
+    out (a copy when there are any)."""
+    names = f"names{len(ns)}"
+    ns[names] = frozenset(shape.fields)
+    lines = [] if shape.open else [f"{ind}if not {names}.issuperset({var}):",
+                                   f"{ind}    return None"]
+    missing = []
+    for key, f in shape.fields.items():
+        if key in known:
+            continue
+        item = f"x{len(ns)}"
+        ns[item] = None  # reserves the name
+        lines += [f"{ind}if {key!r} in {var}:", f"{ind}    {item} = {var}[{key!r}]"]
+        lines += _field_lines(f, item, ind + "    ", ns)
+        if f.default is not MISSING and fill:
+            flag = f"d{len(ns)}"
+            ns[flag] = None
+            lines = [f"{ind}{flag} = False", *lines, f"{ind}else:", f"{ind}    {flag} = True"]
+            missing.append((flag, key, f.default))
+        elif f.required and f.default is MISSING:
+            lines += [f"{ind}else:", f"{ind}    return None"]
+    if fill:
+        for flag, key, default in missing:
+            const = f"c{len(ns)}"
+            ns[const] = default
+            lines += [f"{ind}if {flag}:", f"{ind}    if out is {var}:",
+                      f"{ind}        out = dict({var})", f"{ind}    out[{key!r}] = {const}"]
+        if missing:
+            lines = [f"{ind}out = {var}", *lines, f"{ind}return out"]
+        else:
+            lines.append(f"{ind}return {var}")
+    return lines
+
+
+def _field_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str]:
+    """Statements returning ``None`` when ``var`` (present) is not what ``f`` declares: the
+    verdict of :func:`problem`, written out for plain values, lists and objects; other kinds
+    call their predicate."""
     exact = {INTEGER: "int", STRING: "str", BOOLEAN: "bool"}.get(f.type)
-    if exact is None or f.pattern is not None and not f.judges("pattern"):
-        ns[f"ok{i}"] = _predicate(f)
-        return f"not ok{i}(x)"
-    bad = [f"type(x) is not {exact}"]
-    if f.enum is not None and not f.judges("enum"):
-        ns[f"enum{i}"] = frozenset(f.enum)
-        bad.append(f"x not in enum{i}")
-    if not f.judges("range"):
-        if f.minimum is not None:
-            bad.append(f"x < {f.minimum!r}")
-        if f.maximum is not None:
-            bad.append(f"x > {f.maximum!r}")
-    if f.type == STRING and not f.judges("length"):
-        if f.min_length is not None:
-            bad.append(f"len(x) < {f.min_length!r}")
-        if f.max_length is not None:
-            bad.append(f"len(x) > {f.max_length!r}")
-    test = " or ".join(bad)
-    return f"x is not None and ({test})" if f.nullable else test
+    inner: list[str]
+    if exact is not None and (f.pattern is None or f.judges("pattern")):
+        bad = [f"type({var}) is not {exact}"]
+        if f.enum is not None and not f.judges("enum"):
+            ns[f"enum{len(ns)}"] = frozenset(f.enum)
+            bad.append(f"{var} not in enum{len(ns) - 1}")
+        if not f.judges("range"):
+            if f.minimum is not None:
+                bad.append(f"{var} < {f.minimum!r}")
+            if f.maximum is not None:
+                bad.append(f"{var} > {f.maximum!r}")
+        if f.type == STRING and not f.judges("length"):
+            if f.min_length is not None:
+                bad.append(f"len({var}) < {f.min_length!r}")
+            if f.max_length is not None:
+                bad.append(f"len({var}) > {f.max_length!r}")
+        inner = [f"{ind}if {' or '.join(bad)}:", f"{ind}    return None"]
+    elif f.type == ARRAY and f.enum is None and f.minimum is None and f.maximum is None \
+            and not f.unique:
+        inner = [f"{ind}if type({var}) is not list:", f"{ind}    return None"]
+        if not f.judges("items") and (f.min_items is not None or f.max_items is not None):
+            bad = []
+            if f.min_items is not None:
+                bad.append(f"len({var}) < {f.min_items!r}")
+            if f.max_items is not None:
+                bad.append(f"len({var}) > {f.max_items!r}")
+            inner += [f"{ind}if {' or '.join(bad)}:", f"{ind}    return None"]
+        item = f"x{len(ns)}"
+        ns[item] = None
+        inner += [f"{ind}for {item} in {var}:",
+                  *_field_lines(f.items, item, ind + "    ", ns)]  # type: ignore[arg-type]
+    elif f.type == OBJECT and f.shape is not None and f.enum is None \
+            and f.minimum is None and f.maximum is None:
+        inner = [f"{ind}if type({var}) is not dict:", f"{ind}    return None",
+                 *_object_lines(f.shape, var, ind, ns)]
+    else:
+        ok = f"ok{len(ns)}"
+        ns[ok] = _predicate(f)
+        return [f"{ind}if not {ok}({var}):", f"{ind}    return None"]
+    if f.nullable:
+        return [f"{ind}if {var} is not None:", *[f"    {line}" for line in inner]]
+    return inner
