@@ -8,7 +8,8 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench chromium
+.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench chromium \
+	node-deps lint-spec
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
@@ -43,8 +44,36 @@ chromium: ## install Debian's chromium for the browser tests (as root; says what
 		"apt-get, or the install failed): the browser tests in tests/web will fail; install" \
 		"Debian's chromium package (apt-get install chromium) or set CHROMIUM=/path/to/it"
 
-# `make test` checks the architecture's import contracts (lint-imports, .importlinter), then runs
-# the suite in three passes, then prints how long they took:
+# ---- Node tooling: package.json and its committed package-lock.json pin the spec's linters
+# (Redocly, Spectral) and the TypeScript bot's toolchain (openapi-typescript, openapi-fetch,
+# TypeScript, Ajv) to exact versions. `npm ci` installs exactly the lockfile into node_modules,
+# and runs again only when package.json or the lockfile changes; Node 20.19+ and npm are the
+# only things a fresh machine needs (tests/foreign, docs/clients.md).
+NPM        ?= npm
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v node >/dev/null 2>&1 && command -v $(NPM) >/dev/null 2>&1 || { echo "node and" \
+		"npm are needed for the spec's linters and the TypeScript client tests (Node 20.19 or" \
+		"later: apt-get install nodejs npm, or https://nodejs.org); then run make again"; exit 1; }
+	@echo "installing the Node tooling pinned in package-lock.json (npm ci)"
+	$(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $(NODE_STAMP)
+
+node-deps: $(NODE_STAMP) ## install the Node tooling pinned in package-lock.json (npm ci; again only when it changes)
+
+# The spec, linted: Redocly's recommended rules (its defaults: there is no redocly.yaml) and
+# Spectral's spectral:oas ruleset (.spectral.yaml); any error fails, warnings are printed.
+lint-spec: $(NODE_STAMP) ## lint openapi.yaml with Redocly (recommended) and Spectral (spectral:oas): no errors allowed
+	@status=0; \
+	echo 'redocly lint openapi.yaml'; node_modules/.bin/redocly lint openapi.yaml \
+		--format=stylish || status=1; \
+	echo 'spectral lint openapi.yaml --ruleset .spectral.yaml'; node_modules/.bin/spectral lint \
+		openapi.yaml --ruleset .spectral.yaml --fail-severity error || status=1; \
+	exit $$status
+
+# `make test` checks the architecture's import contracts (lint-imports, .importlinter) and lints
+# the spec (lint-spec), then runs the suite in three passes, then prints how long they took:
 # 1. Every test but SERIAL_TESTS, in TEST_WORKERS processes at once (pytest-xdist; 2, the cores
 #    of the machines it is timed on). Each worker has its own session fixtures: its own embedded
 #    Redis, gunicorn servers and Chromium, on free 127.0.0.1 ports, so a test that flushes its
@@ -75,13 +104,14 @@ TEST_PASS_2  := $(PYTEST) $(SERIAL_TESTS)
 TEST_PASS_3  := IMPRESARIO_TEST_REDIS=cluster $(PYTEST) -n $(TEST_WORKERS) --dist loadfile \
 	$(STORE_TESTS)
 
-test: install k8s-validate chromium ## the architecture's contracts, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
+test: install node-deps k8s-validate chromium ## the architecture's contracts, the spec's lint, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
 	@started=$$(date +%s); \
 	took() { status=$$?; s=$$(( $$(date +%s) - started )); \
 		echo "--- make test: $$([ $$status = 0 ] && echo passed || echo FAILED), the suite" \
 			"took $$((s / 60)) min $$((s % 60)) s"; exit $$status; }; \
 	trap took EXIT; set -e; \
 	echo '$(BIN)/lint-imports --no-cache'; $(BIN)/lint-imports --no-cache; \
+	$(MAKE) --no-print-directory lint-spec; \
 	echo '$(TEST_PASS_1)'; $(TEST_PASS_1); \
 	echo "--- alone: $(SERIAL_TESTS)"; echo '$(TEST_PASS_2)'; $(TEST_PASS_2); \
 	echo "--- the store's tests again on a local 3-master Redis Cluster"; \
