@@ -9,7 +9,7 @@ PORT   ?= 8000
 GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench chromium \
-	node-deps lint-spec
+	node-deps lint-spec ts-bot
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
@@ -71,6 +71,16 @@ lint-spec: $(NODE_STAMP) ## lint openapi.yaml with Redocly (recommended) and Spe
 	echo 'spectral lint openapi.yaml --ruleset .spectral.yaml'; node_modules/.bin/spectral lint \
 		openapi.yaml --ruleset .spectral.yaml --fail-severity error || status=1; \
 	exit $$status
+
+# The TypeScript bot (clients/typescript-bot, tests/foreign): its API types generated from
+# openapi.yaml by openapi-typescript (into src/generated/, never committed nor edited), then
+# compiled by tsc --strict into build/typescript-bot/. Run it with
+# `node build/typescript-bot/bot.mjs http://127.0.0.1:8000 openapi.yaml`.
+TS_BOT := clients/typescript-bot
+ts-bot: $(NODE_STAMP) ## generate the TypeScript bot's types from openapi.yaml and compile it (tsc --strict)
+	node_modules/.bin/openapi-typescript openapi.yaml --default-non-nullable false \
+		--output $(TS_BOT)/src/generated/openapi.d.ts
+	node_modules/.bin/tsc --project $(TS_BOT)
 
 # `make test` checks the architecture's import contracts (lint-imports, .importlinter) and lints
 # the spec (lint-spec), then runs the suite in three passes, then prints how long they took:

@@ -111,6 +111,10 @@ def play(base_url: str, body: CreateTurandotGame | CreateWordJamGame | CreateMuz
     game_id = created.game.id
     host = AuthenticatedClient(base_url=base_url, token=created.host_token,
                                raise_on_unexpected_status=True)
+    # errors are problem JSON whose ``code`` is stable: a program branches on it, not the text
+    missing = get_game.sync_detailed("no-such-game", client=host).parsed
+    if not isinstance(missing, Problem) or missing.code != "game_not_found":
+        raise Unexpected(f"a game that does not exist: {missing!r}")
     for n in range(body.players - 1):
         ok(join_game.sync_detailed(game_id, client=host, body=Join(name=f"Bot {n + 1}", bot=bot)))
     joined: Joined = ok(join_game.sync_detailed(game_id, client=host, body=Join(name="Pythonista")))
