@@ -8,8 +8,8 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench chromium \
-	node-deps lint-spec ts-bot
+.PHONY: help install test test-fast sim run clean openapi sdk k8s-validate bench chromium
+.PHONY: node-deps lint-spec ts-bot
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
