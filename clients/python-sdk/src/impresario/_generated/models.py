@@ -10,7 +10,7 @@ class CatalogueEntry(TypedDict):
     category: Literal['professional', 'amateur', 'alternative', 'classic', 'comic', 'dark']
     sex: Literal['male', 'female', 'undefined']
     stars: int
-    favourite_role: NotRequired[Literal['turandot', 'calaf', 'liu', '', None] | None]
+    favourite_role: NotRequired[Literal['turandot', 'calaf', 'liu', ''] | None]
     kind: NotRequired[Literal['singer']]
 
 
@@ -43,7 +43,6 @@ class WordJamOptions(TypedDict):
     cave: NotRequired["WordJamCave" | None]
     no_visible_objects: NotRequired[bool]
     dictionary: NotRequired[bool]
-    move_seconds: NotRequired[int | None]
     bot_seconds: NotRequired[int | None]
 
 
@@ -75,14 +74,18 @@ CreateGame = Union["CreateTurandotGame", "CreateWordJamGame", "CreateMuzicandoGa
 CREATEGAME_TYPES: dict[str, str] = {"turandot": "CreateTurandotGame", "wordjam": "CreateWordJamGame", "muzicando": "CreateMuzicandoGame"}
 
 
+class FieldErrors(TypedDict):
+    pass
+
+
 class Join(TypedDict):
     name: str
-    bot: NotRequired[Literal['greedy', 'random', 'wordsmith', None] | None]
+    bot: NotRequired[Literal['greedy', 'random', 'wordsmith'] | None]
 
 
 class Calculator(TypedDict):
     singers: list[Literal['S01', 'S02', 'S03', 'S04', 'S05', 'S06', 'S07', 'S08', 'S09', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23', 'S24', 'S25', 'S26', 'S27', 'S28', 'S29', 'S30', 'S31', 'S32', 'S33', 'S34', 'S35', 'S36']]
-    director: Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral', None] | None
+    director: Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral'] | None
     stage_elements: NotRequired[int]
     roles: NotRequired[list[Literal['S01', 'S02', 'S03', 'S04', 'S05', 'S06', 'S07', 'S08', 'S09', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23', 'S24', 'S25', 'S26', 'S27', 'S28', 'S29', 'S30', 'S31', 'S32', 'S33', 'S34', 'S35', 'S36']] | None]
     puccini: NotRequired[bool]
@@ -91,7 +94,7 @@ class Calculator(TypedDict):
 class WordJamValueRequest(TypedDict):
     word: str
     coins: dict[str, Any]
-    forbidden: NotRequired[Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z', None] | None]
+    forbidden: NotRequired[Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z'] | None]
 
 
 class ScoreLines(TypedDict):
@@ -116,7 +119,8 @@ class DummyScore(TypedDict):
     cast: list[str]
 
 
-class TurandotScore(TypedDict):
+class TurandotFinalScore(TypedDict):
+    ruleset: Literal['turandot']
     players: list["PlayerScore"]
     dummy: "DummyScore" | None
     winners: list[int]
@@ -129,7 +133,7 @@ class Card(TypedDict):
     category: NotRequired[Literal['professional', 'amateur', 'alternative', 'classic', 'comic', 'dark']]
     sex: NotRequired[Literal['male', 'female', 'undefined']]
     stars: NotRequired[int]
-    favourite_role: NotRequired[Literal['turandot', 'calaf', 'liu', None] | None]
+    favourite_role: NotRequired[Literal['turandot', 'calaf', 'liu'] | None]
     effect: NotRequired[str]
 
 
@@ -155,7 +159,7 @@ class Singer(TypedDict):
     category: Literal['professional', 'amateur', 'alternative', 'classic', 'comic', 'dark']
     sex: Literal['male', 'female', 'undefined']
     stars: int
-    favourite_role: Literal['turandot', 'calaf', 'liu', None] | None
+    favourite_role: Literal['turandot', 'calaf', 'liu'] | None
 
 
 class TurandotPlayer(TypedDict):
@@ -178,7 +182,7 @@ class Dummy(TypedDict):
 
 class Pending(TypedDict):
     seat: int
-    kinds: list[str]
+    kinds: list[Literal['assign_office', 'auction_bid', 'auction_pass', 'bet', 'bid', 'cast', 'challenge', 'choose_layout', 'choose_side', 'fire_director', 'no_call', 'no_challenge', 'nominate', 'open_sesame', 'pass', 'place', 'thief_pass', 'thief_word', 'vote']]
     deadline: float | None
 
 
@@ -205,6 +209,13 @@ class You(TypedDict):
     seat: int
     hand: "Hand"
     bid: "Bid" | None
+
+
+class TurandotScore(TypedDict):
+    players: list["PlayerScore"]
+    dummy: "DummyScore" | None
+    winners: list[int]
+    dummy_wins: bool
 
 
 class TurandotGame(TypedDict):
@@ -262,7 +273,8 @@ class WordJamPlayerScore(TypedDict):
     yellow: int
 
 
-class WordJamScore(TypedDict):
+class WordJamFinalScore(TypedDict):
+    ruleset: Literal['wordjam']
     players: list["WordJamPlayerScore"]
     winners: list[int]
     shared: bool
@@ -280,7 +292,7 @@ class WordJamStyle(TypedDict):
     name_it: str
     description: str
     dictionary: bool
-    check: Literal['eight_letters', 'first_letter', None] | None
+    check: Literal['eight_letters', 'first_letter'] | None
     proper_nouns: bool
 
 
@@ -313,7 +325,7 @@ class WordJamDeclaration(TypedDict):
     word: str | None
     value: int | None
     valid: bool | None
-    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary', None] | None
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary'] | None
     outcome: Literal['pass', 'invalid', 'not_enough', 'voided', 'chief', 'not_counted', 'counted', 'pending']
 
 
@@ -334,7 +346,7 @@ class WordJamChallenge(TypedDict):
     word: str
     value: int
     about: Literal['call', 'declaration']
-    side: Literal['ali_baba', 'thieves', None] | None
+    side: Literal['ali_baba', 'thieves'] | None
     stage: Literal['window', 'vote']
     challenger: int | None
     answered: list[int]
@@ -398,17 +410,24 @@ class WordJamPlayer(TypedDict):
 class WordJamWordCheck(TypedDict):
     value: int
     valid: bool
-    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary', None] | None
+    reason: Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary'] | None
 
 
 class WordJamYou(TypedDict):
     seat: int
-    bet: Literal['ali_baba', 'thieves', None] | None
-    side: Literal['ali_baba', 'thieves', None] | None
+    bet: Literal['ali_baba', 'thieves'] | None
+    side: Literal['ali_baba', 'thieves'] | None
     word: str | None
     word_final: bool | None
     word_check: "WordJamWordCheck" | None
     vote: bool | None
+
+
+class WordJamScore(TypedDict):
+    players: list["WordJamPlayerScore"]
+    winners: list[int]
+    shared: bool
+    extra_turns: int
 
 
 class WordJamGame(TypedDict):
@@ -419,7 +438,6 @@ class WordJamGame(TypedDict):
     seats_total: int
     last_seq: int
     private: bool
-    move_seconds: int | None
     bot_seconds: int
     seeded: bool
     rematch: str | None
@@ -495,7 +513,8 @@ class HandResult(TypedDict):
     points: list[int]
 
 
-class MuzicandoScore(TypedDict):
+class MuzicandoFinalScore(TypedDict):
+    ruleset: Literal['muzicando']
     mode: Literal['team', 'individual']
     players: list["MuzicandoPlayerScore"]
     teams: list["MuzicandoTeamScore"]
@@ -535,14 +554,14 @@ class Cell(TypedDict):
     x: int
     y: int
     card: Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']
-    covered_by: Literal['red-sign', 'orange-sign', 'yellow-sign', 'green-sign', 'blue-sign', 'indigo-sign', 'violet-sign', None] | None
+    covered_by: Literal['red-sign', 'orange-sign', 'yellow-sign', 'green-sign', 'blue-sign', 'indigo-sign', 'violet-sign'] | None
 
 
 class Row(TypedDict):
     y: int
     from_x: int
     to_x: int
-    direction: Literal['rising', 'falling', None] | None
+    direction: Literal['rising', 'falling'] | None
 
 
 class Pile(TypedDict):
@@ -567,6 +586,14 @@ class PlaceEntry(TypedDict):
 class MuzicandoYou(TypedDict):
     seat: int
     hand: list[Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']]
+
+
+class MuzicandoScore(TypedDict):
+    mode: Literal['team', 'individual']
+    players: list["MuzicandoPlayerScore"]
+    teams: list["MuzicandoTeamScore"]
+    winners: list[int]
+    hands: list["HandResult"]
 
 
 class MuzicandoGame(TypedDict):
@@ -596,7 +623,7 @@ class MuzicandoGame(TypedDict):
     contract: str | None
     declarer: int | None
     chooser: int | None
-    layout: Literal['S', 'G', 'P', 'M', None] | None
+    layout: Literal['S', 'G', 'P', 'M'] | None
     table: "MuzicandoTable"
     blocked: list[int]
     queued_blocks: list[int]
@@ -611,9 +638,8 @@ class MuzicandoGame(TypedDict):
 Game = Union["TurandotGame", "WordJamGame", "MuzicandoGame"]
 GAME_TYPES: dict[str, str] = {"turandot": "TurandotGame", "wordjam": "WordJamGame", "muzicando": "MuzicandoGame"}
 
-
-class Score(TypedDict):
-    pass
+Score = Union["TurandotFinalScore", "WordJamFinalScore", "MuzicandoFinalScore"]
+SCORE_TYPES: dict[str, str] = {"turandot": "TurandotFinalScore", "wordjam": "WordJamFinalScore", "muzicando": "MuzicandoFinalScore"}
 
 
 class BidMove(TypedDict):
@@ -763,7 +789,7 @@ class WordJamOpenSesameSpace(TypedDict):
     coins: list["WordJamCoin"]
     forbidden: Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']
     style: str
-    check: Literal['eight_letters', 'first_letter', None] | None
+    check: Literal['eight_letters', 'first_letter'] | None
     first_letter: str | None
     max_length: int
 
@@ -816,7 +842,7 @@ class WordJamThiefPassSpace(TypedDict):
 class AuctionBidSpace(TypedDict):
     type: Literal['auction_bid']
     contracts: list[Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M']]
-    last_bid: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M', None] | None
+    last_bid: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M'] | None
 
 
 class AuctionPassSpace(TypedDict):
@@ -851,6 +877,577 @@ ActionSpace = Union["BidSpace", "AssignOfficeSpace", "NominateSpace", "FireDirec
 ACTIONSPACE_TYPES: dict[str, str] = {"bid": "BidSpace", "assign_office": "AssignOfficeSpace", "nominate": "NominateSpace", "fire_director": "FireDirectorSpace", "cast": "CastSpace", "choose_side": "WordJamChooseSideSpace", "open_sesame": "WordJamOpenSesameSpace", "no_call": "WordJamNoCallSpace", "challenge": "WordJamChallengeSpace", "no_challenge": "WordJamNoChallengeSpace", "vote": "WordJamVoteSpace", "bet": "WordJamBetSpace", "thief_word": "WordJamThiefWordSpace", "thief_pass": "WordJamThiefPassSpace", "auction_bid": "AuctionBidSpace", "auction_pass": "AuctionPassSpace", "choose_layout": "ChooseLayoutSpace", "place": "PlaceSpace", "pass": "PassSpace"}
 
 
+class SeatTakenEvent(TypedDict):
+    seq: int
+    type: Literal['seat_taken']
+    seat: int
+    name: str
+    bot: str | None
+
+
+class SeatHeldEvent(TypedDict):
+    seq: int
+    type: Literal['seat_held']
+    seat: int
+    name: str
+    until: float
+
+
+class SeatLeftEvent(TypedDict):
+    seq: int
+    type: Literal['seat_left']
+    seat: int
+    name: str | None
+    bot: str | None
+
+
+class GameStartedEvent(TypedDict):
+    seq: int
+    type: Literal['game_started']
+
+
+class DeadlinePassedEvent(TypedDict):
+    seq: int
+    type: Literal['deadline_passed']
+    seat: int
+    kinds: list[Literal['assign_office', 'auction_bid', 'auction_pass', 'bet', 'bid', 'cast', 'challenge', 'choose_layout', 'choose_side', 'fire_director', 'no_call', 'no_challenge', 'nominate', 'open_sesame', 'pass', 'place', 'thief_pass', 'thief_word', 'vote']]
+
+
+class GameAbandonedEvent(TypedDict):
+    seq: int
+    type: Literal['game_abandoned']
+    idle_seconds: int
+
+
+class RematchOfEvent(TypedDict):
+    seq: int
+    type: Literal['rematch_of']
+    game: str
+
+
+class RoundStartedEvent(TypedDict):
+    seq: int
+    type: Literal['round_started']
+    round: int
+    maestro: int
+    table: list[str]
+
+
+class DirectorsRemovedEvent(TypedDict):
+    seq: int
+    type: Literal['directors_removed']
+    round: int
+    directors: list[Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral']]
+
+
+class BidCommittedEvent(TypedDict):
+    seq: int
+    type: Literal['bid_committed']
+    round: int
+    seat: int
+    face_down: int
+    bid: NotRequired["Bid"]
+
+
+class BidsRevealedEvent(TypedDict):
+    seq: int
+    type: Literal['bids_revealed']
+    round: int
+    bids: list["RevealedBid"]
+
+
+class SlotTiedEvent(TypedDict):
+    seq: int
+    type: Literal['slot_tied']
+    round: int
+    slot: int
+    seats: list[int]
+
+
+class HiredEvent(TypedDict):
+    seq: int
+    type: Literal['hired']
+    round: int
+    seat: int
+    slot: int
+    card: str
+    money_spent: int
+    by: Literal['bid', 'office']
+
+
+class HelperHiredEvent(TypedDict):
+    seq: int
+    type: Literal['helper_hired']
+    round: int
+    seat: int
+    helper: Literal['costume_designer', 'carpenter']
+
+
+class HelperMissedEvent(TypedDict):
+    seq: int
+    type: Literal['helper_missed']
+    round: int
+    seat: int
+
+
+class OfficePendingEvent(TypedDict):
+    seq: int
+    type: Literal['office_pending']
+    round: int
+    seats: list[int]
+
+
+class DummyReceivedEvent(TypedDict):
+    seq: int
+    type: Literal['dummy_received']
+    round: int
+    card: str
+
+
+class CardDiscardedEvent(TypedDict):
+    seq: int
+    type: Literal['card_discarded']
+    round: int
+    card: str
+
+
+class NominatedEvent(TypedDict):
+    seq: int
+    type: Literal['nominated']
+    round: int
+    seat: int
+    forced: NotRequired[bool]
+
+
+class DirectorFiredEvent(TypedDict):
+    seq: int
+    type: Literal['director_fired']
+    round: int
+    seat: int
+    director: Literal['dark_over_comic', 'comic_over_dark', 'alternative_over_classic', 'classic_over_alternative', 'favourite_roles', 'stagecraft', 'full_spectrum', 'undefined_sex', 'neutral']
+
+
+class RoundEndedEvent(TypedDict):
+    seq: int
+    type: Literal['round_ended']
+    round: int
+    next_maestro: int | None
+
+
+class CastingStartedEvent(TypedDict):
+    seq: int
+    type: Literal['casting_started']
+
+
+class CastEvent(TypedDict):
+    seq: int
+    type: Literal['cast']
+    seat: int
+    roles: list[str]
+
+
+class GameFinishedEvent(TypedDict):
+    seq: int
+    type: Literal['game_finished']
+    winners: list[int]
+    dummy_wins: NotRequired[bool]
+    totals: list[int]
+    shared: NotRequired[bool]
+
+
+class WordJamTurnStartedEvent(TypedDict):
+    seq: int
+    type: Literal['turn_started']
+    turn: int
+    extra_turn: int
+    final_turn: bool
+    participants: list[int]
+    coins: list["WordJamCoin"]
+    forbidden: Literal['B', 'C', 'D', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']
+    style: "WordJamStyle"
+    column: "WordJamCaveColumn"
+
+
+class WordJamSideChosenEvent(TypedDict):
+    seq: int
+    type: Literal['side_chosen']
+    seat: int
+    side: NotRequired[Literal['ali_baba', 'thieves']]
+
+
+class WordJamSidesChosenEvent(TypedDict):
+    seq: int
+    type: Literal['sides_chosen']
+
+
+class WordJamSesameCalledEvent(TypedDict):
+    seq: int
+    type: Literal['sesame_called']
+    turn: int
+    seat: int
+    word_id: int
+    word: str
+    value: int
+
+
+class WordJamNoCallEvent(TypedDict):
+    seq: int
+    type: Literal['no_call']
+    seat: int
+
+
+class WordJamNobodyCalledEvent(TypedDict):
+    seq: int
+    type: Literal['nobody_called']
+    turn: int
+
+
+class WordJamChallengeWindowEvent(TypedDict):
+    seq: int
+    type: Literal['challenge_window']
+    word_id: int
+    seat: int
+    about: Literal['call', 'declaration']
+
+
+class WordJamWordChallengedEvent(TypedDict):
+    seq: int
+    type: Literal['word_challenged']
+    word_id: int
+    seat: int
+    author: int
+
+
+class WordJamNoChallengeEvent(TypedDict):
+    seq: int
+    type: Literal['no_challenge']
+    word_id: int
+    seat: int
+
+
+class WordJamWordStandsEvent(TypedDict):
+    seq: int
+    type: Literal['word_stands']
+    word_id: int
+    seat: int
+    challenged: bool
+
+
+class WordJamVoteCastEvent(TypedDict):
+    seq: int
+    type: Literal['vote_cast']
+    word_id: int
+    seat: int
+    in_favour: NotRequired[bool]
+
+
+class WordJamVoteResultEvent(TypedDict):
+    seq: int
+    type: Literal['vote_result']
+    word_id: int
+    seat: int
+    word: str
+    about: Literal['call', 'declaration']
+    challenger: int | None
+    in_favour: int
+    stands: bool
+    votes: list["WordJamBallot"]
+
+
+class WordJamCallVoidedEvent(TypedDict):
+    seq: int
+    type: Literal['call_voided']
+    seat: int
+    word_id: int
+
+
+class WordJamBettingOpenedEvent(TypedDict):
+    seq: int
+    type: Literal['betting_opened']
+    seats: list[int]
+    word_id: int
+    value: int
+
+
+class WordJamBetPlacedEvent(TypedDict):
+    seq: int
+    type: Literal['bet_placed']
+    seat: int
+    side: NotRequired[Literal['ali_baba', 'thieves']]
+
+
+class WordJamBetsRevealedEvent(TypedDict):
+    seq: int
+    type: Literal['bets_revealed']
+    bets: list["WordJamSideChoice"]
+    thieves: list[int]
+
+
+class WordJamWindowOpenedEvent(TypedDict):
+    seq: int
+    type: Literal['window_opened']
+    seats: list[int]
+    must_beat: int | None
+
+
+class WordJamWordSubmittedEvent(TypedDict):
+    seq: int
+    type: Literal['word_submitted']
+    seat: int
+    final: bool
+    word: NotRequired[str]
+
+
+class WordJamWindowPassedEvent(TypedDict):
+    seq: int
+    type: Literal['window_passed']
+    seat: int
+
+
+class WordJamWindowClosedEvent(TypedDict):
+    seq: int
+    type: Literal['window_closed']
+    turn: int
+
+
+class WordJamSidesRevealedEvent(TypedDict):
+    seq: int
+    type: Literal['sides_revealed']
+    sides: list["WordJamSideChoice"]
+
+
+class WordJamDeclarationEvent(TypedDict):
+    seq: int
+    type: Literal['declaration']
+    seat: int
+    side: Literal['ali_baba', 'thieves']
+    outcome: Literal['pass', 'invalid', 'not_enough', 'voided', 'chief', 'not_counted', 'counted', 'pending']
+    word_id: NotRequired[int]
+    word: NotRequired[str]
+    value: NotRequired[int]
+    valid: NotRequired[bool]
+    reason: NotRequired[Literal['empty', 'too_long', 'invalid_characters', 'forbidden_consonant', 'already_used', 'not_eight_letters', 'wrong_first_letter', 'not_in_dictionary'] | None]
+
+
+class WordJamDeclarationVoidedEvent(TypedDict):
+    seq: int
+    type: Literal['declaration_voided']
+    seat: int
+    word_id: int
+
+
+class WordJamChiefThiefEvent(TypedDict):
+    seq: int
+    type: Literal['chief_thief']
+    seat: int
+    word: str
+    value: int
+
+
+class WordJamWordCountedEvent(TypedDict):
+    seq: int
+    type: Literal['word_counted']
+    seat: int
+    side: Literal['ali_baba', 'thieves']
+    word: str
+    value: int
+
+
+class WordJamTurnScoredEvent(TypedDict):
+    seq: int
+    type: Literal['turn_scored']
+    turn: int
+    extra_turn: int
+    called: bool
+    awards: list["WordJamAward"]
+    totals: list[int]
+
+
+class WordJamExtraTurnEvent(TypedDict):
+    seq: int
+    type: Literal['extra_turn']
+    extra_turn: int
+    participants: list[int]
+
+
+class HandDealtEvent(TypedDict):
+    seq: int
+    type: Literal['hand_dealt']
+    hand: int
+    dealer: int
+    hand_sizes: list[int]
+    pile_size: int
+    cards: NotRequired[list[Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']]]
+
+
+class AuctionStartedEvent(TypedDict):
+    seq: int
+    type: Literal['auction_started']
+    hand: int
+    dealer: int
+
+
+class ChooserEvent(TypedDict):
+    seq: int
+    type: Literal['chooser']
+    hand: int
+    seat: int
+
+
+class ChoicePassedEvent(TypedDict):
+    seq: int
+    type: Literal['choice_passed']
+    hand: int
+    seat: int
+    reason: str
+
+
+class RedealEvent(TypedDict):
+    seq: int
+    type: Literal['redeal']
+    hand: int
+    dealer: int
+    reason: str
+
+
+class AuctionBidEvent(TypedDict):
+    seq: int
+    type: Literal['auction_bid']
+    hand: int
+    seat: int
+    contract: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M']
+
+
+class AuctionPassEvent(TypedDict):
+    seq: int
+    type: Literal['auction_pass']
+    hand: int
+    seat: int
+
+
+class DealerMustBidEvent(TypedDict):
+    seq: int
+    type: Literal['dealer_must_bid']
+    hand: int
+    seat: int
+
+
+class AuctionWonEvent(TypedDict):
+    seq: int
+    type: Literal['auction_won']
+    hand: int
+    seat: int
+    contract: Literal['1S', '1G', '1P', '1M', '2S', '2G', '2P', '2M', '3S', '3G', '3P', '3M', '4S', '4G', '4P', '4M']
+    level: int
+    layout: Literal['S', 'G', 'P', 'M']
+
+
+class LayoutChosenEvent(TypedDict):
+    seq: int
+    type: Literal['layout_chosen']
+    hand: int
+    seat: int
+    layout: Literal['S', 'G', 'P', 'M']
+
+
+class CardPlacedEvent(TypedDict):
+    seq: int
+    type: Literal['card_placed']
+    hand: int
+    seat: int
+    card: Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']
+    x: int
+    y: int
+    cards_left: int
+
+
+class RunStartedEvent(TypedDict):
+    seq: int
+    type: Literal['run_started']
+    seat: int
+
+
+class RunPassedEvent(TypedDict):
+    seq: int
+    type: Literal['run_passed']
+    seat: int
+    to: int
+
+
+class RunEndedEvent(TypedDict):
+    seq: int
+    type: Literal['run_ended']
+    seat: int
+
+
+class BlockQueuedEvent(TypedDict):
+    seq: int
+    type: Literal['block_queued']
+    seat: int
+    sign: Literal['sharp', 'natural', 'flat']
+    seats: list[int]
+
+
+class BlockedEvent(TypedDict):
+    seq: int
+    type: Literal['blocked']
+    seat: int
+    sign: Literal['sharp', 'natural', 'flat'] | None
+    seats: list[int]
+
+
+class TurnSkippedEvent(TypedDict):
+    seq: int
+    type: Literal['turn_skipped']
+    hand: int
+    seat: int
+
+
+class PassedEvent(TypedDict):
+    seq: int
+    type: Literal['passed']
+    hand: int
+    seat: int
+    drew: bool
+    pile_size: int
+    card: NotRequired[Literal['red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'red-6', 'red-7', 'red-sign', 'orange-1', 'orange-2', 'orange-3', 'orange-4', 'orange-5', 'orange-6', 'orange-7', 'orange-sign', 'yellow-1', 'yellow-2', 'yellow-3', 'yellow-4', 'yellow-5', 'yellow-6', 'yellow-7', 'yellow-sign', 'green-1', 'green-2', 'green-3', 'green-4', 'green-5', 'green-6', 'green-7', 'green-sign', 'blue-1', 'blue-2', 'blue-3', 'blue-4', 'blue-5', 'blue-6', 'blue-7', 'blue-sign', 'indigo-1', 'indigo-2', 'indigo-3', 'indigo-4', 'indigo-5', 'indigo-6', 'indigo-7', 'indigo-sign', 'violet-1', 'violet-2', 'violet-3', 'violet-4', 'violet-5', 'violet-6', 'violet-7', 'violet-sign']]
+
+
+class PlayerOutEvent(TypedDict):
+    seq: int
+    type: Literal['player_out']
+    hand: int
+    seat: int
+    place: int
+
+
+class TableBlockedEvent(TypedDict):
+    seq: int
+    type: Literal['table_blocked']
+    hand: int
+    seats: list[int]
+
+
+class HandScoredEvent(TypedDict):
+    seq: int
+    type: Literal['hand_scored']
+    hand: int
+    dealer: int
+    layout: Literal['S', 'G', 'P', 'M']
+    contract: str | None
+    declarer: int | None
+    chooser: int | None
+    made: bool | None
+    places: list["HandPlace"]
+    place_points: list[int]
+    contract_points: list[int]
+    chooser_points: list[int]
+    points: list[int]
+
+Event = Union["SeatTakenEvent", "SeatHeldEvent", "SeatLeftEvent", "GameStartedEvent", "DeadlinePassedEvent", "GameAbandonedEvent", "RematchOfEvent", "RoundStartedEvent", "DirectorsRemovedEvent", "BidCommittedEvent", "BidsRevealedEvent", "SlotTiedEvent", "HiredEvent", "HelperHiredEvent", "HelperMissedEvent", "OfficePendingEvent", "DummyReceivedEvent", "CardDiscardedEvent", "NominatedEvent", "DirectorFiredEvent", "RoundEndedEvent", "CastingStartedEvent", "CastEvent", "GameFinishedEvent", "WordJamTurnStartedEvent", "WordJamSideChosenEvent", "WordJamSidesChosenEvent", "WordJamSesameCalledEvent", "WordJamNoCallEvent", "WordJamNobodyCalledEvent", "WordJamChallengeWindowEvent", "WordJamWordChallengedEvent", "WordJamNoChallengeEvent", "WordJamWordStandsEvent", "WordJamVoteCastEvent", "WordJamVoteResultEvent", "WordJamCallVoidedEvent", "WordJamBettingOpenedEvent", "WordJamBetPlacedEvent", "WordJamBetsRevealedEvent", "WordJamWindowOpenedEvent", "WordJamWordSubmittedEvent", "WordJamWindowPassedEvent", "WordJamWindowClosedEvent", "WordJamSidesRevealedEvent", "WordJamDeclarationEvent", "WordJamDeclarationVoidedEvent", "WordJamChiefThiefEvent", "WordJamWordCountedEvent", "WordJamTurnScoredEvent", "WordJamExtraTurnEvent", "HandDealtEvent", "AuctionStartedEvent", "ChooserEvent", "ChoicePassedEvent", "RedealEvent", "AuctionBidEvent", "AuctionPassEvent", "DealerMustBidEvent", "AuctionWonEvent", "LayoutChosenEvent", "CardPlacedEvent", "RunStartedEvent", "RunPassedEvent", "RunEndedEvent", "BlockQueuedEvent", "BlockedEvent", "TurnSkippedEvent", "PassedEvent", "PlayerOutEvent", "TableBlockedEvent", "HandScoredEvent"]
+EVENT_TYPES: dict[str, str] = {"seat_taken": "SeatTakenEvent", "seat_held": "SeatHeldEvent", "seat_left": "SeatLeftEvent", "game_started": "GameStartedEvent", "deadline_passed": "DeadlinePassedEvent", "game_abandoned": "GameAbandonedEvent", "rematch_of": "RematchOfEvent", "round_started": "RoundStartedEvent", "directors_removed": "DirectorsRemovedEvent", "bid_committed": "BidCommittedEvent", "bids_revealed": "BidsRevealedEvent", "slot_tied": "SlotTiedEvent", "hired": "HiredEvent", "helper_hired": "HelperHiredEvent", "helper_missed": "HelperMissedEvent", "office_pending": "OfficePendingEvent", "dummy_received": "DummyReceivedEvent", "card_discarded": "CardDiscardedEvent", "nominated": "NominatedEvent", "director_fired": "DirectorFiredEvent", "round_ended": "RoundEndedEvent", "casting_started": "CastingStartedEvent", "cast": "CastEvent", "game_finished": "GameFinishedEvent", "turn_started": "WordJamTurnStartedEvent", "side_chosen": "WordJamSideChosenEvent", "sides_chosen": "WordJamSidesChosenEvent", "sesame_called": "WordJamSesameCalledEvent", "no_call": "WordJamNoCallEvent", "nobody_called": "WordJamNobodyCalledEvent", "challenge_window": "WordJamChallengeWindowEvent", "word_challenged": "WordJamWordChallengedEvent", "no_challenge": "WordJamNoChallengeEvent", "word_stands": "WordJamWordStandsEvent", "vote_cast": "WordJamVoteCastEvent", "vote_result": "WordJamVoteResultEvent", "call_voided": "WordJamCallVoidedEvent", "betting_opened": "WordJamBettingOpenedEvent", "bet_placed": "WordJamBetPlacedEvent", "bets_revealed": "WordJamBetsRevealedEvent", "window_opened": "WordJamWindowOpenedEvent", "word_submitted": "WordJamWordSubmittedEvent", "window_passed": "WordJamWindowPassedEvent", "window_closed": "WordJamWindowClosedEvent", "sides_revealed": "WordJamSidesRevealedEvent", "declaration": "WordJamDeclarationEvent", "declaration_voided": "WordJamDeclarationVoidedEvent", "chief_thief": "WordJamChiefThiefEvent", "word_counted": "WordJamWordCountedEvent", "turn_scored": "WordJamTurnScoredEvent", "extra_turn": "WordJamExtraTurnEvent", "hand_dealt": "HandDealtEvent", "auction_started": "AuctionStartedEvent", "chooser": "ChooserEvent", "choice_passed": "ChoicePassedEvent", "redeal": "RedealEvent", "auction_bid": "AuctionBidEvent", "auction_pass": "AuctionPassEvent", "dealer_must_bid": "DealerMustBidEvent", "auction_won": "AuctionWonEvent", "layout_chosen": "LayoutChosenEvent", "card_placed": "CardPlacedEvent", "run_started": "RunStartedEvent", "run_passed": "RunPassedEvent", "run_ended": "RunEndedEvent", "block_queued": "BlockQueuedEvent", "blocked": "BlockedEvent", "turn_skipped": "TurnSkippedEvent", "passed": "PassedEvent", "player_out": "PlayerOutEvent", "table_blocked": "TableBlockedEvent", "hand_scored": "HandScoredEvent"}
+
+
 class Problem(TypedDict):
     type: str
     title: str
@@ -858,7 +1455,41 @@ class Problem(TypedDict):
     code: str
     detail: str
     request_id: NotRequired[str]
-    errors: NotRequired[dict[str, Any]]
+    errors: NotRequired["FieldErrors"]
+    version: NotRequired[int]
+    default_played: NotRequired[bool]
+    cause: NotRequired[Literal['deadline', 'bot']]
+    phase: NotRequired[str]
+    pending: NotRequired[list[Literal['assign_office', 'auction_bid', 'auction_pass', 'bet', 'bid', 'cast', 'challenge', 'choose_layout', 'choose_side', 'fire_director', 'no_call', 'no_challenge', 'nominate', 'open_sesame', 'pass', 'place', 'thief_pass', 'thief_word', 'vote']]]
+    round: NotRequired[int]
+    turn: NotRequired[int]
+    extra_turn: NotRequired[int]
+    attempt: NotRequired[int]
+    hand: NotRequired[int]
+    move_types: NotRequired[list[Literal['assign_office', 'auction_bid', 'auction_pass', 'bet', 'bid', 'cast', 'challenge', 'choose_layout', 'choose_side', 'fire_director', 'no_call', 'no_challenge', 'nominate', 'open_sesame', 'pass', 'place', 'thief_pass', 'thief_word', 'vote']]]
+    options: NotRequired[list[str]]
+    singers: NotRequired[list[str]]
+    waiting: NotRequired[list[int]]
+    participants: NotRequired[list[int]]
+    ali_baba: NotRequired[int]
+    word_id: NotRequired[int | None]
+    reason: NotRequired[str]
+    card: NotRequired[str]
+    x: NotRequired[int]
+    y: NotRequired[int]
+    last_bid: NotRequired[str]
+    index: NotRequired[int]
+
+
+class OptionDoc(TypedDict):
+    type: str
+    default: Any
+    description: str
+
+
+class Catalogue(TypedDict):
+    singers: list["Singer"]
+    directors: list["Director"]
 
 
 class Ruleset(TypedDict):
@@ -867,32 +1498,38 @@ class Ruleset(TypedDict):
     min_players: int
     max_players: int
     options: dict[str, Any]
-    move_types: list[str]
+    move_types: list[Literal['assign_office', 'auction_bid', 'auction_pass', 'bet', 'bid', 'cast', 'challenge', 'choose_layout', 'choose_side', 'fire_director', 'no_call', 'no_challenge', 'nominate', 'open_sesame', 'pass', 'place', 'thief_pass', 'thief_word', 'vote']]
     bots: list[str]
     bot_seconds: int
     leave_bot: str
-    catalogue: NotRequired[dict[str, Any]]
+    catalogue: NotRequired["Catalogue"]
 
 
 class Rulesets(TypedDict):
     rulesets: list["Ruleset"]
 
 
+class Arrangement(TypedDict):
+    lines: "ScoreLines"
+    total: int
+    roles: list[str]
+
+
 class CalculatorResult(TypedDict):
     lines: "ScoreLines"
     total: int
     roles: list[str]
-    best: dict[str, Any]
+    best: "Arrangement"
 
 
 class WordJamValue(TypedDict):
     value: int
     valid: bool
-    reason: Literal['forbidden_consonant', None] | None
+    reason: Literal['forbidden_consonant'] | None
 
 
 class CreatedGame(TypedDict):
-    game: Any
+    game: "Game"
     host_token: str
     spectator_token: str | None
     spectator_link: str | None
@@ -904,25 +1541,20 @@ class Joined(TypedDict):
     seat: int
     token: str | None
     bot: str | None
-    game: Any
+    game: "Game"
 
 
 class Actions(TypedDict):
     seat: int | None
-    pending: list[str]
-    moves: list[Any]
+    pending: list[Literal['assign_office', 'auction_bid', 'auction_pass', 'bet', 'bid', 'cast', 'challenge', 'choose_layout', 'choose_side', 'fire_director', 'no_call', 'no_challenge', 'nominate', 'open_sesame', 'pass', 'place', 'thief_pass', 'thief_word', 'vote']]
+    moves: list["ActionSpace"]
     default: NotRequired["Move" | None]
-
-
-class Event(TypedDict):
-    seq: int
-    type: str
 
 
 class MoveResult(TypedDict):
     version: int
     events: list["Event"]
-    game: Any
+    game: "Game"
 
 
 class Events(TypedDict):
@@ -932,22 +1564,22 @@ class Events(TypedDict):
 
 class ReplayMove(TypedDict):
     seat: int
-    move: Any
+    move: "Move"
     by: Literal['seat', 'bot', 'deadline']
 
 
 class Replay(TypedDict):
     id: str
-    ruleset: str
+    ruleset: Literal['muzicando', 'turandot', 'wordjam']
     players: int
     seed: int
-    options: dict[str, Any]
+    options: "TurandotOptions" | "WordJamOptions" | "MuzicandoOptions"
     move_seconds: int | None
     bot_seconds: int
     names: list[str]
     bots: list[str | None]
     moves: list["ReplayMove"]
-    score: Any
+    score: "Score"
 
 
 class ReplayStep(TypedDict):
@@ -955,7 +1587,7 @@ class ReplayStep(TypedDict):
     steps: int
     seat: int | None
     move: "ReplayMove" | None
-    game: Any
+    game: "Game"
 
 
 class LobbySeat(TypedDict):
@@ -967,7 +1599,7 @@ class LobbySeat(TypedDict):
 
 class LobbyGame(TypedDict):
     id: str
-    ruleset: str
+    ruleset: Literal['muzicando', 'turandot', 'wordjam']
     status: Literal['open', 'playing', 'finished']
     seats_taken: int
     seats_total: int
@@ -985,18 +1617,24 @@ class GameList(TypedDict):
 
 class Left(TypedDict):
     seat: int
-    game: Any
+    game: "Game"
 
 
 class Rematch(TypedDict):
     rematch: str
     seat: int
     token: str
-    game: Any
+    game: "Game"
 
 
 class Health(TypedDict):
-    status: str
+    status: Literal['ok', 'ready']
 
 
-__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "BidSpace", "AssignOfficeSpace", "NominateSpace", "FireDirectorSpace", "CastSpace", "WordJamChooseSideSpace", "WordJamOpenSesameSpace", "WordJamNoCallSpace", "WordJamChallengeSpace", "WordJamNoChallengeSpace", "WordJamVoteSpace", "WordJamBetSpace", "WordJamThiefWordSpace", "WordJamThiefPassSpace", "AuctionBidSpace", "AuctionPassSpace", "ChooseLayoutSpace", "MuzicandoCellXY", "MuzicandoPlaceOption", "PlaceSpace", "PassSpace", "ActionSpace", "Problem", "Ruleset", "Rulesets", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "Actions", "Event", "MoveResult", "Events", "ReplayMove", "Replay", "ReplayStep", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health"]
+class EdgeProblem(TypedDict):
+    """a refusal made before the request reached an operation"""
+
+    code: NotRequired[Literal['bad_request', 'headers_too_large', 'http_error', 'internal_error', 'method_not_allowed', 'not_found', 'request_timeout', 'uri_too_long']]
+
+
+__all__ = ["CatalogueEntry", "TurandotOptions", "CreateTurandotGame", "WordJamCave", "WordJamOptions", "CreateWordJamGame", "MuzicandoOptions", "CreateMuzicandoGame", "CreateGame", "FieldErrors", "Join", "Calculator", "WordJamValueRequest", "ScoreLines", "PlayerScore", "DummyScore", "TurandotFinalScore", "Card", "TablePlace", "Director", "Fired", "Singer", "TurandotPlayer", "Dummy", "Pending", "RevealedBid", "Hand", "Bid", "You", "TurandotScore", "TurandotGame", "WordJamScoreLines", "WordJamPlayerScore", "WordJamFinalScore", "WordJamCoin", "WordJamStyle", "WordJamCaveColumn", "WordJamCaveView", "WordJamWord", "WordJamSideChoice", "WordJamDeclaration", "WordJamBestWord", "WordJamBest", "WordJamChallenge", "WordJamBallot", "WordJamVoteResult", "WordJamAward", "WordJamTurnRecord", "WordJamPlayer", "WordJamWordCheck", "WordJamYou", "WordJamScore", "WordJamGame", "MuzicandoLines", "MuzicandoPlayerScore", "MuzicandoTeamScore", "HandPlace", "HandResult", "MuzicandoFinalScore", "MuzicandoPlayer", "Call", "StandingBid", "Auction", "Cell", "Row", "Pile", "MuzicandoTable", "PlaceEntry", "MuzicandoYou", "MuzicandoScore", "MuzicandoGame", "Game", "Score", "BidMove", "OfficeAssignment", "AssignOfficeMove", "NominateMove", "FireDirectorMove", "CastMove", "WordJamChooseSideMove", "WordJamOpenSesameMove", "WordJamNoCallMove", "WordJamChallengeMove", "WordJamNoChallengeMove", "WordJamVoteMove", "WordJamBetMove", "WordJamThiefWordMove", "WordJamThiefPassMove", "AuctionBidMove", "AuctionPassMove", "ChooseLayoutMove", "PlaceMove", "PassMove", "Move", "BidSpace", "AssignOfficeSpace", "NominateSpace", "FireDirectorSpace", "CastSpace", "WordJamChooseSideSpace", "WordJamOpenSesameSpace", "WordJamNoCallSpace", "WordJamChallengeSpace", "WordJamNoChallengeSpace", "WordJamVoteSpace", "WordJamBetSpace", "WordJamThiefWordSpace", "WordJamThiefPassSpace", "AuctionBidSpace", "AuctionPassSpace", "ChooseLayoutSpace", "MuzicandoCellXY", "MuzicandoPlaceOption", "PlaceSpace", "PassSpace", "ActionSpace", "SeatTakenEvent", "SeatHeldEvent", "SeatLeftEvent", "GameStartedEvent", "DeadlinePassedEvent", "GameAbandonedEvent", "RematchOfEvent", "RoundStartedEvent", "DirectorsRemovedEvent", "BidCommittedEvent", "BidsRevealedEvent", "SlotTiedEvent", "HiredEvent", "HelperHiredEvent", "HelperMissedEvent", "OfficePendingEvent", "DummyReceivedEvent", "CardDiscardedEvent", "NominatedEvent", "DirectorFiredEvent", "RoundEndedEvent", "CastingStartedEvent", "CastEvent", "GameFinishedEvent", "WordJamTurnStartedEvent", "WordJamSideChosenEvent", "WordJamSidesChosenEvent", "WordJamSesameCalledEvent", "WordJamNoCallEvent", "WordJamNobodyCalledEvent", "WordJamChallengeWindowEvent", "WordJamWordChallengedEvent", "WordJamNoChallengeEvent", "WordJamWordStandsEvent", "WordJamVoteCastEvent", "WordJamVoteResultEvent", "WordJamCallVoidedEvent", "WordJamBettingOpenedEvent", "WordJamBetPlacedEvent", "WordJamBetsRevealedEvent", "WordJamWindowOpenedEvent", "WordJamWordSubmittedEvent", "WordJamWindowPassedEvent", "WordJamWindowClosedEvent", "WordJamSidesRevealedEvent", "WordJamDeclarationEvent", "WordJamDeclarationVoidedEvent", "WordJamChiefThiefEvent", "WordJamWordCountedEvent", "WordJamTurnScoredEvent", "WordJamExtraTurnEvent", "HandDealtEvent", "AuctionStartedEvent", "ChooserEvent", "ChoicePassedEvent", "RedealEvent", "AuctionBidEvent", "AuctionPassEvent", "DealerMustBidEvent", "AuctionWonEvent", "LayoutChosenEvent", "CardPlacedEvent", "RunStartedEvent", "RunPassedEvent", "RunEndedEvent", "BlockQueuedEvent", "BlockedEvent", "TurnSkippedEvent", "PassedEvent", "PlayerOutEvent", "TableBlockedEvent", "HandScoredEvent", "Event", "Problem", "OptionDoc", "Catalogue", "Ruleset", "Rulesets", "Arrangement", "CalculatorResult", "WordJamValue", "CreatedGame", "Joined", "Actions", "MoveResult", "Events", "ReplayMove", "Replay", "ReplayStep", "LobbySeat", "LobbyGame", "GameList", "Left", "Rematch", "Health", "EdgeProblem"]

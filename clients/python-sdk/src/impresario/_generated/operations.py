@@ -14,23 +14,23 @@ class Transport(Protocol):
                 token: str | None = None, raw: bool = False) -> Any: ...
 
 
-def list_rulesets(transport: Transport) -> models.Rulesets:
+def list_rulesets(transport: Transport, *, token: str | None = None) -> models.Rulesets:
     """List the rulesets (`GET /v1/rulesets`)."""
     path = "/v1/rulesets"
     params = None
     headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def get_ruleset(transport: Transport, ruleset: str) -> models.Ruleset:
+def get_ruleset(transport: Transport, ruleset: str, *, token: str | None = None) -> models.Ruleset:
     """Describe a ruleset (`GET /v1/rulesets/{ruleset}`)."""
     path = f"/v1/rulesets/{ruleset}"
     params = None
     headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def score_turandot_cast(transport: Transport, body: models.Calculator) -> models.CalculatorResult:
+def score_turandot_cast(transport: Transport, body: models.Calculator, *, token: str | None = None) -> models.CalculatorResult:
     """Score a Turandot cast (`POST /v1/rulesets/turandot/score`).
 
     For tables playing the physical game with the default catalogue: 6 singers, a director and
@@ -40,10 +40,10 @@ def score_turandot_cast(transport: Transport, body: models.Calculator) -> models
     path = "/v1/rulesets/turandot/score"
     params = None
     headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 
-def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> models.WordJamValue:
+def word_jam_value(transport: Transport, body: models.WordJamValueRequest, *, token: str | None = None) -> models.WordJamValue:
     """Value a Word Jam word (`POST /v1/rulesets/wordjam/value`).
 
     For tables playing the physical game: a word and the coin consonants (and the forbidden
@@ -56,10 +56,10 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> mo
     path = "/v1/rulesets/wordjam/value"
     params = None
     headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 
-def create_game(transport: Transport, body: models.CreateGame, *, idempotency_key: str | None = None) -> models.CreatedGame:
+def create_game(transport: Transport, body: models.CreateGame, *, idempotency_key: str | None = None, token: str | None = None) -> models.CreatedGame:
     """Create a game (`POST /v1/games`).
 
     The game opens with every seat free and starts when the last seat is taken. The response
@@ -75,10 +75,10 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
     path = "/v1/games"
     params = None
     headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 
-def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot', 'wordjam'] | None = None, status: Literal['open', 'playing', 'finished'] | None = None, has_bots: Literal['true', 'false'] | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
+def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot', 'wordjam'] | None = None, status: Literal['open', 'playing', 'finished'] | None = None, has_bots: Literal['true', 'false'] | None = None, limit: int | None = None, cursor: str | None = None, token: str | None = None) -> models.GameList:
     """List games (`GET /v1/games`).
 
     Public games (a private game never appears), newest first, a page at a time: follow
@@ -94,10 +94,10 @@ def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot'
     path = "/v1/games"
     params = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
     headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
+def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, if_none_match: str | None = None, token: str | None = None) -> models.Game:
     """Get the caller's view of a game (`GET /v1/games/{game_id}`).
 
     A seat token shows that seat's hand and bid; the host token or no token shows the
@@ -106,7 +106,7 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     """
     path = f"/v1/games/{game_id}"
     params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
+    headers = {k: v for k, v in {"If-None-Match": if_none_match}.items() if v is not None}
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
@@ -276,15 +276,15 @@ def request_rematch(transport: Transport, game_id: str, *, token: str | None = N
     return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
 
 
-def healthz(transport: Transport) -> models.Health:
+def healthz(transport: Transport, *, token: str | None = None) -> models.Health:
     """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
     params = None
     headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def readyz(transport: Transport) -> models.Health:
+def readyz(transport: Transport, *, token: str | None = None) -> models.Health:
     """Readiness probe (`GET /readyz`).
 
     Redis answers and takes a small write (a key of its own, `impresario:probe`, kept a
@@ -293,10 +293,10 @@ def readyz(transport: Transport) -> models.Health:
     path = "/readyz"
     params = None
     headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
 
 
-def metrics(transport: Transport) -> Any:
+def metrics(transport: Transport, *, token: str | None = None) -> Any:
     """Prometheus metrics (`GET /metrics`).
 
     With `METRICS_PORT` set (as on Kubernetes), only on that port, which serves nothing else;
@@ -307,7 +307,7 @@ def metrics(transport: Transport) -> Any:
     path = "/metrics"
     params = None
     headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
+    return transport.request('GET', path, json=None, params=params, headers=headers, token=token, raw=True)
 
 
 OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]

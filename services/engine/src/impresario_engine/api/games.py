@@ -372,7 +372,10 @@ def make_move(game_id: str):
     responses={200: {"content": {"text/event-stream": {"schema": {
         "type": "string",
         "description": "Server-sent events: `id` is the sequence number, `event` the type, "
-                       "`data` the event as JSON; comment lines are heartbeats"}}}}})
+                       "`data` the event as JSON (an `Event`, as `contentSchema` says); "
+                       "comment lines are heartbeats",
+        "contentMediaType": "application/json",
+        "contentSchema": {"$ref": "#/components/schemas/Event"}}}}}})
 @blp.arguments(s.EventsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, s.EventsSchema, description="Events after the given sequence number")
 @problems(401, 403, 404, 422, 503)
