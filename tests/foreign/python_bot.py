@@ -32,12 +32,12 @@ from impresario_client.models import (  # noqa: E402
     Actions, ChooseLayoutMove, ChooseLayoutMoveLayout, ChooseLayoutMoveType, ChooseLayoutSpace,
     CreatedGame, CreateMuzicandoGame, CreateMuzicandoGameRuleset, CreateTurandotGame,
     CreateTurandotGameRuleset, CreateWordJamGame, CreateWordJamGameRuleset, FireDirectorMove,
-    FireDirectorMoveDirector, FireDirectorMoveType, FireDirectorSpace, Join, JoinBotType1, Joined,
-    MoveResult, MuzicandoGameStatus, MuzicandoOptions, MuzicandoScore, NominateMove,
+    FireDirectorMoveDirector, FireDirectorMoveType, FireDirectorSpace, Join, JoinBotType0, Joined,
+    MoveResult, MuzicandoGameStatus, MuzicandoOptions, NominateMove,
     NominateMoveType, NominateSpace, PlaceMove, PlaceMoveCard, PlaceMoveType, PlaceSpace, Problem,
-    TurandotGameStatus, TurandotOptions, TurandotScore,
+    TurandotGameStatus, TurandotOptions,
     WordJamGameStatus, WordJamNoChallengeMove, WordJamNoChallengeMoveType,
-    WordJamNoChallengeSpace, WordJamOptions, WordJamScore)
+    WordJamNoChallengeSpace, WordJamOptions)
 from impresario_client.types import Response, Unset  # noqa: E402
 
 T = TypeVar("T")
@@ -105,7 +105,7 @@ def built_move(actions: Actions) -> (NominateMove | FireDirectorMove | ChooseLay
 
 
 def play(base_url: str, body: CreateTurandotGame | CreateWordJamGame | CreateMuzicandoGame,
-         bot: JoinBotType1) -> Played:
+         bot: JoinBotType0) -> Played:
     anonymous = Client(base_url=base_url, raise_on_unexpected_status=True)
     created: CreatedGame = ok(create_game.sync_detailed(client=anonymous, body=body))
     game_id = created.game.id
@@ -155,7 +155,7 @@ def play(base_url: str, body: CreateTurandotGame | CreateWordJamGame | CreateMuz
     else:
         raise Unexpected(f"{game_id} not finished after {MAX_REQUESTS} rounds of requests")
     score = get_score.sync_detailed(game_id, client=me).parsed
-    if not isinstance(score, (TurandotScore, WordJamScore, MuzicandoScore)):
+    if score is None or isinstance(score, Problem):
         raise Unexpected(f"{game_id}: no score: {score!r}")
     totals = [player.total for player in score.players]
     return Played(game_id=game_id, ruleset=str(body.ruleset), moves=moves, built=built,
@@ -172,9 +172,9 @@ def main(base_url: str) -> int:
                                                        challenge_seconds=1, vote_seconds=1))
     muzicando = CreateMuzicandoGame(ruleset=CreateMuzicandoGameRuleset.MUZICANDO, players=4,
                                     seed=13, options=MuzicandoOptions(bot_seconds=0, auction=True))
-    for played in (play(base_url, turandot, JoinBotType1.GREEDY),
-                   play(base_url, wordjam, JoinBotType1.WORDSMITH),
-                   play(base_url, muzicando, JoinBotType1.GREEDY)):
+    for played in (play(base_url, turandot, JoinBotType0.GREEDY),
+                   play(base_url, wordjam, JoinBotType0.WORDSMITH),
+                   play(base_url, muzicando, JoinBotType0.GREEDY)):
         print(f"finished {played.ruleset} {played.game_id}: {played.moves} moves "
               f"({played.built} built from action spaces), refusals {played.refusals}, "
               f"winners {played.winners}, totals {played.totals}", flush=True)

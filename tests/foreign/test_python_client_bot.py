@@ -59,8 +59,8 @@ def test_the_bot_type_checks_strictly_against_the_generated_client(generated_cli
     # the generated package's own modules are the generator's business: imported silently,
     # their types used, their errors not reported; the bot is checked with --strict
     run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-         "--cache-dir", str(tmp_path / "mypy-cache"), str(BOT)],
+        [sys.executable, "-m", "mypy", "--strict", "--warn-unreachable",
+         "--follow-imports=silent", "--cache-dir", str(tmp_path / "mypy-cache"), str(BOT)],
         env={"MYPYPATH": str(generated_client), "PATH": "/usr/bin:/bin"},
         capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
