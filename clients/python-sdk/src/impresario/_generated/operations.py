@@ -175,17 +175,44 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
     return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
 
 
-def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
+def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, ticket: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
     """Follow the game's events (`GET /v1/games/{game_id}/events`).
 
     The events the caller may see after `after` (a sequence number), redacted per viewer
     like the view. With `Accept: text/event-stream` the same URL streams them as server-sent
-    events, resumable with `Last-Event-ID`, with heartbeats.
+    events, resumable with `Last-Event-ID`, with heartbeats. A stream closes after the game's
+    last event; once the game is over, a stream asked for by a caller that has every event
+    (`Last-Event-ID`, else `after`, at or past the game's last sequence number) is 204 No
+    Content, which stops a browser's EventSource from reconnecting.
+
+    A seat's stream (or the host's) needs its token, as a bearer token; a browser's
+    EventSource, which cannot send one, brings a stream ticket instead (`?ticket=`, from
+    `POST /v1/games/{game_id}/stream-tickets`): the stream is then exactly what the token's
+    would be. A ticket opens one stream, once: it is refused (401 `invalid_ticket`) when
+    unknown, expired, used already, of another game, beside another credential, or on a
+    request that is not a stream.
     """
     path = f"/v1/games/{game_id}/events"
-    params = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
+    params = {k: v for k, v in {"after": after, "spectator": spectator, "ticket": ticket}.items() if v is not None}
     headers = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+
+
+def create_stream_ticket(transport: Transport, game_id: str, *, token: str | None = None) -> models.StreamTicket:
+    """Get a stream ticket (`POST /v1/games/{game_id}/stream-tickets`).
+
+    For a browser's `EventSource`, which cannot send an Authorization header: with a token of
+    the game as the bearer (a seat's, the host's, or a private game's spectator token), a
+    ticket that opens the game's event stream once, as that token would (a seat's ticket
+    shows that seat's own secrets, and its stream ends after its own `seat_left` like the
+    token's): `new EventSource(url)`. It is good for `STREAM_TICKET_SECONDS` (60) and for
+    one stream: a page that reconnects asks for a new one each time, with `&after=<seq>` of
+    the last event it has. Only the ticket's hash is stored. No body.
+    """
+    path = f"/v1/games/{game_id}/stream-tickets"
+    params = None
+    headers = None
+    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
 
 
 def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
@@ -310,4 +337,4 @@ def metrics(transport: Transport, *, token: str | None = None) -> Any:
     return transport.request('GET', path, json=None, params=params, headers=headers, token=token, raw=True)
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
