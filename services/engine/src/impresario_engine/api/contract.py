@@ -3,7 +3,8 @@ directly, said once here for every operation.
 
 - A field holding a component is a plain ``$ref`` (apispec keeps a ``$ref`` written in a
   field's metadata only inside a one-item ``allOf``, which generators read as a new anonymous
-  type and lose the union behind it).
+  type and lose the union behind it); any other keyword apispec keeps only there
+  (``propertyNames``) is the node's own.
 - A nullable enum is ``anyOf: [{enum}, {type: null}]``: generators make one enum type and an
   optional of it, where ``type: [string, null]`` with ``null`` among the values gives some of
   them three.
@@ -87,6 +88,11 @@ def _plain_refs(node: Any) -> Any:
     if isinstance(every, list) and len(every) == 1 and set(every[0]) == {"$ref"}:
         del out["allOf"]
         out = {"$ref": every[0]["$ref"], **out}
+    elif isinstance(every, list) and len(every) == 1 and "$ref" not in every[0] \
+            and not set(every[0]) & set(out):
+        # a keyword apispec passes through only inside allOf (propertyNames): the node's own
+        del out["allOf"]
+        out.update(every[0])
     kinds = out.get("type")
     values = out.get("enum")
     if isinstance(kinds, list) and "null" in kinds and len(kinds) == 2 and values is not None:
