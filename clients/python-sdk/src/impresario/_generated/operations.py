@@ -2,35 +2,64 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Literal, Protocol, TypeAlias, cast
 
 from . import models
 
+#: any JSON value, and a JSON object: what a request body may be besides its model
+JSON: TypeAlias = "str | int | float | bool | None | Sequence[JSON] | Mapping[str, JSON]"
+JSONObject: TypeAlias = Mapping[str, JSON]
+
 
 class Transport(Protocol):
-    def request(self, method: str, path: str, *, json: Any = None,
-                params: dict[str, Any] | None = None,
-                headers: dict[str, str] | None = None,
-                token: str | None = None, raw: bool = False) -> Any: ...
+    def request(self, method: str, path: str, *, json: object = None,
+                params: Mapping[str, object] | None = None,
+                headers: Mapping[str, str] | None = None,
+                token: str | None = None, raw: bool = False) -> object: ...
+
+
+class UnexpectedResponse(ValueError):
+    """A success response that is not the operation's schema (the service and this SDK disagree)."""
+
+
+def _checked(data: object, name: str, alternatives: list[list[str]] | None = None, *,
+             tag: str | None = None, variants: dict[str, list[str]] | None = None
+             ) -> dict[str, object]:
+    """``data`` if it is an object of the schema ``name`` at its top level: its discriminator
+    ``tag`` one of ``variants`` and that variant's required keys there, or the required keys of
+    one of the ``alternatives``."""
+    if not isinstance(data, dict):
+        raise UnexpectedResponse(f"expected a {name} object, got {type(data).__name__}")
+    if tag is not None and variants is not None:
+        if data.get(tag) not in variants:
+            raise UnexpectedResponse(f"{name}: unknown {tag} {data.get(tag)!r}")
+        alternatives = [variants[data[tag]]]
+    for required in alternatives or [[]]:
+        if all(key in data for key in required):
+            return data
+    raise UnexpectedResponse(f"{name}: required keys missing in {sorted(data)}")
 
 
 def list_rulesets(transport: Transport) -> models.Rulesets:
     """List the rulesets (`GET /v1/rulesets`)."""
     path = "/v1/rulesets"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    return as_rulesets(data)
 
 
-def get_ruleset(transport: Transport, ruleset: str) -> models.Ruleset:
+def get_ruleset(transport: Transport, ruleset: Literal["muzicando", "turandot", "wordjam"]) -> models.Ruleset:
     """Describe a ruleset (`GET /v1/rulesets/{ruleset}`)."""
     path = f"/v1/rulesets/{ruleset}"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    return as_ruleset(data)
 
 
-def score_turandot_cast(transport: Transport, body: models.Calculator) -> models.CalculatorResult:
+def score_turandot_cast(transport: Transport, body: models.Calculator | JSONObject) -> models.CalculatorResult:
     """Score a Turandot cast (`POST /v1/rulesets/turandot/score`).
 
     For tables playing the physical game with the default catalogue: 6 singers, a director and
@@ -38,12 +67,13 @@ def score_turandot_cast(transport: Transport, body: models.Calculator) -> models
     arrangement.
     """
     path = "/v1/rulesets/turandot/score"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("POST", path, json=body, params=params, headers=headers, token=None)
+    return as_calculator_result(data)
 
 
-def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> models.WordJamValue:
+def word_jam_value(transport: Transport, body: models.WordJamValueRequest | JSONObject) -> models.WordJamValue:
     """Value a Word Jam word (`POST /v1/rulesets/wordjam/value`).
 
     For tables playing the physical game: a word and the coin consonants (and the forbidden
@@ -54,12 +84,13 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest) -> mo
     characters). Reuse and the theme depend on a game and are not judged here.
     """
     path = "/v1/rulesets/wordjam/value"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("POST", path, json=body, params=params, headers=headers, token=None)
+    return as_word_jam_value(data)
 
 
-def create_game(transport: Transport, body: models.CreateGame, *, idempotency_key: str | None = None) -> models.CreatedGame:
+def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, idempotency_key: str | None = None) -> models.CreatedGame:
     """Create a game (`POST /v1/games`).
 
     The game opens with every seat free and starts when the last seat is taken. The response
@@ -73,12 +104,13 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
     work out its deck, so seeded games are for practice, tests and replays.
     """
     path = "/v1/games"
-    params = None
-    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
+    data = transport.request("POST", path, json=body, params=params, headers=headers, token=None)
+    return as_created_game(data)
 
 
-def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot', 'wordjam'] | None = None, status: Literal['open', 'playing', 'finished'] | None = None, has_bots: Literal['true', 'false'] | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
+def list_games(transport: Transport, *, ruleset: Literal["muzicando", "turandot", "wordjam"] | None = None, status: Literal["open", "playing", "finished"] | None = None, has_bots: Literal["true", "false"] | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
     """List games (`GET /v1/games`).
 
     Public games (a private game never appears), newest first, a page at a time: follow
@@ -92,9 +124,10 @@ def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot'
     `cursor_expired`); a page may hold fewer games than `limit` and still have a `next`.
     """
     path = "/v1/games"
-    params = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    return as_game_list(data)
 
 
 def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
@@ -105,12 +138,13 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     applied first.
     """
     path = f"/v1/games/{game_id}"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    return as_game(data)
 
 
-def join_game(transport: Transport, game_id: str, body: models.Join, *, join: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
+def join_game(transport: Transport, game_id: str, body: models.Join | JSONObject, *, join: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
     """Take the next free seat (`POST /v1/games/{game_id}/seats`).
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
@@ -125,9 +159,10 @@ def join_game(transport: Transport, game_id: str, body: models.Join, *, join: st
     never writes); with a wrong one: 403 `invalid_join_token`.
     """
     path = f"/v1/games/{game_id}/seats"
-    params = {k: v for k, v in {"join": join}.items() if v is not None}
-    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"join": join}.items() if v is not None}
+    headers: dict[str, str] | None = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
+    data = transport.request("POST", path, json=body, params=params, headers=headers, token=token)
+    return as_joined(data)
 
 
 def get_actions(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Actions:
@@ -136,12 +171,13 @@ def get_actions(transport: Transport, game_id: str, *, spectator: str | None = N
     Empty for spectators and for seats with nothing to do now.
     """
     path = f"/v1/games/{game_id}/actions"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    return as_actions(data)
 
 
-def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.MoveResult:
+def make_move(transport: Transport, game_id: str, body: models.Move | JSONObject, *, if_match: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.MoveResult:
     """Make a move (`POST /v1/games/{game_id}/moves`).
 
     A sealed bid, or a decision the rules hand to the caller. Bids are revealed, and the round
@@ -170,9 +206,10 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
     (422).
     """
     path = f"/v1/games/{game_id}/moves"
-    params = None
-    headers = {k: v for k, v in {"If-Match": if_match, "Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = {k: v for k, v in {"If-Match": if_match, "Idempotency-Key": idempotency_key}.items() if v is not None}
+    data = transport.request("POST", path, json=body, params=params, headers=headers, token=token)
+    return as_move_result(data)
 
 
 def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
@@ -183,9 +220,10 @@ def get_events(transport: Transport, game_id: str, *, after: int | None = None, 
     events, resumable with `Last-Event-ID`, with heartbeats.
     """
     path = f"/v1/games/{game_id}/events"
-    params = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
-    headers = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
+    headers: dict[str, str] | None = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    return as_events(data)
 
 
 def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
@@ -196,9 +234,10 @@ def resolve_game(transport: Transport, game_id: str, *, token: str | None = None
     Needs the host's or a seat's token.
     """
     path = f"/v1/games/{game_id}/resolve"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("POST", path, json=None, params=params, headers=headers, token=token)
+    return as_move_result(data)
 
 
 def get_replay(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Replay:
@@ -209,12 +248,13 @@ def get_replay(transport: Transport, game_id: str, *, spectator: str | None = No
     the moves through the rules from the seed reproduces every state and the score.
     """
     path = f"/v1/games/{game_id}/replay"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    return as_replay(data)
 
 
-def get_replay_step(transport: Transport, game_id: str, step: str, *, seat: int | None = None, spectator: str | None = None, token: str | None = None) -> models.ReplayStep:
+def get_replay_step(transport: Transport, game_id: str, step: int, *, seat: int | None = None, spectator: str | None = None, token: str | None = None) -> models.ReplayStep:
     """Get a finished game's table after a number of moves (`GET /v1/games/{game_id}/replay/{step}`).
 
     The view after `step` moves (0: as dealt), by a spectator or, with `seat`, by that
@@ -223,9 +263,10 @@ def get_replay_step(transport: Transport, game_id: str, step: str, *, seat: int 
     through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
     """
     path = f"/v1/games/{game_id}/replay/{step}"
-    params = {k: v for k, v in {"seat": seat, "spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"seat": seat, "spectator": spectator}.items() if v is not None}
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    return as_replay_step(data)
 
 
 def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
@@ -234,12 +275,13 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
     409 `game_not_finished` until the game is over.
     """
     path = f"/v1/games/{game_id}/score"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    return as_score(data)
 
 
-def leave_seat(transport: Transport, game_id: str, seat: str, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
+def leave_seat(transport: Transport, game_id: str, seat: int, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
     """Leave a seat (`DELETE /v1/games/{game_id}/seats/{seat}`).
 
     Before the start, with the seat's token or the host's: the seat is free again and its
@@ -251,9 +293,10 @@ def leave_seat(transport: Transport, game_id: str, seat: str, *, idempotency_key
     the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
     """
     path = f"/v1/games/{game_id}/seats/{seat}"
-    params = None
-    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('DELETE', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
+    data = transport.request("DELETE", path, json=None, params=params, headers=headers, token=token)
+    return as_left(data)
 
 
 def request_rematch(transport: Transport, game_id: str, *, token: str | None = None) -> models.Rematch:
@@ -271,17 +314,19 @@ def request_rematch(transport: Transport, game_id: str, *, token: str | None = N
     200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
     """
     path = f"/v1/games/{game_id}/rematch"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("POST", path, json=None, params=params, headers=headers, token=token)
+    return as_rematch(data)
 
 
 def healthz(transport: Transport) -> models.Health:
     """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    return as_health(data)
 
 
 def readyz(transport: Transport) -> models.Health:
@@ -291,12 +336,13 @@ def readyz(transport: Transport) -> models.Health:
     minute): a Redis that refuses writes cannot take a move, so the pod is not ready.
     """
     path = "/readyz"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    return as_health(data)
 
 
-def metrics(transport: Transport) -> Any:
+def metrics(transport: Transport) -> str:
     """Prometheus metrics (`GET /metrics`).
 
     With `METRICS_PORT` set (as on Kubernetes), only on that port, which serves nothing else;
@@ -305,9 +351,97 @@ def metrics(transport: Transport) -> Any:
     to know.
     """
     path = "/metrics"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=None, raw=True)
+    params: dict[str, object] | None = None
+    headers: dict[str, str] | None = None
+    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None, raw=True)
+    if not isinstance(data, str):
+        raise UnexpectedResponse(f"expected text, got {type(data).__name__}")
+    return data
+
+
+def as_rulesets(data: object) -> models.Rulesets:
+    """``data`` (decoded JSON) as a Rulesets, once its top-level shape is checked."""
+    return cast("models.Rulesets", _checked(data, "Rulesets", [["rulesets"]]))
+
+
+def as_ruleset(data: object) -> models.Ruleset:
+    """``data`` (decoded JSON) as a Ruleset, once its top-level shape is checked."""
+    return cast("models.Ruleset", _checked(data, "Ruleset", [["bot_seconds", "bots", "leave_bot", "max_players", "min_players", "move_types", "name", "options", "title"]]))
+
+
+def as_calculator_result(data: object) -> models.CalculatorResult:
+    """``data`` (decoded JSON) as a CalculatorResult, once its top-level shape is checked."""
+    return cast("models.CalculatorResult", _checked(data, "CalculatorResult", [["best", "lines", "roles", "total"]]))
+
+
+def as_word_jam_value(data: object) -> models.WordJamValue:
+    """``data`` (decoded JSON) as a WordJamValue, once its top-level shape is checked."""
+    return cast("models.WordJamValue", _checked(data, "WordJamValue", [["reason", "valid", "value"]]))
+
+
+def as_created_game(data: object) -> models.CreatedGame:
+    """``data`` (decoded JSON) as a CreatedGame, once its top-level shape is checked."""
+    return cast("models.CreatedGame", _checked(data, "CreatedGame", [["game", "host_token", "join_link", "join_token", "spectator_link", "spectator_token"]]))
+
+
+def as_game_list(data: object) -> models.GameList:
+    """``data`` (decoded JSON) as a GameList, once its top-level shape is checked."""
+    return cast("models.GameList", _checked(data, "GameList", [["games", "next"]]))
+
+
+def as_game(data: object) -> models.Game:
+    """``data`` (decoded JSON) as a Game, once its top-level shape is checked."""
+    return cast("models.Game", _checked(data, "Game", tag="ruleset", variants={"turandot": ["bot_seconds", "deck_left", "directors", "dummy", "fired", "helpers", "id", "last_seq", "maestro", "move_seconds", "nominee", "pending", "phase", "players", "private", "rematch", "removed_directors", "reveal", "reveal_round", "round", "ruleset", "seats_taken", "seats_total", "seeded", "status", "table", "version", "waiting"], "wordjam": ["ali_baba", "ali_word", "barred", "best", "bets", "bot_seconds", "cave", "challenge", "chief_thief", "coins", "declarations", "extra_turn", "final_turn", "forbidden", "history", "id", "last_seq", "last_vote", "move_seconds", "must_beat", "participants", "pending", "phase", "players", "private", "rematch", "ruleset", "seats_taken", "seats_total", "seeded", "sides", "status", "style", "styles_left", "styles_used", "turn", "used_words", "version", "window"], "muzicando": ["auction", "auction_variant", "blocked", "bot_seconds", "chooser", "contract", "dealer", "declarer", "hand", "hands", "id", "last_seq", "layout", "mode", "move_seconds", "pending", "phase", "pile_size", "places", "players", "private", "queued_blocks", "rematch", "results", "ruleset", "run", "seats_taken", "seats_total", "seeded", "status", "table", "team_totals", "totals", "turn", "version"]}))
+
+
+def as_joined(data: object) -> models.Joined:
+    """``data`` (decoded JSON) as a Joined, once its top-level shape is checked."""
+    return cast("models.Joined", _checked(data, "Joined", [["bot", "game", "seat", "token"]]))
+
+
+def as_actions(data: object) -> models.Actions:
+    """``data`` (decoded JSON) as a Actions, once its top-level shape is checked."""
+    return cast("models.Actions", _checked(data, "Actions", [["moves", "pending", "seat"]]))
+
+
+def as_move_result(data: object) -> models.MoveResult:
+    """``data`` (decoded JSON) as a MoveResult, once its top-level shape is checked."""
+    return cast("models.MoveResult", _checked(data, "MoveResult", [["events", "game", "version"]]))
+
+
+def as_events(data: object) -> models.Events:
+    """``data`` (decoded JSON) as a Events, once its top-level shape is checked."""
+    return cast("models.Events", _checked(data, "Events", [["events", "last_seq"]]))
+
+
+def as_replay(data: object) -> models.Replay:
+    """``data`` (decoded JSON) as a Replay, once its top-level shape is checked."""
+    return cast("models.Replay", _checked(data, "Replay", [["bot_seconds", "bots", "id", "move_seconds", "moves", "names", "options", "players", "ruleset", "score", "seed"]]))
+
+
+def as_replay_step(data: object) -> models.ReplayStep:
+    """``data`` (decoded JSON) as a ReplayStep, once its top-level shape is checked."""
+    return cast("models.ReplayStep", _checked(data, "ReplayStep", [["game", "move", "seat", "step", "steps"]]))
+
+
+def as_score(data: object) -> models.Score:
+    """``data`` (decoded JSON) as a Score, once its top-level shape is checked."""
+    return cast("models.Score", _checked(data, "Score", [["dummy", "dummy_wins", "players", "winners"], ["extra_turns", "players", "shared", "winners"], ["hands", "mode", "players", "teams", "winners"]]))
+
+
+def as_left(data: object) -> models.Left:
+    """``data`` (decoded JSON) as a Left, once its top-level shape is checked."""
+    return cast("models.Left", _checked(data, "Left", [["game", "seat"]]))
+
+
+def as_rematch(data: object) -> models.Rematch:
+    """``data`` (decoded JSON) as a Rematch, once its top-level shape is checked."""
+    return cast("models.Rematch", _checked(data, "Rematch", [["game", "rematch", "seat", "token"]]))
+
+
+def as_health(data: object) -> models.Health:
+    """``data`` (decoded JSON) as a Health, once its top-level shape is checked."""
+    return cast("models.Health", _checked(data, "Health", [["status"]]))
 
 
 OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
