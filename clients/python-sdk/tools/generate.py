@@ -57,6 +57,10 @@ def snake(name: str) -> str:
     return s + "_" if keyword.iskeyword(s) else s
 
 
+def pascal(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
 def ref_name(ref: str) -> str:
     return ref.rsplit("/", 1)[-1]
 
@@ -77,9 +81,11 @@ def gen_models(spec_path: Path) -> str:
             f'    {command}\n"""\n\n' + done.stdout)
 
 
-def param_type(schema: dict) -> str:
+def param_type(schema: dict, alias: str, aliases: dict[str, str]) -> str:
+    """A parameter's type; a closed set of strings is a named ``Literal`` (``alias``)."""
     if "enum" in schema:
-        return "Literal[" + ", ".join(f'"{v}"' for v in schema["enum"]) + "]"
+        aliases[alias] = "Literal[" + ", ".join(f'"{v}"' for v in schema["enum"]) + "]"
+        return alias
     return {"integer": "int", "number": "float", "boolean": "bool"}.get(schema.get("type"), "str")
 
 
@@ -135,11 +141,11 @@ def gen_operations(spec: dict) -> str:
            "JSONObject: TypeAlias = Mapping[str, JSON]\n\n",
            "\nclass Transport(Protocol):\n"
            "    def request(self, method: str, path: str, *, json: object = None,\n"
-           "                params: Mapping[str, object] | None = None,\n"
+           "                params: Mapping[str, str | int] | None = None,\n"
            "                headers: Mapping[str, str] | None = None,\n"
            "                token: str | None = None, raw: bool = False) -> object: ...\n",
            CHECKED]
-    ops, parsers = [], {}
+    ops, parsers, aliases = [], {}, {}
     for path, item in spec["paths"].items():
         for method, op in item.items():
             if method == "parameters":
@@ -151,12 +157,15 @@ def gen_operations(spec: dict) -> str:
             query = [p for p in every if p["in"] == "query"]
             headers = [p for p in every if p["in"] == "header"]
             sig = ["transport: Transport"]
-            sig += [f"{p['name']}: {param_type(p['schema'])}" for p in params]
+            typed = {p["name"]: param_type(p["schema"], op["operationId"][0].upper()
+                                           + op["operationId"][1:] + pascal(p["name"]), aliases)
+                     for p in params + query}
+            sig += [f"{p['name']}: {typed[p['name']]}" for p in params]
             body = op.get("requestBody")
             if body:
                 model = ref_name(body["content"]["application/json"]["schema"]["$ref"])
                 sig.append(f"body: models.{model} | JSONObject")
-            kw = [f"{p['name']}: {param_type(p['schema'])} | None = None" for p in query]
+            kw = [f"{p['name']}: {typed[p['name']]} | None = None" for p in query]
             kw += [f"{snake(p['name'].replace('-', ''))}: str | None = None" for p in headers]
             secured = op.get("security") is not None
             if secured:
@@ -179,21 +188,17 @@ def gen_operations(spec: dict) -> str:
                                               for line in description.splitlines()) + "\n    ")
             out.append('"""\n')
             out.append(f'    path = {"f" if params else ""}"{path}"\n')
-            if query:
-                items = ", ".join(f'"{p["name"]}": {p["name"]}' for p in query)
-                out.append("    params: dict[str, object] | None = {k: v for k, v in "
-                           f"{{{items}}}.items() if v is not None}}\n")
-            else:
-                out.append("    params: dict[str, object] | None = None\n")
-            if headers:
-                items = ", ".join(f'"{p["name"]}": {snake(p["name"].replace("-", ""))}'
-                                  for p in headers)
-                out.append("    headers: dict[str, str] | None = {k: v for k, v in "
-                           f"{{{items}}}.items() if v is not None}}\n")
-            else:
-                out.append("    headers: dict[str, str] | None = None\n")
+            out.append("    params: dict[str, str | int] = {}\n")
+            for p in query:
+                out.append(f"    if {p['name']} is not None:\n"
+                           f"        params[\"{p['name']}\"] = {p['name']}\n")
+            out.append("    headers: dict[str, str] = {}\n")
+            for p in headers:
+                arg = snake(p["name"].replace("-", ""))
+                out.append(f"    if {arg} is not None:\n"
+                           f"        headers[\"{p['name']}\"] = {arg}\n")
             args = [f'"{method.upper()}"', "path", f"json={'body' if body else 'None'}",
-                    "params=params", "headers=headers", f"token={'token' if secured else 'None'}"]
+                    "params=params or None", "headers=headers or None", f"token={'token' if secured else 'None'}"]
             if raw:
                 args.append("raw=True")
             out.append(f"    data = transport.request({', '.join(args)})\n")
@@ -207,6 +212,9 @@ def gen_operations(spec: dict) -> str:
                    f'    """``data`` (decoded JSON) as a {model}, once its top-level shape is '
                    f'checked."""\n'
                    f'    return cast("models.{model}", _checked(data, {check}))\n')
+    at = out.index(CHECKED)
+    out[at:at] = ["\n#: the closed sets of an operation's parameters\n"] + [
+        f"{name}: TypeAlias = {literal}\n" for name, literal in aliases.items()]
     out.append("\n\nOPERATIONS = [" + ", ".join(f'"{o}"' for o in ops) + "]\n")
     return "".join(out)
 

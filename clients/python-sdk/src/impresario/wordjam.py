@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from impresario_rules.wordjam import lexicon
 from impresario_rules.wordjam import words as W
 from impresario_rules.wordjam.bots import WordJamBot
 from impresario_rules.wordjam.rules import ALI_BABA, THIEVES
 from impresario_rules.wordjam.words import SEPARATORS, fold
 
+from ._generated import models
 from .client import Seat
 
 CONSONANTS = "".join(W.CONSONANTS)
@@ -85,8 +87,8 @@ def thief_pass(seat: Seat) -> Any:
 
 # ------------------------------------------------------------------------------ words
 def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None, *,
-               used: Any = (), check: str | None = None, one_coin: str | None = None
-               ) -> dict[str, Any]:
+               used: Iterable[str] = (), check: str | None = None, one_coin: str | None = None
+               ) -> models.WordJamWordCheck:
     """``{"value", "valid", "reason"}`` of ``word``, computed locally by the rules' own checks
     (the server's calculator is ``POST /v1/rulesets/wordjam/value``): letters, the forbidden
     consonant, reuse (``used``: folded words), and the theme's ``check`` (``eight_letters``,
@@ -95,7 +97,7 @@ def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None
     return {"value": result["value"], "valid": result["valid"], "reason": result["reason"]}
 
 
-def best_words(view: dict[str, Any], words: Iterable[str] | None = None
+def best_words(view: Mapping[str, Any], words: Iterable[str] | None = None
                ) -> list[tuple[str, int]]:
     """``(word, value)`` of ``words`` (default: the lexicon's vocabulary) that pass the engine's
     checks in ``view``, most valuable first."""
@@ -111,7 +113,7 @@ def best_words(view: dict[str, Any], words: Iterable[str] | None = None
     return out
 
 
-def best_word(view: dict[str, Any], words: Iterable[str] | None = None
+def best_word(view: Mapping[str, Any], words: Iterable[str] | None = None
               ) -> tuple[str, int] | None:
     """The most valuable of ``words`` (default: the lexicon's vocabulary) that passes the
     engine's checks in ``view``, and its value."""
@@ -122,28 +124,29 @@ def best_word(view: dict[str, Any], words: Iterable[str] | None = None
 def vocabulary() -> tuple[tuple[str, str], ...]:
     """``(word, folded)`` of the words the bots think of (the lexicon's; needs the
     ``wordjam`` extra)."""
-    return _lexicon().vocabulary()
+    _require_word_lists()
+    return lexicon.vocabulary()
 
 
 def known_words() -> frozenset[str]:
     """Every folded word the lexicon knows (needs the ``wordjam`` extra)."""
-    return _lexicon().known_words()
+    _require_word_lists()
+    return lexicon.known_words()
 
 
 def knows(word: str) -> bool:
     """Whether the lexicon knows every part of ``word`` (needs the ``wordjam`` extra)."""
-    return _lexicon().knows(word)
+    _require_word_lists()
+    return lexicon.knows(word)
 
 
-def _lexicon():
+def _require_word_lists() -> None:
+    """The lexicon reads its words from the ``wordfreq`` package: a clear message without it."""
     try:
         import wordfreq  # noqa: F401 - the lexicon's word lists
     except ImportError:  # pragma: no cover - depends on how the SDK was installed
         raise ImportError('the Word Jam lexicon needs its word lists: '
                           'pip install "impresario[wordjam]"') from None
-    from impresario_rules.wordjam import lexicon
-
-    return lexicon
 
 
 __all__ = ["WordJamBot", "choose_side", "open_sesame", "no_call", "challenge", "no_challenge",

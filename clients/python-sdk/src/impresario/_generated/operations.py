@@ -14,9 +14,15 @@ JSONObject: TypeAlias = Mapping[str, JSON]
 
 class Transport(Protocol):
     def request(self, method: str, path: str, *, json: object = None,
-                params: Mapping[str, object] | None = None,
+                params: Mapping[str, str | int] | None = None,
                 headers: Mapping[str, str] | None = None,
                 token: str | None = None, raw: bool = False) -> object: ...
+
+#: the closed sets of an operation's parameters
+GetRulesetRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
+ListGamesRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
+ListGamesStatus: TypeAlias = Literal["open", "playing", "finished"]
+ListGamesHasBots: TypeAlias = Literal["true", "false"]
 
 
 class UnexpectedResponse(ValueError):
@@ -44,18 +50,18 @@ def _checked(data: object, name: str, alternatives: list[list[str]] | None = Non
 def list_rulesets(transport: Transport) -> models.Rulesets:
     """List the rulesets (`GET /v1/rulesets`)."""
     path = "/v1/rulesets"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
     return as_rulesets(data)
 
 
-def get_ruleset(transport: Transport, ruleset: Literal["muzicando", "turandot", "wordjam"]) -> models.Ruleset:
+def get_ruleset(transport: Transport, ruleset: GetRulesetRuleset) -> models.Ruleset:
     """Describe a ruleset (`GET /v1/rulesets/{ruleset}`)."""
     path = f"/v1/rulesets/{ruleset}"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
     return as_ruleset(data)
 
 
@@ -67,9 +73,9 @@ def score_turandot_cast(transport: Transport, body: models.Calculator | JSONObje
     arrangement.
     """
     path = "/v1/rulesets/turandot/score"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("POST", path, json=body, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=None)
     return as_calculator_result(data)
 
 
@@ -84,9 +90,9 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest | JSON
     characters). Reuse and the theme depend on a game and are not judged here.
     """
     path = "/v1/rulesets/wordjam/value"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("POST", path, json=body, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=None)
     return as_word_jam_value(data)
 
 
@@ -104,13 +110,15 @@ def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, i
     work out its deck, so seeded games are for practice, tests and replays.
     """
     path = "/v1/games"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    data = transport.request("POST", path, json=body, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=None)
     return as_created_game(data)
 
 
-def list_games(transport: Transport, *, ruleset: Literal["muzicando", "turandot", "wordjam"] | None = None, status: Literal["open", "playing", "finished"] | None = None, has_bots: Literal["true", "false"] | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
+def list_games(transport: Transport, *, ruleset: ListGamesRuleset | None = None, status: ListGamesStatus | None = None, has_bots: ListGamesHasBots | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
     """List games (`GET /v1/games`).
 
     Public games (a private game never appears), newest first, a page at a time: follow
@@ -124,9 +132,19 @@ def list_games(transport: Transport, *, ruleset: Literal["muzicando", "turandot"
     `cursor_expired`); a page may hold fewer games than `limit` and still have a `next`.
     """
     path = "/v1/games"
-    params: dict[str, object] | None = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    if ruleset is not None:
+        params["ruleset"] = ruleset
+    if status is not None:
+        params["status"] = status
+    if has_bots is not None:
+        params["has_bots"] = has_bots
+    if limit is not None:
+        params["limit"] = limit
+    if cursor is not None:
+        params["cursor"] = cursor
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
     return as_game_list(data)
 
 
@@ -138,9 +156,11 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     applied first.
     """
     path = f"/v1/games/{game_id}"
-    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_game(data)
 
 
@@ -159,9 +179,13 @@ def join_game(transport: Transport, game_id: str, body: models.Join | JSONObject
     never writes); with a wrong one: 403 `invalid_join_token`.
     """
     path = f"/v1/games/{game_id}/seats"
-    params: dict[str, object] | None = {k: v for k, v in {"join": join}.items() if v is not None}
-    headers: dict[str, str] | None = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    data = transport.request("POST", path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if join is not None:
+        params["join"] = join
+    headers: dict[str, str] = {}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
     return as_joined(data)
 
 
@@ -171,9 +195,11 @@ def get_actions(transport: Transport, game_id: str, *, spectator: str | None = N
     Empty for spectators and for seats with nothing to do now.
     """
     path = f"/v1/games/{game_id}/actions"
-    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_actions(data)
 
 
@@ -206,9 +232,13 @@ def make_move(transport: Transport, game_id: str, body: models.Move | JSONObject
     (422).
     """
     path = f"/v1/games/{game_id}/moves"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = {k: v for k, v in {"If-Match": if_match, "Idempotency-Key": idempotency_key}.items() if v is not None}
-    data = transport.request("POST", path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
     return as_move_result(data)
 
 
@@ -220,9 +250,15 @@ def get_events(transport: Transport, game_id: str, *, after: int | None = None, 
     events, resumable with `Last-Event-ID`, with heartbeats.
     """
     path = f"/v1/games/{game_id}/events"
-    params: dict[str, object] | None = {k: v for k, v in {"after": after, "spectator": spectator}.items() if v is not None}
-    headers: dict[str, str] | None = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if after is not None:
+        params["after"] = after
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_events(data)
 
 
@@ -234,9 +270,9 @@ def resolve_game(transport: Transport, game_id: str, *, token: str | None = None
     Needs the host's or a seat's token.
     """
     path = f"/v1/games/{game_id}/resolve"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("POST", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_move_result(data)
 
 
@@ -248,9 +284,11 @@ def get_replay(transport: Transport, game_id: str, *, spectator: str | None = No
     the moves through the rules from the seed reproduces every state and the score.
     """
     path = f"/v1/games/{game_id}/replay"
-    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_replay(data)
 
 
@@ -263,9 +301,13 @@ def get_replay_step(transport: Transport, game_id: str, step: int, *, seat: int 
     through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
     """
     path = f"/v1/games/{game_id}/replay/{step}"
-    params: dict[str, object] | None = {k: v for k, v in {"seat": seat, "spectator": spectator}.items() if v is not None}
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if seat is not None:
+        params["seat"] = seat
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_replay_step(data)
 
 
@@ -275,9 +317,11 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
     409 `game_not_finished` until the game is over.
     """
     path = f"/v1/games/{game_id}/score"
-    params: dict[str, object] | None = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_score(data)
 
 
@@ -293,9 +337,11 @@ def leave_seat(transport: Transport, game_id: str, seat: int, *, idempotency_key
     the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
     """
     path = f"/v1/games/{game_id}/seats/{seat}"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    data = transport.request("DELETE", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_left(data)
 
 
@@ -314,18 +360,18 @@ def request_rematch(transport: Transport, game_id: str, *, token: str | None = N
     200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
     """
     path = f"/v1/games/{game_id}/rematch"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("POST", path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_rematch(data)
 
 
 def healthz(transport: Transport) -> models.Health:
     """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
     return as_health(data)
 
 
@@ -336,9 +382,9 @@ def readyz(transport: Transport) -> models.Health:
     minute): a Redis that refuses writes cannot take a move, so the pod is not ready.
     """
     path = "/readyz"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
     return as_health(data)
 
 
@@ -351,9 +397,9 @@ def metrics(transport: Transport) -> str:
     to know.
     """
     path = "/metrics"
-    params: dict[str, object] | None = None
-    headers: dict[str, str] | None = None
-    data = transport.request("GET", path, json=None, params=params, headers=headers, token=None, raw=True)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None, raw=True)
     if not isinstance(data, str):
         raise UnexpectedResponse(f"expected text, got {type(data).__name__}")
     return data

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import string
-from typing import Any, Callable
+from collections.abc import Mapping
+from typing import Any, Callable, Sequence
 
 from ..muzicando import SIGN_KIND
 from .base import Move, Screen
@@ -31,7 +32,7 @@ def long_name(card: str) -> str:
     return f"{colour} {NOTE_NAMES[int(tail) - 1]} ({tail})"
 
 
-def grid(cells: list[dict[str, Any]], marks: dict[tuple[int, int], str] | None = None
+def grid(cells: Sequence[Mapping[str, Any]], marks: dict[tuple[int, int], str] | None = None
          ) -> list[str]:
     """The table as rows of 3-character cells, ``y`` growing upwards; ``marks`` labels empty
     cells (where the chosen card may go)."""
@@ -63,7 +64,7 @@ def grid(cells: list[dict[str, Any]], marks: dict[tuple[int, int], str] | None =
 class MuzicandoScreen(Screen):
     ruleset = "muzicando"
 
-    def show(self, view: dict[str, Any], actions: dict[str, Any] | None = None,
+    def show(self, view: Mapping[str, Any], actions: Mapping[str, Any] | None = None,
              force: bool = False) -> None:
         self.remember(view)
         self.partners(view)
@@ -97,7 +98,7 @@ class MuzicandoScreen(Screen):
             self.once("legend", LEGEND)
             self.out("  your hand: " + "  ".join(short(c) for c in you["hand"]))
 
-    def partners(self, view: dict[str, Any]) -> None:
+    def partners(self, view: Mapping[str, Any]) -> None:
         if self.me is None or view.get("mode") != "team" or "partner" in self.told:
             return
         mine = next(p["team"] for p in view["players"] if p["seat"] == self.me)
@@ -110,7 +111,7 @@ class MuzicandoScreen(Screen):
                       f"seat {p['seat']}, against "
                       + " and ".join(self.name(o["seat"]) for o in others) + ".")
 
-    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+    def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "auction_won":
             self.out(f"  {who} win{s} the auction: {e['contract']} "
                      f"({LAYOUT_NAMES.get(e['layout'], e['layout'])}, level {e['level']})")
@@ -136,7 +137,7 @@ class MuzicandoScreen(Screen):
         elif kind == "redeal":
             self.out("  redeal")
 
-    def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
+    def ask(self, view: Mapping[str, Any], actions: Mapping[str, Any], deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
         spaces = {m["type"]: m for m in actions["moves"]}
         default = actions["default"]
@@ -207,7 +208,7 @@ class MuzicandoScreen(Screen):
             cell = cells[0]
         return {"type": "place", "card": entry["card"], "x": cell["x"], "y": cell["y"]}
 
-    def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
+    def extra_score(self, score: Mapping[str, Any], keys: list[str], width: int) -> None:
         for team in score.get("teams") or ():
             self.out(f"  team {team['team']} ("
                      + " and ".join(self.label(s) for s in team["seats"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from .base import Move, Screen
@@ -20,7 +21,7 @@ HOW_TO_BID = """\
   the maestro ("office hire")."""
 
 
-def card_text(card: dict[str, Any] | None) -> str:
+def card_text(card: Mapping[str, Any] | None) -> str:
     """A card as on the table: a singer's id, category, sex, stars and favourite role, or a
     director's id and effect."""
     if card is None:
@@ -38,7 +39,7 @@ class TurandotScreen(Screen):
         super().__init__(*args, **kwargs)
         self.cards: dict[str, dict[str, Any]] = {}
 
-    def learn(self, view: dict[str, Any]) -> None:
+    def learn(self, view: Mapping[str, Any]) -> None:
         for place in view.get("table", ()):
             if place["card"]:
                 self.cards[place["card"]["id"]] = place["card"]
@@ -51,7 +52,7 @@ class TurandotScreen(Screen):
     def card(self, card_id: str) -> str:
         return card_text(self.cards[card_id]) if card_id in self.cards else card_id
 
-    def show(self, view: dict[str, Any], actions: dict[str, Any] | None = None,
+    def show(self, view: Mapping[str, Any], actions: Mapping[str, Any] | None = None,
              force: bool = False) -> None:
         self.remember(view)
         self.learn(view)
@@ -81,7 +82,7 @@ class TurandotScreen(Screen):
             self.out(f"  your hand: number cards {', '.join(map(str, hand['numbers']))} · "
                      f"money {hand['money']} · bluff card {'yes' if hand['bluff'] else 'no'}")
 
-    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+    def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "bids_revealed":
             parts = []
             for b in e["bids"]:
@@ -120,7 +121,7 @@ class TurandotScreen(Screen):
         elif kind == "game_finished":
             self.out("  game over" + (": the dummy wins" if e.get("dummy_wins") else ""))
 
-    def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
+    def ask(self, view: Mapping[str, Any], actions: Mapping[str, Any], deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
         space = actions["moves"][0]
         default = actions["default"]
@@ -153,8 +154,8 @@ class TurandotScreen(Screen):
             return None if seat is None else {"type": "nominate", "seat": seat}
         if kind == "fire_director":
             options = [(str(i), d, d) for i, d in enumerate(space["directors"], 1)]
-            for key, d, _ in options:
-                self.out(f"    {key}) {self.card(d)}")
+            for key, director, _ in options:
+                self.out(f"    {key}) {self.card(director)}")
             d = self.choose("  Fire which director", options, default["director"], deadline,
                             changed)
             return None if d is None else {"type": "fire_director", "director": d}
@@ -170,7 +171,7 @@ class TurandotScreen(Screen):
             return {"type": "cast", "roles": roles or None}
         return dict(default)
 
-    def _bid(self, view: dict[str, Any], space: dict[str, Any], default: Move,
+    def _bid(self, view: Mapping[str, Any], space: Mapping[str, Any], default: Move,
              deadline: float | None, changed: Callable[[], bool] | None) -> Move | None:
         self.once("bid", HOW_TO_BID)
         helper = ", or 'h' for a helper" if space["helper"] else ""
@@ -199,7 +200,7 @@ class TurandotScreen(Screen):
             return {"type": "bid", "slot": slot, "money": money, "bluff": with_bluff,
                     "round": view["round"]}
 
-    def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
+    def extra_score(self, score: Mapping[str, Any], keys: list[str], width: int) -> None:
         for p in score["players"]:
             if p.get("cast"):
                 self.out(f"    {self.label(p['seat'])} cast: "

@@ -3,6 +3,7 @@ prompt for every move, each with the window's countdown."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from ..wordjam import word_value
@@ -23,7 +24,7 @@ HOW_TO_PLAY = """\
 class WordJamScreen(Screen):
     ruleset = "wordjam"
 
-    def show(self, view: dict[str, Any], actions: dict[str, Any] | None = None,
+    def show(self, view: Mapping[str, Any], actions: Mapping[str, Any] | None = None,
              force: bool = False) -> None:
         self.remember(view)
         key = (view["turn"], view["phase"], view.get("challenge") and view["challenge"]["word_id"])
@@ -36,7 +37,7 @@ class WordJamScreen(Screen):
         else:
             self.out(f"  — {view['phase']} —")
 
-    def turn_header(self, view: dict[str, Any]) -> None:
+    def turn_header(self, view: Mapping[str, Any]) -> None:
         turn = view["turn"]
         title = (f"extra turn {view['extra_turn']}" if view.get("extra_turn")
                  else "turn 8 of 8 (the final turn)" if view.get("final_turn")
@@ -55,7 +56,7 @@ class WordJamScreen(Screen):
         if view.get("used_words"):
             self.out("  words used: " + ", ".join(view["used_words"]))
 
-    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+    def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "sesame_called":
             self.out(f"  Open Sesame! {who} call{s} "
                      f"{e['word'].upper()} ({e['value']} coins)")
@@ -107,7 +108,7 @@ class WordJamScreen(Screen):
         elif kind == "game_finished":
             self.out("  game over")
 
-    def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
+    def ask(self, view: Mapping[str, Any], actions: Mapping[str, Any], deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
         space = actions["moves"][0]
         kind = space["type"]
@@ -172,17 +173,18 @@ class WordJamScreen(Screen):
             return {"type": "thief_word", "word": word, "final": False}
         return dict(actions["default"])
 
-    def preview(self, word: str, view: dict[str, Any]) -> None:
+    def preview(self, word: str, view: Mapping[str, Any]) -> None:
         coins = {c["consonant"]: c["coins"] for c in view["coins"]}
         checked = word_value(word, coins, view["forbidden"], used=view.get("used_words") or ())
-        note = "" if checked["valid"] else f", invalid: {checked['reason'].replace('_', ' ')}"
+        reason = (checked["reason"] or "").replace("_", " ")
+        note = "" if checked["valid"] else f", invalid: {reason}"
         self.out(f"  {word.upper()}: {checked['value']} coins{note}")
 
-    def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
+    def extra_score(self, score: Mapping[str, Any], keys: list[str], width: int) -> None:
         if score.get("shared"):
             self.out("  the victory is shared")
 
-    def score(self, score: dict[str, Any], lines: Any = None) -> None:
+    def score(self, score: Mapping[str, Any], lines: Any = None) -> None:
         players = score["players"]
         keys = [k for k in (players[0]["lines"] if players else ())
                 if not k.startswith("extra_") or any(p["lines"][k] for p in players)]
