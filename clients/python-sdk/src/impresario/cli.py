@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from . import __version__
 from ._generated import SPEC_VERSION
+from ._generated.operations import JSON
 from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
@@ -34,7 +35,7 @@ from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal import watch as watch_game
-from .tournament import run_tournament
+from .tournament import TournamentResult, run_tournament
 
 RULESETS = ("turandot", "wordjam", "muzicando")
 #: the SDK bots a tournament seats when --bots is not given
@@ -75,8 +76,8 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     return names
 
 
-def parse_options(args: argparse.Namespace) -> dict[str, Any] | None:
-    opts: dict[str, Any] = {}
+def parse_options(args: argparse.Namespace) -> dict[str, JSON] | None:
+    opts: dict[str, JSON] = {}
     for item in getattr(args, "option", None) or ():
         key, sep, raw = item.partition("=")
         if not sep or not key:
@@ -169,7 +170,7 @@ class Progress:
             self.bar.stop()
 
 
-def write_results(path: str, result: dict[str, Any]) -> None:
+def write_results(path: str, result: TournamentResult) -> None:
     """``--out``: the whole result as JSON, or one CSV row per game and seat."""
     target = Path(path)
     if target.suffix == ".json":

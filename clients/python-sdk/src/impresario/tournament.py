@@ -9,7 +9,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence, TypedDict
 
 from ._generated import models
 from ._generated.operations import JSON
@@ -86,6 +86,55 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+class PlayerResult(TypedDict):
+    """One seat of one tournament game: its bot, total and score lines."""
+
+    seat: int
+    bot: str
+    total: float
+    lines: dict[str, float]
+
+
+class GameResult(TypedDict):
+    """One tournament game: its number, seed, id (None in process), winners and seats."""
+
+    game: int
+    seed: int
+    id: str | None
+    winners: list[int]
+    dummy_wins: bool
+    players: list[PlayerResult]
+
+
+class StandingRow(TypedDict):
+    """One seat's standing over a tournament."""
+
+    seat: int
+    bot: str
+    games: int
+    win_rate: float
+    ci95: list[float]
+    avg_total: float
+    avg_lines: dict[str, float]
+
+
+class TournamentResult(TypedDict):
+    """What :func:`run_tournament` returns (and ``impresario tournament --out F.json`` writes)."""
+
+    ruleset: str
+    bots: list[str]
+    seed: int
+    options: dict[str, JSON]
+    games: int
+    jobs: int
+    in_process: bool
+    seconds: float
+    games_per_second: float
+    dummy_wins: int
+    standings: list[StandingRow]
+    results: list[GameResult]
+
+
 @dataclass
 class Standing:
     bot: str
@@ -95,7 +144,7 @@ class Standing:
     lines: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> StandingRow:
         lo, hi = wilson(self.wins, self.games)
         n = max(1, self.games)
         return {"seat": self.seat, "bot": self.bot, "games": self.games,
@@ -117,7 +166,7 @@ class _Plan:
 
     bot_names: tuple[str, ...]
     ruleset: str
-    options: dict[str, Any] | None
+    options: dict[str, JSON] | None
     seed: int
     base_url: str | None  # None: in process
     timeout: float = 10.0
@@ -143,7 +192,7 @@ def _start_worker(plan: _Plan) -> None:
 
 
 def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
-              ) -> dict[str, Any]:
+              ) -> GameResult:
     plan = plan or _worker.plan
     assert plan is not None, "a worker plays the plan it was started with"
     client = client or _worker.client
@@ -162,14 +211,17 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
     return {"game": g, "seed": game_seed, "id": game_id, "winners": list(score["winners"]),
             "dummy_wins": bool(score.get("dummy_wins")),
             "players": [{"seat": p["seat"], "bot": plan.bot_names[p["seat"]],
-                         "total": p["total"], "lines": dict(p["lines"])}
+                         "total": p["total"],
+                         # every ruleset's score lines are numbers (the spec's *Lines schemas)
+                         "lines": {k: v for k, v in p["lines"].items()
+                                   if isinstance(v, (int, float))}}
                         for p in score["players"]]}
 
 
 def run_tournament(client: Client | None, bot_names: list[str], games: int, seed: int = 0,
                    progress: Callable[[int, int], None] | None = None,
-                   ruleset: str = "turandot", options: dict[str, Any] | None = None, *,
-                   jobs: int = 1, in_process: bool = False) -> dict[str, Any]:
+                   ruleset: str = "turandot", options: dict[str, JSON] | None = None, *,
+                   jobs: int = 1, in_process: bool = False) -> TournamentResult:
     """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats; a shared
     victory counts as a fraction of a win for each winner.
 
@@ -190,7 +242,7 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
                  timeout=client.timeout if client else 10.0,
                  max_retries=client.max_retries if client else 3)
     started = time.perf_counter()
-    results: list[dict[str, Any]] = []
+    results: list[GameResult] = []
     if jobs <= 1:
         for g in range(games):
             results.append(_play_one(g, plan, client))

@@ -27,60 +27,61 @@ from impresario_rules.wordjam.rules import ALI_BABA, THIEVES
 from impresario_rules.wordjam.words import SEPARATORS, fold
 
 from ._generated import models
+from ._generated.operations import JSON
 from .client import Seat
 
 CONSONANTS = "".join(W.CONSONANTS)
 
 
 # ------------------------------------------------------------------------------ moves
-def choose_side(seat: Seat, side: str) -> Any:
+def choose_side(seat: Seat, side: str) -> models.MoveResult:
     """Turn 8: your secret side, ``"ali_baba"`` or ``"thieves"``."""
     return seat.move({"type": "choose_side", "side": side})
 
 
-def open_sesame(seat: Seat, word: str) -> Any:
+def open_sesame(seat: Seat, word: str) -> models.MoveResult:
     """Call Open Sesame with ``word``. Raises :class:`~impresario.errors.Conflict`
     (``sesame_already_called``) when someone else was first."""
     return seat.move({"type": "open_sesame", "word": word})
 
 
-def no_call(seat: Seat) -> Any:
+def no_call(seat: Seat) -> models.MoveResult:
     """Give up calling for the rest of this think window."""
     return seat.move({"type": "no_call"})
 
 
-def challenge(seat: Seat, word_id: int) -> Any:
+def challenge(seat: Seat, word_id: int) -> models.MoveResult:
     """Challenge the word in its challenge window; everyone then votes."""
     return seat.move({"type": "challenge", "word_id": word_id})
 
 
-def no_challenge(seat: Seat, word_id: int | None = None) -> Any:
+def no_challenge(seat: Seat, word_id: int | None = None) -> models.MoveResult:
     """Let the word stand."""
-    move: dict[str, Any] = {"type": "no_challenge"}
+    move: dict[str, JSON] = {"type": "no_challenge"}
     if word_id is not None:
         move["word_id"] = word_id
     return seat.move(move)
 
 
-def vote(seat: Seat, in_favour: bool, word_id: int | None = None) -> Any:
+def vote(seat: Seat, in_favour: bool, word_id: int | None = None) -> models.MoveResult:
     """Vote on a challenged word (it stands with 3 votes in favour)."""
-    move: dict[str, Any] = {"type": "vote", "in_favour": in_favour}
+    move: dict[str, JSON] = {"type": "vote", "in_favour": in_favour}
     if word_id is not None:
         move["word_id"] = word_id
     return seat.move(move)
 
 
-def bet(seat: Seat, side: str) -> Any:
+def bet(seat: Seat, side: str) -> models.MoveResult:
     """Your sealed bet: ``"ali_baba"`` (trust) or ``"thieves"``."""
     return seat.move({"type": "bet", "side": side})
 
 
-def thief_word(seat: Seat, word: str, final: bool = False) -> Any:
+def thief_word(seat: Seat, word: str, final: bool = False) -> models.MoveResult:
     """Submit (or replace) your secret word in the window; ``final`` closes it for you."""
     return seat.move({"type": "thief_word", "word": word, "final": final})
 
 
-def thief_pass(seat: Seat) -> Any:
+def thief_pass(seat: Seat) -> models.MoveResult:
     """Withdraw any submitted word and pass for this window."""
     return seat.move({"type": "thief_pass"})
 

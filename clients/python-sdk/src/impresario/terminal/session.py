@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
 
 from impresario_rules import RULESETS
 
 from .._generated import models
 from .._generated import operations as ops
+from .._generated.operations import JSON
 from ..client import Client, Seat
 from ..errors import Conflict, IllegalMove, PreconditionFailed
 from .base import Screen
@@ -60,7 +61,7 @@ class Follower:
 
 
 def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | None,
-         options: dict[str, Any] | None, console: Console) -> int:
+         options: Mapping[str, JSON] | None, console: Console) -> int:
     """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end."""
     game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options)
     me = game.join(name)
