@@ -82,28 +82,50 @@ def gen_models(spec_path: Path) -> str:
 
 
 def param_type(schema: dict, alias: str, aliases: dict[str, str]) -> str:
-    """A parameter's type; a closed set of strings is a named ``Literal`` (``alias``)."""
+    """A parameter's type; a closed set of strings is a named ``Literal`` (``alias``), a
+    component the model of that name."""
+    if "$ref" in schema:
+        return f"models.{ref_name(schema['$ref'])}"
     if "enum" in schema:
         aliases[alias] = "Literal[" + ", ".join(f'"{v}"' for v in schema["enum"]) + "]"
         return alias
     return {"integer": "int", "number": "float", "boolean": "bool"}.get(schema.get("type"), "str")
 
 
+def resolve(schemas: dict, schema: dict) -> dict:
+    return schemas[ref_name(schema["$ref"])] if "$ref" in schema else schema
+
+
+def required(schemas: dict, schema: dict) -> list[str]:
+    return sorted(resolve(schemas, schema).get("required", []))
+
+
+def tag_values(schemas: dict, member: dict, tag: str) -> list[str]:
+    """The discriminator's values a union member takes (its ``const`` or ``enum``)."""
+    prop = resolve(schemas, member).get("properties", {}).get(tag, {})
+    return [prop["const"]] if "const" in prop else list(prop.get("enum", []))
+
+
 def shape(schemas: dict, schema: dict) -> tuple[str, str]:
     """The model of a response and the arguments of ``_checked`` that hold it to the model's
     top-level shape: an object, with a known discriminator, with the variant's required keys."""
+    if "$ref" not in schema:
+        raise SystemExit(f"a response schema is not a component: {schema}; name it in the spec")
     name = ref_name(schema["$ref"])
     target = schemas[name]
+    members = target.get("oneOf") or target.get("anyOf")
     if "discriminator" in target:
         tag = target["discriminator"]["propertyName"]
-        variants = ", ".join(f'"{value}": {json.dumps(sorted(schemas[ref_name(ref)].get("required", [])))}'
-                             for value, ref in target["discriminator"]["mapping"].items())
+        mapping = {value: {"$ref": ref}
+                   for value, ref in target["discriminator"].get("mapping", {}).items()}
+        for member in members or ():
+            mapping.update({v: member for v in tag_values(schemas, member, tag) if v not in mapping})
+        variants = ", ".join(f'"{value}": {json.dumps(required(schemas, member))}'
+                             for value, member in mapping.items())
         return name, f'"{name}", tag="{tag}", variants={{{variants}}}'
-    if "oneOf" in target or "anyOf" in target:
-        alts = [sorted(schemas[ref_name(s["$ref"])].get("required", []))
-                for s in target.get("oneOf") or target["anyOf"]]
-        return name, f'"{name}", {json.dumps(alts)}'
-    return name, f'"{name}", [{json.dumps(sorted(target.get("required", [])))}]'
+    if members:
+        return name, f'"{name}", {json.dumps([required(schemas, m) for m in members])}'
+    return name, f'"{name}", [{json.dumps(required(schemas, target))}]'
 
 
 CHECKED = '''
