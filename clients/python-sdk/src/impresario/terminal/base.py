@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Sequence, TypeVar
 
+from .._generated import models
+from .._generated.operations import JSONObject
 from .console import Console
 
-Move = dict[str, Any]
+#: what a screen's question answers: a move to send (the spec's, or the same as a plain dict)
+Move = models.Move | JSONObject
 T = TypeVar("T")
 
 
@@ -24,7 +27,8 @@ class Screen:
         self.console = console
         self.names = names
         self.me = me
-        self.shown: Any = None
+        #: what the screen last drew (round and phase, turn...): drawn again when it changes
+        self.shown: tuple[object, ...] | None = None
         self.told: set[str] = set()
 
     # -- helpers
@@ -45,12 +49,12 @@ class Screen:
             for line in text.splitlines():
                 self.out(line)
 
-    def remember(self, view: Mapping[str, Any]) -> None:
-        for p in view.get("players", ()):
-            if p.get("name"):
+    def remember(self, view: models.Game) -> None:
+        for p in view["players"]:
+            if p["name"]:
                 self.names.setdefault(p["seat"], p["name"])
 
-    def choose(self, prompt: str, options: Sequence[tuple[str, str, T]], default: T,
+    def choose(self, prompt: str, options: Sequence[tuple[str, str, T]], default: T | None,
                deadline: float | None = None, changed: Callable[[], bool] | None = None
                ) -> T | None:
         """A choice among ``(key, label, value)`` options, typed by key (or by the label's
@@ -71,7 +75,7 @@ class Screen:
             self.out(f"  '{raw}' is not one of the choices; type its key.")
 
     # -- the screen proper
-    def show(self, view: Mapping[str, Any], actions: Mapping[str, Any] | None = None,
+    def show(self, view: models.Game, actions: models.Actions | None = None,
              force: bool = False) -> None:
         raise NotImplementedError
 
@@ -90,19 +94,19 @@ class Screen:
         ``s`` the verb's ending that goes with it ("" for "you", "s" otherwise)."""
         raise NotImplementedError
 
-    def ask(self, view: Mapping[str, Any], actions: Mapping[str, Any], deadline: float | None,
+    def ask(self, view: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
         raise NotImplementedError
 
-    def waiting(self, view: Mapping[str, Any]) -> str:
+    def waiting(self, view: models.Game) -> str:
         """One line saying whom the game waits for."""
-        pending = [p for p in view.get("pending", ()) if p["seat"] != self.me]
+        pending = [p for p in view["pending"] if p["seat"] != self.me]
         if not pending:
             return ""
         who = ", ".join(self.name(p["seat"]) for p in pending)
         return f"  waiting for {who}…"
 
-    def score(self, score: Mapping[str, Any], lines: Sequence[str] | None = None) -> None:
+    def score(self, score: models.Score, lines: Sequence[str] | None = None) -> None:
         players = score["players"]
         keys = list(lines or (players[0]["lines"] if players else ()))
         width = max([9] + [len(k) + 2 for k in keys])
@@ -111,15 +115,15 @@ class Screen:
         for p in players:
             self.out(self.score_row(self.label(p["seat"]), p["lines"], p["total"], keys, width))
         self.extra_score(score, keys, width)
-        winners = score.get("winners") or []
+        winners = score["winners"]
         self.out("Winners: " + (", ".join(self.label(w) for w in winners) or "nobody"))
 
-    def score_row(self, who: str, lines: dict[str, int], total: int, keys: Sequence[str],
+    def score_row(self, who: str, lines: Mapping[str, object], total: float, keys: Sequence[str],
                   width: int) -> str:
         """One row of the score table: the name, each line's points (0 if missing), the total."""
         return f"  {who:<16}" + "".join(f"{lines.get(k, 0):>{width}}" for k in keys) + f"{total:>8}"
 
-    def extra_score(self, score: Mapping[str, Any], keys: list[str], width: int) -> None:
+    def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
         """Ruleset-specific lines under the score table."""
 
     def label(self, seat: int) -> str:
