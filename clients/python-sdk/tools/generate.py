@@ -61,6 +61,10 @@ def pascal(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_"))
 
 
+def article(word: str) -> str:
+    return "an" if word[0] in "AEIOU" else "a"
+
+
 def ref_name(ref: str) -> str:
     return ref.rsplit("/", 1)[-1]
 
@@ -229,9 +233,13 @@ def gen_operations(spec: dict) -> str:
                            "        raise UnexpectedResponse(f\"expected text, got "
                            "{type(data).__name__}\")\n")
             out.append(f"    return {result}\n")
+    # every discriminated union too (an event off the stream, a move): checked the same way
+    for name, schema in schemas.items():
+        if "discriminator" in schema and name not in parsers:
+            parsers[name] = shape(schemas, {"$ref": f"#/components/schemas/{name}"})[1]
     for model, check in parsers.items():
         out.append(f"\n\ndef as_{snake(model)}(data: object) -> models.{model}:\n"
-                   f'    """``data`` (decoded JSON) as a {model}, once its top-level shape is '
+                   f'    """``data`` (decoded JSON) as {article(model)} {model}, once its top-level shape is '
                    f'checked."""\n'
                    f'    return cast("models.{model}", _checked(data, {check}))\n')
     at = out.index(CHECKED)

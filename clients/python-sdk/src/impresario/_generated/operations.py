@@ -446,7 +446,7 @@ def as_joined(data: object) -> models.Joined:
 
 
 def as_actions(data: object) -> models.Actions:
-    """``data`` (decoded JSON) as a Actions, once its top-level shape is checked."""
+    """``data`` (decoded JSON) as an Actions, once its top-level shape is checked."""
     return cast("models.Actions", _checked(data, "Actions", [["moves", "pending", "seat"]]))
 
 
@@ -456,7 +456,7 @@ def as_move_result(data: object) -> models.MoveResult:
 
 
 def as_events(data: object) -> models.Events:
-    """``data`` (decoded JSON) as a Events, once its top-level shape is checked."""
+    """``data`` (decoded JSON) as an Events, once its top-level shape is checked."""
     return cast("models.Events", _checked(data, "Events", [["events", "last_seq"]]))
 
 
@@ -488,6 +488,21 @@ def as_rematch(data: object) -> models.Rematch:
 def as_health(data: object) -> models.Health:
     """``data`` (decoded JSON) as a Health, once its top-level shape is checked."""
     return cast("models.Health", _checked(data, "Health", [["status"]]))
+
+
+def as_create_game(data: object) -> models.CreateGame:
+    """``data`` (decoded JSON) as a CreateGame, once its top-level shape is checked."""
+    return cast("models.CreateGame", _checked(data, "CreateGame", tag="ruleset", variants={"turandot": ["players", "ruleset"], "wordjam": ["players", "ruleset"], "muzicando": ["players", "ruleset"]}))
+
+
+def as_move(data: object) -> models.Move:
+    """``data`` (decoded JSON) as a Move, once its top-level shape is checked."""
+    return cast("models.Move", _checked(data, "Move", tag="type", variants={"bid": ["slot", "type"], "assign_office": ["assignments", "type"], "nominate": ["seat", "type"], "fire_director": ["director", "type"], "cast": ["type"], "choose_side": ["side", "type"], "open_sesame": ["type", "word"], "no_call": ["type"], "challenge": ["type", "word_id"], "no_challenge": ["type"], "vote": ["in_favour", "type"], "bet": ["side", "type"], "thief_word": ["type", "word"], "thief_pass": ["type"], "auction_bid": ["contract", "type"], "auction_pass": ["type"], "choose_layout": ["layout", "type"], "place": ["card", "type", "x", "y"], "pass": ["type"]}))
+
+
+def as_action_space(data: object) -> models.ActionSpace:
+    """``data`` (decoded JSON) as an ActionSpace, once its top-level shape is checked."""
+    return cast("models.ActionSpace", _checked(data, "ActionSpace", tag="type", variants={"bid": ["bluff", "helper", "max_money", "slots", "type"], "assign_office": ["seats", "slots", "type"], "nominate": ["seats", "type"], "fire_director": ["directors", "type"], "cast": ["optimal", "optimal_total", "singers", "type"], "choose_side": ["sides", "type"], "open_sesame": ["check", "coins", "first_letter", "forbidden", "max_length", "style", "type"], "no_call": ["type"], "challenge": ["about", "author", "type", "value", "word", "word_id"], "no_challenge": ["type", "word_id"], "vote": ["author", "in_favour", "type", "word", "word_id"], "bet": ["sides", "type", "value", "word"], "thief_word": ["current", "final", "max_length", "must_beat", "type"], "thief_pass": ["type"], "auction_bid": ["contracts", "last_bid", "type"], "auction_pass": ["type"], "choose_layout": ["layouts", "type"], "place": ["cards", "type"], "pass": ["draws", "type"]}))
 
 
 OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
