@@ -2,8 +2,8 @@
 
 The low-level layer (``impresario._generated``) is generated from ``openapi.yaml``: its models
 (TypedDicts, ``impresario.models``) type every view, move, action space, event and score; this
-package adds the :class:`Client` (retries, idempotency keys, errors), game and seat handles, bots and a
-CLI.
+package adds the :class:`Client` (retries, idempotency keys, errors), game and seat handles, bots
+and a CLI.
 """
 
 from ._generated import models
