@@ -20,12 +20,14 @@ Output:
 
 from __future__ import annotations
 
+import copy
 import importlib.metadata
 import json
 import keyword
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -69,20 +71,53 @@ def ref_name(ref: str) -> str:
     return ref.rsplit("/", 1)[-1]
 
 
-def gen_models(spec_path: Path) -> str:
+def flatten_narrowing(spec: dict) -> list[str]:
+    """A TypedDict may not narrow a field it inherits (PEP 589), so a schema made of one parent
+    and properties of its own that narrow the parent's (``allOf: [$ref]`` and a ``code`` enum,
+    say) goes to the model generator as the object it describes: the parent's properties with
+    its own on top, the required fields of both. Returns the names of the schemas so given."""
+    schemas = spec["components"]["schemas"]
+    flattened = []
+    for name, schema in schemas.items():
+        parents = schema.get("allOf", [])
+        if len(parents) != 1 or "$ref" not in parents[0]:
+            continue
+        parent = schemas[ref_name(parents[0]["$ref"])]
+        own = schema.get("properties", {})
+        if not set(own) & set(parent.get("properties", {})):
+            continue  # nothing narrowed: a subclass says it as well
+        flat = {k: v for k, v in parent.items() if k not in ("description", "title")}
+        flat.update({k: v for k, v in schema.items() if k != "allOf"})
+        flat["properties"] = {**parent.get("properties", {}), **own}
+        flat["required"] = sorted(set(parent.get("required", [])) | set(schema.get("required", [])))
+        schemas[name] = flat
+        flattened.append(name)
+    return flattened
+
+
+def gen_models(spec_path: Path, spec: dict) -> str:
     installed = importlib.metadata.version("datamodel-code-generator")
     if installed != DATAMODEL_CODEGEN:
         raise SystemExit(f"datamodel-code-generator {installed} is installed; the SDK's models "
                          f"are generated with {DATAMODEL_CODEGEN} (requirements/dev.txt)")
-    args = [spec_path.name if a == "openapi.yaml" else a for a in MODEL_ARGS]
-    done = subprocess.run([sys.executable, "-m", "datamodel_code_generator", *args],
-                          cwd=spec_path.parent, capture_output=True, text=True, check=False)
+    spec = copy.deepcopy(spec)
+    flattened = flatten_narrowing(spec)
+    with tempfile.TemporaryDirectory() as tmp:
+        if flattened:  # the generator reads the same name, so its output names the same file
+            spec_path = Path(tmp) / spec_path.name
+            spec_path.write_text(yaml.safe_dump(spec, sort_keys=False, allow_unicode=True),
+                                 encoding="utf-8")
+        args = [spec_path.name if a == "openapi.yaml" else a for a in MODEL_ARGS]
+        done = subprocess.run([sys.executable, "-m", "datamodel_code_generator", *args],
+                              cwd=spec_path.parent, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"datamodel-codegen failed:\n{done.stderr}")
     command = " ".join(["datamodel-codegen", *MODEL_ARGS])
+    note = (f"\n\nflattened first (a TypedDict cannot narrow an inherited field): "
+            f"{', '.join(flattened)}" if flattened else "")
     return (HEADER.removesuffix('"""\n') + "\n\n"
             f"With datamodel-code-generator {DATAMODEL_CODEGEN}, from the repository's root:\n\n"
-            f'    {command}\n"""\n\n' + done.stdout)
+            f'    {command}{note}\n"""\n\n' + done.stdout)
 
 
 def param_type(schema: dict, alias: str, aliases: dict[str, str]) -> str:
@@ -257,7 +292,7 @@ def generate(spec_path: Path = ROOT / "openapi.yaml") -> dict[str, str]:
         "__init__.py": HEADER + "\nfrom . import models, operations\n\n"
                        f'SPEC_VERSION = "{spec["info"]["version"]}"\n\n'
                        '__all__ = ["models", "operations", "SPEC_VERSION"]\n',
-        "models.py": gen_models(spec_path),
+        "models.py": gen_models(spec_path, spec),
         "operations.py": gen_operations(spec),
     }
 
