@@ -16,7 +16,7 @@ def _replay_score(redis_client, game_id: str) -> dict:
     state, _ = TURANDOT.new_game(doc["players"], doc["options"], doc["seed"])
     for seat, move, _by in doc["moves"]:
         state, _ = TURANDOT.apply(state, seat, move)
-    return TURANDOT.score(state)
+    return {"ruleset": "turandot", **TURANDOT.score(state)}  # as GET /score answers
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

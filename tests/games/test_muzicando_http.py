@@ -156,7 +156,7 @@ def _finish(client, redis_client, table, kinds):
     assert replay["bots"] == kinds
     state = replay_core(table, replay)
     score = get_json(client, f"{table.url}/score")
-    assert score == MUZICANDO.score(state) == replay["score"]
+    assert score == {"ruleset": "muzicando", **MUZICANDO.score(state)} == replay["score"]
     _, doc = truth(redis_client, table.id)
     assert doc["state"] == state
     for p in score["players"]:

@@ -145,7 +145,7 @@ def test_a_game_for_six_end_to_end(client, redis_client, clock, seed, kinds):
     assert {"seat", "bot", "deadline"} <= by, by
     state = replay_core(table, replay)
     score = get_json(client, f"{table.url}/score")
-    assert score == WORDJAM.score(state) == replay["score"]
+    assert score == {"ruleset": "wordjam", **WORDJAM.score(state)} == replay["score"]
     assert len(state["history"]) >= 8
     for p in score["players"]:
         assert p["total"] == sum(p["lines"].values())
@@ -174,10 +174,14 @@ def test_a_game_for_six_end_to_end(client, redis_client, clock, seed, kinds):
 def test_deadline_of_the_think_window_is_the_option_and_plays_no_call(client, clock,
                                                                        redis_client):
     """Five humans: nobody calls, ``think_seconds`` pass: everyone's default is no_call, the
-    turn scores nothing and turn 2 starts; the window's length is the option, not
-    ``move_seconds``."""
+    turn scores nothing and turn 2 starts; the window's length is the option (Word Jam has no
+    ``move_seconds``: it is refused)."""
     start = clock.now
-    table = setup_table(client, "wordjam", [None] * 5, 3, think_seconds=40, move_seconds=5)
+    refused = client.post("/v1/games", json={"ruleset": "wordjam", "players": 5,
+                                             "options": {"move_seconds": 5}})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "unknown_option"
+    assert refused.get_json()["options"] == ["move_seconds"]
+    table = setup_table(client, "wordjam", [None] * 5, 3, think_seconds=40)
     view = get_json(client, table.url)
     assert view["phase"] == THINK and view["turn"] == 1
     assert [(p["seat"], p["deadline"]) for p in view["pending"]] == [

@@ -8,7 +8,9 @@ their seats. Along the way the digest takes in every move's answer (the mover's 
 events), the actions of the seat that must act next and, every few moves, the view of every
 viewer; at the end every viewer's view and event feed, the score, the replay and some of its
 steps, and the rulesets' descriptions. ``IMPRESARIO_RECORD_HTTP_GOLDEN=1`` records instead of
-checking (only ever from the code the recording should describe).
+checking (only ever from the code the recording should describe). ``GOLDEN_DUMP=FILE`` also
+writes every record to FILE, one JSON line each: run it on the old code and the new, and diff,
+to see that a change a recording must take in is the only one.
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ class Digest:
         if body is not None and "request_id" in (body if isinstance(body, dict) else {}):
             record["body"].pop("request_id")
         self.value = golden.chain(self.value, record)
+        if os.environ.get("GOLDEN_DUMP"):
+            with open(os.environ["GOLDEN_DUMP"], "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(record, sort_keys=True) + "\n")
         return body
 
     def mark(self) -> None:

@@ -1,6 +1,7 @@
 """No credential sits in clear anywhere in Redis: after creating a public and a private game (with
 Idempotency-Keys), joining them (by the private game's join link too), leaving a seat, playing
-a game to its end and asking for its rematch, every key of every kind is read, each value
+a game to its end and asking for its rematch, asking for stream tickets (one used, the others
+waiting), every key of every kind is read, each value
 unpacked as the store packs it (deflate, zlib, JSON), and none holds a token or a link any
 response handed out. The store keeps credentials only as hashes, or sealed with the key of the
 request that may replay them."""
@@ -16,11 +17,11 @@ import orjson
 
 from impresario_engine.store import codec
 
-from .live_helpers import create, play_humans, seat, setup_game
+from .live_helpers import TestStream, create, play_humans, seat, setup_game
 from service_helpers import auth
 
-CREDENTIALS = ("token", "host_token", "spectator_token", "join_token")
-LINK_TOKEN = re.compile(r"[?&](?:spectator|join)=([A-Za-z0-9_-]+)")
+CREDENTIALS = ("token", "host_token", "spectator_token", "join_token", "ticket")
+LINK_TOKEN = re.compile(r"[?&](?:spectator|join|ticket)=([A-Za-z0-9_-]+)")
 
 
 def handed_out(body: Any, found: set[str]) -> None:
@@ -29,7 +30,7 @@ def handed_out(body: Any, found: set[str]) -> None:
         for key, value in body.items():
             if key in CREDENTIALS and isinstance(value, str):
                 found.add(value)
-            elif key.endswith("_link") and isinstance(value, str):
+            elif (key.endswith("_link") or key == "url") and isinstance(value, str):
                 found.update(LINK_TOKEN.findall(value))
             else:
                 handed_out(value, found)
@@ -140,5 +141,22 @@ def test_no_credential_sits_in_clear_anywhere_in_redis(client, redis_client):
     handed_out(seat(client, gid, "Second"), handed)
     handed_out(create(client, players=2, seed=8, private=True), handed)
 
-    assert len(handed) >= 10
+    # stream tickets: the store keeps them until used, a seat's, the host's, a spectator's
+    pid = private["game"]["id"]
+    tickets = [client.post(f"/v1/games/{game}/stream-tickets", headers=auth(token)).get_json()
+               for game, token in ((gid, created["host_token"]),
+                                   (pid, joined.get_json()["token"]),
+                                   (pid, private["spectator_token"]),
+                                   (pid, private["host_token"]))]
+    for ticket in tickets:
+        assert ticket["ticket"], ticket
+        handed_out(ticket, handed)
+    used = TestStream(client, tickets[0]["url"])
+    try:
+        assert used.status == 200
+        used.events(1)
+    finally:
+        used.close()
+
+    assert len(handed) >= 14
     assert assert_nothing_in_clear(redis_client, handed) > 50

@@ -98,7 +98,7 @@ def _check_replay(client, redis_client, gid: str, expect: dict[str, Any]) -> int
     assert sum(e["type"] == "seat_taken" for e in stored) == replay["players"]
     assert TURANDOT.is_finished(state)
     assert state == doc["state"], "the replay reproduces the stored final state"
-    score = TURANDOT.score(state)
+    score = {"ruleset": "turandot", **TURANDOT.score(state)}
     assert replay["score"] == score
     assert client.get(f"/v1/games/{gid}/score").get_json() == score
     return len(replay["moves"])

@@ -177,3 +177,33 @@ def test_a_seats_event_stream_ends_at_its_own_seat_left(scripted):
     assert [(e.seq, e.type) for e in events] == [(1, "round_started"), (2, "seat_left"),
                                                  (3, "seat_left")]
     assert len(server.requests) == 1
+
+
+def test_an_event_stream_answered_204_is_over(scripted):
+    """A finished game's stream answers 204 once the caller has every event: the SDK stops
+    there, without reconnecting and without asking for the view."""
+    server = scripted([
+        (200, {}, _sse([(5, "round_ended")])),
+        (204, {}, b""),
+    ])
+    client = Client(server.url)
+    events = list(stream_events(client, "g", token="t", after=4))
+    assert [(e.seq, e.type) for e in events] == [(5, "round_ended")]
+    assert [r["headers"]["Last-Event-ID"] for r in server.requests] == ["4", "5"]
+    assert all(r["path"].startswith("/v1/games/g/events") for r in server.requests)
+
+    caught_up = scripted([(204, {}, b"")])
+    assert list(stream_events(Client(caught_up.url), "g", after=9)) == []
+    assert len(caught_up.requests) == 1
+
+
+def test_a_stream_ticket_is_asked_for_with_the_seats_token(scripted):
+    ticket = {"ticket": "tk", "expires_at": 1767225660, "url": "/v1/games/g/events?ticket=tk"}
+    server = scripted([(201, {"Content-Type": "application/json"}, ticket)])
+    from impresario.client import Seat
+
+    seat = Seat(Client(server.url), "g", 0, "seat-token")
+    assert seat.stream_ticket() == ticket
+    (request,) = server.requests
+    assert (request["method"], request["path"]) == ("POST", "/v1/games/g/stream-tickets")
+    assert request["headers"]["Authorization"] == "Bearer seat-token"

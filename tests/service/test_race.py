@@ -247,7 +247,7 @@ def _check_game(g: Game, racer: Racer, redis_client) -> None:
     state = replay(g.players, {"first_maestro": "random"}, g.seed,
                    [(seat, move) for _, seat, move, _ in ordered])
     assert state == doc["state"]
-    assert racer.get(f"{g.url}/score") == TURANDOT.score(state)
+    assert racer.get(f"{g.url}/score") == {"ruleset": "turandot", **TURANDOT.score(state)}
 
     # the event stream: numbered 1..last_seq, each accepted move's events in it exactly once
     raw = GameStore(redis_client).events(g.id)  # from the stream, or its archive

@@ -123,3 +123,22 @@ def test_replay_steps_wait_for_the_end_and_respect_privacy(client, make_game):
     assert_problem(client.get(f"{url}/replay/0"), 403, "private_game")
     assert_problem(client.get(f"{url}/replay/0", headers=auth(created["host_token"])), 409,
                    "game_not_finished")
+
+
+def test_the_feed_listens_to_every_event_type_the_engine_sends():
+    """The table's EventSource gets a named event (``event: bid_committed``) only through a
+    listener of that name: its list holds every type the rules declare and the engine writes
+    (a type left out would reach the page late, from GET /events, at the next event)."""
+    from impresario_rules import RULESETS
+
+    feed = (WEB / "shared" / "feed.js").read_text()
+    listed = set(re.findall(r'"([a-z_]+)"', feed.split("export const EVENT_TYPES = [")[1]
+                            .split("];")[0]))
+    declared = {shape.fields["type"].enum[0] for ruleset in RULESETS.values()
+                for shape in ruleset.declarations.events}
+    engine = WEB.parent
+    written = set()
+    for source in [*(engine / "usecases").glob("*.py"), *(engine / "table").glob("*.py")]:
+        written.update(re.findall(r'"type": "([a-z_]+)"', source.read_text()))
+    assert declared and written >= {"seat_taken", "seat_left", "game_started"}
+    assert declared | written <= listed, sorted((declared | written) - listed)

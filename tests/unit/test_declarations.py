@@ -269,3 +269,60 @@ def test_the_written_move_check_agrees_with_the_declaration_field_by_field(name)
             expected = None if not isinstance(value, dict) or shape_problem(shape, value) \
                 else with_defaults(shape, value)
             assert prepare(value) == expected, (shape.name, value)
+
+
+def _raised_codes(folder) -> dict[str, str]:
+    """Every code the modules of ``folder`` raise as a literal: ``{code: refusal class}``."""
+    import ast
+
+    found = {}
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and node.args \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                if name in ("IllegalMove", "OutOfTurn", "InvalidOptions"):
+                    found[node.args[0].value] = name
+            # a table of codes returned with their messages (Muzicando's cells)
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) \
+                    and len(node.value.elts) == 2 and isinstance(node.value.elts[0], ast.Constant) \
+                    and isinstance(node.value.elts[0].value, str) and path.name == "layouts.py":
+                found[node.value.elts[0].value] = "IllegalMove"
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_code_a_ruleset_raises_is_declared(name):
+    """A client can list every refusal: each code raised in the ruleset's sources, literal or
+    made from a table (a word's reasons, a phase's name, an option's name), is among its
+    declared refusals, of the right kind."""
+    from pathlib import Path
+
+    import impresario_rules
+    from impresario_rules.wordjam import state as wj_state
+    from impresario_rules.wordjam import words as W
+
+    rules = RULESETS[name]
+    folder = Path(impresario_rules.__file__).parent
+    raised = {**_raised_codes(folder), **_raised_codes(folder / name)}
+    if name == "wordjam":
+        raised.update({f"word_{r}": "IllegalMove" for r in (*W.REASON_TEXT, *wj_state._REASON_TEXT)})
+        raised.update({f"invalid_{k}": "InvalidOptions" for k in wj_state.SECONDS_OPTIONS})
+    if name == "muzicando":
+        raised.update({f"not_{p}_phase": "OutOfTurn" for p in ("auction", "choose", "play")})
+    first = {"turandot": "first_maestro", "muzicando": "first_dealer"}.get(name)
+    if first:
+        raised[f"invalid_{first}"] = "InvalidOptions"
+    refusals = rules.refusals
+    declared = {*refusals.illegal, *refusals.not_now, *refusals.stale, *refusals.options,
+                *refusals.calculator, *refusals.score}
+    assert sorted(set(raised) - declared) == []
+    for code, kind in raised.items():
+        if kind == "IllegalMove":
+            assert code in (*refusals.illegal, *refusals.calculator), code
+        elif kind == "InvalidOptions":
+            assert code in refusals.options, code
+        else:
+            assert code in (*refusals.not_now, *refusals.stale, *refusals.score), code
+    # and nothing declared that is never raised
+    assert sorted(declared - set(raised)) == []

@@ -93,7 +93,7 @@ def service_view(view: dict, status: str = "playing") -> dict:
     """``view`` with the fields the service adds (as the table's view does)."""
     out = {"id": "g1", "ruleset": "wordjam", "version": 3, "status": status,
            "seats_taken": len(view["players"]), "seats_total": len(view["players"]),
-           "last_seq": 10, "private": False, "move_seconds": None,
+           "last_seq": 10, "private": False,  # no move_seconds: Word Jam has windows
            "bot_seconds": 20, "seeded": True, "rematch": None}
     for p in view["players"]:
         p["name"] = f"P{p['seat']}"

@@ -233,7 +233,8 @@ def gen_operations(spec: dict) -> str:
             if secured:
                 kw.append("token: str | None = None")
             signature = ", ".join(sig + (["*"] + kw if kw else []))
-            ok = next(c for c in op["responses"] if c.startswith("2"))
+            # the first success in number (a stream's 204 No Content is not the answer's shape)
+            ok = min(c for c in op["responses"] if c.startswith("2"))
             content = op["responses"][ok].get("content", {})
             if "application/json" in content:
                 model, check = shape(schemas, content["application/json"]["schema"])

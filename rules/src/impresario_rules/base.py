@@ -21,7 +21,7 @@ import random
 from typing import Any, Callable, ClassVar, Mapping
 
 from . import rng
-from .declare import MISSING, Declarations, by_type, preparer, shape_problem, type_text
+from .declare import MISSING, Declarations, Refusals, by_type, preparer, shape_problem, type_text
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -85,6 +85,13 @@ class InvalidOptions(Refusal):
     kind = ILLEGAL
 
 
+#: the codes every ruleset refuses with (``Ruleset.apply``, ``Ruleset.new_game``' checks)
+SHARED_REFUSALS = Refusals(
+    illegal=("invalid_move", "unknown_move_type", "unknown_seat"),
+    not_now=("game_finished",),  # (kind finished)
+    options=("invalid_options", "invalid_players", "invalid_seed", "unknown_option"),
+)
+
 PRIVATE = "_private"
 #: the "bot" of a seat the engine plays with its defaults (a player who left, for some rulesets)
 DEFAULTS = "defaults"
@@ -132,6 +139,8 @@ class Ruleset:
         self._bots = dict(bots)
         #: what the ruleset declares: options, moves, view, score, action spaces, events
         self.declarations = declarations
+        #: every code it refuses with: its own and the ones all rulesets share
+        self.refusals = SHARED_REFUSALS + declarations.refusals
         #: the move types this ruleset accepts, in the order a client would meet them
         self.move_types: tuple[str, ...] = tuple(by_type(declarations.moves))
         # each move's check leaves out its "type": the move was found by it
@@ -265,6 +274,10 @@ class Ruleset:
     #: the longest a server bot thinks before a move, in seconds (the game option
     #: ``bot_seconds`` overrides it; 0: bots move as soon as it is their turn)
     bot_seconds: ClassVar[int] = 0
+
+    #: whether the game option ``move_seconds`` (one time for every move) applies: a ruleset
+    #: with windows of its own (Word Jam's) has no such option, and its view no such field
+    move_seconds: ClassVar[bool] = True
 
     @property
     def bot_names(self) -> tuple[str, ...]:

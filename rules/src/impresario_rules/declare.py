@@ -167,6 +167,30 @@ def _camel(snake: str) -> str:
 
 
 @dataclass(frozen=True)
+class Refusals:
+    """The stable codes a ruleset refuses with, by what they refuse, so that clients can list
+    them (the API's spec does, per operation). A code is raised where its rule is; a test
+    reads the ruleset's sources and fails on a code raised there but not listed here."""
+
+    #: moves the rules forbid (kind ``illegal``)
+    illegal: tuple[str, ...] = ()
+    #: moves at the wrong moment: not your turn, not this phase, already done (``not_now``)
+    not_now: tuple[str, ...] = ()
+    #: moves meant for an earlier situation (``stale``)
+    stale: tuple[str, ...] = ()
+    #: the options of a new game
+    options: tuple[str, ...] = ()
+    #: the ruleset's calculators (scoring an arrangement, valuing a word)
+    calculator: tuple[str, ...] = ()
+    #: asking for the final score before the end
+    score: tuple[str, ...] = ()
+
+    def __add__(self, other: "Refusals") -> "Refusals":
+        return Refusals(**{name: tuple(sorted({*getattr(self, name), *getattr(other, name)}))
+                           for name in self.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
 class Declarations:
     """Everything a ruleset declares: what a client needs to know of its game."""
 
@@ -181,6 +205,8 @@ class Declarations:
     spaces: tuple[Shape, ...]
     #: one shape per event type, as a viewer gets it
     events: tuple[Shape, ...] = field(default=())
+    #: the codes it refuses with (the ones every ruleset shares come on top: ``Ruleset``)
+    refusals: Refusals = field(default=Refusals())
 
     def move(self, type_: str) -> Shape | None:
         return _by_type(self.moves).get(type_)

@@ -219,6 +219,11 @@ class Game:
         return stream_events(self.client, self.id, token=self.host_token, after=after,
                              spectator=spectator)
 
+    def stream_ticket(self) -> models.StreamTicket:
+        """A ticket that opens this game's event stream once, as the host (or, without a host
+        token, as the client's own token): ``url`` is for a browser's ``EventSource``."""
+        return ops.create_stream_ticket(self.client, self.id, token=self.host_token)
+
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.id, token=self.host_token)
 
@@ -276,6 +281,12 @@ class Seat:
         (its ``seat_left`` is the last event)."""
         return stream_events(self.client, self.game_id, token=self.token, after=after,
                              seat=self.seat)
+
+    def stream_ticket(self) -> models.StreamTicket:
+        """A ticket that opens this seat's own event stream once (its secrets included),
+        within ``expires_at``: ``url`` is for a browser's ``EventSource``, which cannot send
+        the seat's token."""
+        return ops.create_stream_ticket(self.client, self.game_id, token=self.token)
 
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.game_id, token=self.token)

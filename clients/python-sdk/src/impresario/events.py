@@ -83,7 +83,8 @@ def stream_events(client: "Client", game_id: str, token: str | None = None, afte
 
     Reconnects (with ``Last-Event-ID``) when the server closes the stream or the connection
     drops, waiting the delay the server suggested; gives up after ``max_reconnects`` failed
-    attempts in a row."""
+    attempts in a row. A ``204 No Content`` is the end: the game is over and every event was
+    seen."""
     url = f"{client.base_url}/v1/games/{game_id}/events"
     last = after
     delay = 1.0
@@ -97,6 +98,8 @@ def stream_events(client: "Client", game_id: str, token: str | None = None, afte
         try:
             with client.session.get(url, headers=headers, params=params, stream=True,
                                     timeout=(client.timeout, read_timeout)) as resp:
+                if resp.status_code == 204:  # the game is over and nothing is left to send
+                    return
                 if resp.status_code >= 400:
                     if resp.status_code in (429, 503) and failures < max_reconnects:
                         failures += 1

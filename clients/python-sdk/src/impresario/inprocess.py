@@ -32,4 +32,5 @@ def play_game_in_process(bots: Sequence[Bot], seed: int, options: dict[str, Any]
     except Refusal as err:
         raise IllegalMove(f"422 {err.code}: {err.message}", status=422, code=err.code,
                           detail=err.message) from None
-    return as_score(score)  # the rules' score is the API's: checked as the SDK checks that
+    # the API's score is the rules' with the ruleset's name first (GET /v1/games/{id}/score)
+    return as_score({"ruleset": ruleset, **score})

@@ -8,7 +8,7 @@ fixed board x = colour index 0–6, y = note 1–7. A sign's (x, y) is the cell 
 
 from __future__ import annotations
 
-from ..declare import (Bool, Declarations, Either, Int, List, Obj, Shape, Str, event, move,
+from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Shape, Str, event, move,
                        space)
 from .cards import COLOURS, DECK, SIGNS
 from .layouts import LAYOUTS
@@ -219,5 +219,23 @@ EVENTS = (
           name="MuzicandoGameFinishedEvent"),
 )
 
+# ---------------------------------------------------------------------------- refusals
+#: a card that cannot go to a cell, and why (layouts.refusal)
+CELL_REFUSALS = ("anchor_not_down", "breaks_the_scale", "cell_occupied", "no_neighbour_note",
+                 "not_a_row_end", "not_a_step", "not_above_or_below", "not_adjacent",
+                 "not_an_opening_card", "not_next_note", "not_surrounded", "nothing_to_cover",
+                 "oval_extends_row", "pile_not_open", "row_needs_oval", "sign_wrong_colour",
+                 "wrong_cell", "wrong_opening_cell")
+REFUSALS = Refusals(
+    illegal=("bid_too_low", "cannot_open", "card_not_in_hand", "dealer_must_bid", "must_open",
+             "must_play", "unknown_card", "unknown_contract", "unknown_layout",
+             *CELL_REFUSALS),
+    not_now=("not_auction_phase", "not_choose_phase", "not_play_phase", "not_your_turn"),
+    options=("auction_needs_four_or_eight", "hands_not_multiple", "invalid_auction",
+             "invalid_first_dealer", "invalid_hands", "invalid_mode", "team_game_has_auction",
+             "team_needs_four_hands", "team_needs_four_players"),
+    score=("game_not_finished",),
+)
+
 DECLARATIONS = Declarations(options=OPTIONS, moves=MOVES, view=VIEW, score=SCORE, spaces=SPACES,
-                            events=EVENTS)
+                            events=EVENTS, refusals=REFUSALS)

@@ -5,7 +5,7 @@ these; the rules check moves with them; tests hold every view, event and action 
 
 from __future__ import annotations
 
-from ..declare import (Bool, Declarations, Either, Int, List, Obj, Shape, Str, event, move,
+from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Shape, Str, event, move,
                        space)
 from .cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, HELPERS, SEXES, SINGER_ID
 from .scoring import LINES
@@ -193,5 +193,19 @@ EVENTS = (
                             "totals": List(Int())}, name="TurandotGameFinishedEvent"),
 )
 
+# ---------------------------------------------------------------------------- refusals
+REFUSALS = Refusals(
+    illegal=("cannot_nominate_self", "director_not_in_pile", "duplicate_slot", "empty_bid",
+             "helper_bid_one_money", "maestro_cannot_hire_helper",
+             "no_helpers_in_director_round", "not_a_permutation", "not_enough_money",
+             "office_seats_mismatch", "slot_empty", "slot_out_of_range"),
+    not_now=("already_cast", "bid_already_committed", "not_bidding_phase", "not_casting_phase",
+             "not_fire_phase", "not_nominate_phase", "not_office_phase", "not_your_turn"),
+    stale=("stale_round",),
+    options=("invalid_catalogue", "invalid_first_maestro"),
+    calculator=("not_six_singers",),
+    score=("game_not_finished",),
+)
+
 DECLARATIONS = Declarations(options=OPTIONS, moves=MOVES, view=VIEW, score=SCORE, spaces=SPACES,
-                            events=EVENTS)
+                            events=EVENTS, refusals=REFUSALS)

@@ -4,7 +4,7 @@ another ruleset's in the spec's components."""
 
 from __future__ import annotations
 
-from ..declare import (Bool, Declarations, Int, List, Obj, Shape, Str, event, move, space)
+from ..declare import (Bool, Declarations, Refusals, Int, List, Obj, Shape, Str, event, move, space)
 from .state import (MAX_EXTRA_TURNS, MAX_SECONDS, NOT_IN_DICTIONARY, OUTCOMES, PHASES,
                     SECONDS_OPTIONS, SIDE_NAMES, TURNS, VOTES_TO_STAND)
 from .words import CONSONANTS, MAX_WORD_CHARS, REASON_TEXT, WORD_PATTERN
@@ -325,5 +325,26 @@ EVENTS = (
           name="WordJamGameFinishedEvent"),
 )
 
+# ---------------------------------------------------------------------------- refusals
+#: a word refused for a reason (``word_<reason>``, words.REASON_TEXT)
+WORD_REFUSALS = ("word_already_used", "word_empty", "word_forbidden_consonant",
+                 "word_invalid_characters", "word_not_eight_letters", "word_not_in_dictionary",
+                 "word_too_long", "word_wrong_first_letter")
+REFUSALS = Refusals(
+    illegal=("call_barred", "invalid_side", "own_word", *WORD_REFUSALS),
+    not_now=("ali_baba_does_not_bet", "already_answered", "already_finished", "already_passed",
+             "bet_already_placed", "no_challenge_window", "no_word_window",
+             "not_betting_phase", "not_choosing_sides", "not_in_window", "not_thinking_phase",
+             "not_voting_phase", "not_your_turn", "sesame_already_called",
+             "side_already_chosen", "sitting_out", "vote_already_cast"),
+    stale=("stale_word_id",),
+    options=("invalid_bet_seconds", "invalid_cave", "invalid_challenge_seconds",
+             "invalid_dictionary", "invalid_no_visible_objects", "invalid_thief_seconds",
+             "invalid_think_seconds", "invalid_vote_seconds"),
+    calculator=("invalid_coins", "invalid_consonant", "invalid_word", "word_empty",
+                "word_invalid_characters", "word_too_long"),
+    score=("game_not_finished",),
+)
+
 DECLARATIONS = Declarations(options=OPTIONS, moves=MOVES, view=VIEW, score=SCORE, spaces=SPACES,
-                            events=EVENTS)
+                            events=EVENTS, refusals=REFUSALS)

@@ -137,6 +137,8 @@ class WordJam(Ruleset):
             return f"{phase}:{state['challenge']['word_id']}"
         return f"{phase}:{state['turn']}"
 
+    move_seconds = False  # each window's length is an option of its own (R4)
+
     def turn_seconds(self, state: State, seat: int, move_seconds: int | None) -> float | None:
         """Word Jam's windows are game options; the service's ``move_seconds`` is not used."""
         opts = state["opts"]

@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from impresario_rules import Refusal
 
 from . import __version__
+from .api import contract
 from .api import docs as docs_ui
 from .api import edge
 from .api import games as games_api
@@ -83,6 +84,9 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
         api.spec.components.schemas.pop(unused, None)
+    # what apispec cannot say itself, said for every operation (api/contract.py)
+    described = api.spec.to_dict
+    api.spec.to_dict = lambda: contract.finish(described())  # type: ignore[method-assign]
 
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
     app.extensions["impresario"] = Engine(store, cfg, clock or time.time)
@@ -103,19 +107,22 @@ def _document(api: Api) -> None:
                                                "description": "a seat token or the host token"})
     _union(spec, "CreateGame", "ruleset", {
         name: _component(spec, schema) for name, schema in s.create_game_schemas().items()})
+    spec.components.schema("FieldErrors", s.FIELD_ERRORS)
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
-    games, scores = {}, []
+    games, scores = {}, {}
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
-        scores.append({"$ref": _component(spec, score_schema)})
+        scores[ruleset] = _component(spec, score_schema)
         games[ruleset] = _component(spec, game_schema)
     _union(spec, "Game", "ruleset", games)
-    spec.components.schema("Score", {"anyOf": scores})
+    _union(spec, "Score", "ruleset", scores)
     _union(spec, "Move", "type", {kind: _component(spec, schema)
                                   for kind, schema in MOVE_SCHEMAS.items()})
     _union(spec, "ActionSpace", "type", {kind: _component(spec, schema)
                                          for kind, schema in SPACE_SCHEMAS.items()})
+    _union(spec, "Event", "type", {kind: _component(spec, schema)
+                                   for kind, schema in s.EVENT_SCHEMAS.items()})
 
 
 def _component(spec, schema) -> str:

@@ -81,6 +81,9 @@ class Config:
     stream_poll_ms: int = 1000
     #: the reconnection delay (ms) suggested to SSE clients
     stream_retry_ms: int = 2000
+    #: seconds a stream ticket (what a browser's EventSource opens a seat's stream with, in
+    #: its URL) may wait before it is used; it opens one stream, once
+    stream_ticket_seconds: int = 60
     #: requests a minute allowed per client address on /v1 (0: no limit)
     rate_limit_per_ip: int = 0
     #: requests a minute allowed per bearer token on /v1 (0: no limit)
@@ -124,6 +127,7 @@ class Config:
             redis_timeout=float(os.environ.get("REDIS_TIMEOUT") or cls.redis_timeout),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
             stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
+            stream_ticket_seconds=_int("STREAM_TICKET_SECONDS", cls.stream_ticket_seconds),
             rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", cls.rate_limit_per_ip),
             rate_limit_per_token=_int("RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
             rate_limit_create_per_ip=_int("RATE_LIMIT_CREATE_PER_IP",
@@ -145,6 +149,8 @@ class Config:
             raise SystemExit("ABANDON_AFTER_SECONDS must not be negative (0: never)")
         if self.rematch_hold_seconds < 0:
             raise SystemExit("REMATCH_HOLD_SECONDS must not be negative")
+        if self.stream_ticket_seconds < 1:
+            raise SystemExit("STREAM_TICKET_SECONDS must be at least 1")
         if not 0 <= self.metrics_port <= 65535:
             raise SystemExit("METRICS_PORT must be a port number (0: /metrics on the API's port)")
 

@@ -47,25 +47,25 @@ def _checked(data: object, name: str, alternatives: list[list[str]] | None = Non
     raise UnexpectedResponse(f"{name}: required keys missing in {sorted(data)}")
 
 
-def list_rulesets(transport: Transport) -> models.Rulesets:
+def list_rulesets(transport: Transport, *, token: str | None = None) -> models.Rulesets:
     """List the rulesets (`GET /v1/rulesets`)."""
     path = "/v1/rulesets"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_rulesets(data)
 
 
-def get_ruleset(transport: Transport, ruleset: GetRulesetRuleset) -> models.Ruleset:
+def get_ruleset(transport: Transport, ruleset: GetRulesetRuleset, *, token: str | None = None) -> models.Ruleset:
     """Describe a ruleset (`GET /v1/rulesets/{ruleset}`)."""
     path = f"/v1/rulesets/{ruleset}"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_ruleset(data)
 
 
-def score_turandot_cast(transport: Transport, body: models.Calculator | JSONObject) -> models.CalculatorResult:
+def score_turandot_cast(transport: Transport, body: models.Calculator | JSONObject, *, token: str | None = None) -> models.CalculatorResult:
     """Score a Turandot cast (`POST /v1/rulesets/turandot/score`).
 
     For tables playing the physical game with the default catalogue: 6 singers, a director and
@@ -75,11 +75,11 @@ def score_turandot_cast(transport: Transport, body: models.Calculator | JSONObje
     path = "/v1/rulesets/turandot/score"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=None)
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
     return as_calculator_result(data)
 
 
-def word_jam_value(transport: Transport, body: models.WordJamValueRequest | JSONObject) -> models.WordJamValue:
+def word_jam_value(transport: Transport, body: models.WordJamValueRequest | JSONObject, *, token: str | None = None) -> models.WordJamValue:
     """Value a Word Jam word (`POST /v1/rulesets/wordjam/value`).
 
     For tables playing the physical game: a word and the coin consonants (and the forbidden
@@ -92,11 +92,11 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest | JSON
     path = "/v1/rulesets/wordjam/value"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=None)
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
     return as_word_jam_value(data)
 
 
-def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, idempotency_key: str | None = None) -> models.CreatedGame:
+def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, idempotency_key: str | None = None, token: str | None = None) -> models.CreatedGame:
     """Create a game (`POST /v1/games`).
 
     The game opens with every seat free and starts when the last seat is taken. The response
@@ -114,11 +114,11 @@ def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, i
     headers: dict[str, str] = {}
     if idempotency_key is not None:
         headers["Idempotency-Key"] = idempotency_key
-    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=None)
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
     return as_created_game(data)
 
 
-def list_games(transport: Transport, *, ruleset: ListGamesRuleset | None = None, status: ListGamesStatus | None = None, has_bots: ListGamesHasBots | None = None, limit: int | None = None, cursor: str | None = None) -> models.GameList:
+def list_games(transport: Transport, *, ruleset: ListGamesRuleset | None = None, status: ListGamesStatus | None = None, has_bots: ListGamesHasBots | None = None, limit: int | None = None, cursor: str | None = None, token: str | None = None) -> models.GameList:
     """List games (`GET /v1/games`).
 
     Public games (a private game never appears), newest first, a page at a time: follow
@@ -144,11 +144,11 @@ def list_games(transport: Transport, *, ruleset: ListGamesRuleset | None = None,
     if cursor is not None:
         params["cursor"] = cursor
     headers: dict[str, str] = {}
-    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_game_list(data)
 
 
-def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Game:
+def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, if_none_match: str | None = None, token: str | None = None) -> models.Game:
     """Get the caller's view of a game (`GET /v1/games/{game_id}`).
 
     A seat token shows that seat's hand and bid; the host token or no token shows the
@@ -160,6 +160,8 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     if spectator is not None:
         params["spectator"] = spectator
     headers: dict[str, str] = {}
+    if if_none_match is not None:
+        headers["If-None-Match"] = if_none_match
     data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_game(data)
 
@@ -242,12 +244,22 @@ def make_move(transport: Transport, game_id: str, body: models.Move | JSONObject
     return as_move_result(data)
 
 
-def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
+def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, ticket: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
     """Follow the game's events (`GET /v1/games/{game_id}/events`).
 
     The events the caller may see after `after` (a sequence number), redacted per viewer
     like the view. With `Accept: text/event-stream` the same URL streams them as server-sent
-    events, resumable with `Last-Event-ID`, with heartbeats.
+    events, resumable with `Last-Event-ID`, with heartbeats. A stream closes after the game's
+    last event; once the game is over, a stream asked for by a caller that has every event
+    (`Last-Event-ID`, else `after`, at or past the game's last sequence number) is 204 No
+    Content, which stops a browser's EventSource from reconnecting.
+
+    A seat's stream (or the host's) needs its token, as a bearer token; a browser's
+    EventSource, which cannot send one, brings a stream ticket instead (`?ticket=`, from
+    `POST /v1/games/{game_id}/stream-tickets`): the stream is then exactly what the token's
+    would be. A ticket opens one stream, once: it is refused (401 `invalid_ticket`) when
+    unknown, expired, used already, of another game, beside another credential, or on a
+    request that is not a stream.
     """
     path = f"/v1/games/{game_id}/events"
     params: dict[str, str | int] = {}
@@ -255,11 +267,31 @@ def get_events(transport: Transport, game_id: str, *, after: int | None = None, 
         params["after"] = after
     if spectator is not None:
         params["spectator"] = spectator
+    if ticket is not None:
+        params["ticket"] = ticket
     headers: dict[str, str] = {}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
     data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_events(data)
+
+
+def create_stream_ticket(transport: Transport, game_id: str, *, token: str | None = None) -> models.StreamTicket:
+    """Get a stream ticket (`POST /v1/games/{game_id}/stream-tickets`).
+
+    For a browser's `EventSource`, which cannot send an Authorization header: with a token of
+    the game as the bearer (a seat's, the host's, or a private game's spectator token), a
+    ticket that opens the game's event stream once, as that token would (a seat's ticket
+    shows that seat's own secrets, and its stream ends after its own `seat_left` like the
+    token's): `new EventSource(url)`. It is good for `STREAM_TICKET_SECONDS` (60) and for
+    one stream: a page that reconnects asks for a new one each time, with `&after=<seq>` of
+    the last event it has. Only the ticket's hash is stored. No body.
+    """
+    path = f"/v1/games/{game_id}/stream-tickets"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_stream_ticket(data)
 
 
 def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
@@ -366,16 +398,16 @@ def request_rematch(transport: Transport, game_id: str, *, token: str | None = N
     return as_rematch(data)
 
 
-def healthz(transport: Transport) -> models.Health:
+def healthz(transport: Transport, *, token: str | None = None) -> models.Health:
     """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_health(data)
 
 
-def readyz(transport: Transport) -> models.Health:
+def readyz(transport: Transport, *, token: str | None = None) -> models.Health:
     """Readiness probe (`GET /readyz`).
 
     Redis answers and takes a small write (a key of its own, `impresario:probe`, kept a
@@ -384,11 +416,11 @@ def readyz(transport: Transport) -> models.Health:
     path = "/readyz"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None)
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_health(data)
 
 
-def metrics(transport: Transport) -> str:
+def metrics(transport: Transport, *, token: str | None = None) -> str:
     """Prometheus metrics (`GET /metrics`).
 
     With `METRICS_PORT` set (as on Kubernetes), only on that port, which serves nothing else;
@@ -399,7 +431,7 @@ def metrics(transport: Transport) -> str:
     path = "/metrics"
     params: dict[str, str | int] = {}
     headers: dict[str, str] = {}
-    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=None, raw=True)
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
     if not isinstance(data, str):
         raise UnexpectedResponse(f"expected text, got {type(data).__name__}")
     return data
@@ -437,7 +469,7 @@ def as_game_list(data: object) -> models.GameList:
 
 def as_game(data: object) -> models.Game:
     """``data`` (decoded JSON) as a Game, once its top-level shape is checked."""
-    return cast("models.Game", _checked(data, "Game", tag="ruleset", variants={"turandot": ["bot_seconds", "deck_left", "directors", "dummy", "fired", "helpers", "id", "last_seq", "maestro", "move_seconds", "nominee", "pending", "phase", "players", "private", "rematch", "removed_directors", "reveal", "reveal_round", "round", "ruleset", "seats_taken", "seats_total", "seeded", "status", "table", "version", "waiting"], "wordjam": ["ali_baba", "ali_word", "barred", "best", "bets", "bot_seconds", "cave", "challenge", "chief_thief", "coins", "declarations", "extra_turn", "final_turn", "forbidden", "history", "id", "last_seq", "last_vote", "move_seconds", "must_beat", "participants", "pending", "phase", "players", "private", "rematch", "ruleset", "seats_taken", "seats_total", "seeded", "sides", "status", "style", "styles_left", "styles_used", "turn", "used_words", "version", "window"], "muzicando": ["auction", "auction_variant", "blocked", "bot_seconds", "chooser", "contract", "dealer", "declarer", "hand", "hands", "id", "last_seq", "layout", "mode", "move_seconds", "pending", "phase", "pile_size", "places", "players", "private", "queued_blocks", "rematch", "results", "ruleset", "run", "seats_taken", "seats_total", "seeded", "status", "table", "team_totals", "totals", "turn", "version"]}))
+    return cast("models.Game", _checked(data, "Game", tag="ruleset", variants={"turandot": ["bot_seconds", "deck_left", "directors", "dummy", "fired", "helpers", "id", "last_seq", "maestro", "move_seconds", "nominee", "pending", "phase", "players", "private", "rematch", "removed_directors", "reveal", "reveal_round", "round", "ruleset", "seats_taken", "seats_total", "seeded", "status", "table", "version", "waiting"], "wordjam": ["ali_baba", "ali_word", "barred", "best", "bets", "bot_seconds", "cave", "challenge", "chief_thief", "coins", "declarations", "extra_turn", "final_turn", "forbidden", "history", "id", "last_seq", "last_vote", "must_beat", "participants", "pending", "phase", "players", "private", "rematch", "ruleset", "seats_taken", "seats_total", "seeded", "sides", "status", "style", "styles_left", "styles_used", "turn", "used_words", "version", "window"], "muzicando": ["auction", "auction_variant", "blocked", "bot_seconds", "chooser", "contract", "dealer", "declarer", "hand", "hands", "id", "last_seq", "layout", "mode", "move_seconds", "pending", "phase", "pile_size", "places", "players", "private", "queued_blocks", "rematch", "results", "ruleset", "run", "seats_taken", "seats_total", "seeded", "status", "table", "team_totals", "totals", "turn", "version"]}))
 
 
 def as_joined(data: object) -> models.Joined:
@@ -460,6 +492,11 @@ def as_events(data: object) -> models.Events:
     return cast("models.Events", _checked(data, "Events", [["events", "last_seq"]]))
 
 
+def as_stream_ticket(data: object) -> models.StreamTicket:
+    """``data`` (decoded JSON) as a StreamTicket, once its top-level shape is checked."""
+    return cast("models.StreamTicket", _checked(data, "StreamTicket", [["expires_at", "ticket", "url"]]))
+
+
 def as_replay(data: object) -> models.Replay:
     """``data`` (decoded JSON) as a Replay, once its top-level shape is checked."""
     return cast("models.Replay", _checked(data, "Replay", [["bot_seconds", "bots", "id", "move_seconds", "moves", "names", "options", "players", "ruleset", "score", "seed"]]))
@@ -472,7 +509,7 @@ def as_replay_step(data: object) -> models.ReplayStep:
 
 def as_score(data: object) -> models.Score:
     """``data`` (decoded JSON) as a Score, once its top-level shape is checked."""
-    return cast("models.Score", _checked(data, "Score", [["dummy", "dummy_wins", "players", "winners"], ["extra_turns", "players", "shared", "winners"], ["hands", "mode", "players", "teams", "winners"]]))
+    return cast("models.Score", _checked(data, "Score", tag="ruleset", variants={"turandot": ["dummy", "dummy_wins", "players", "ruleset", "winners"], "wordjam": ["extra_turns", "players", "ruleset", "shared", "winners"], "muzicando": ["hands", "mode", "players", "ruleset", "teams", "winners"]}))
 
 
 def as_left(data: object) -> models.Left:
@@ -505,4 +542,9 @@ def as_action_space(data: object) -> models.ActionSpace:
     return cast("models.ActionSpace", _checked(data, "ActionSpace", tag="type", variants={"bid": ["bluff", "helper", "max_money", "slots", "type"], "assign_office": ["seats", "slots", "type"], "nominate": ["seats", "type"], "fire_director": ["directors", "type"], "cast": ["optimal", "optimal_total", "singers", "type"], "choose_side": ["sides", "type"], "open_sesame": ["check", "coins", "first_letter", "forbidden", "max_length", "style", "type"], "no_call": ["type"], "challenge": ["about", "author", "type", "value", "word", "word_id"], "no_challenge": ["type", "word_id"], "vote": ["author", "in_favour", "type", "word", "word_id"], "bet": ["sides", "type", "value", "word"], "thief_word": ["current", "final", "max_length", "must_beat", "type"], "thief_pass": ["type"], "auction_bid": ["contracts", "last_bid", "type"], "auction_pass": ["type"], "choose_layout": ["layouts", "type"], "place": ["cards", "type"], "pass": ["draws", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
+def as_event(data: object) -> models.Event:
+    """``data`` (decoded JSON) as an Event, once its top-level shape is checked."""
+    return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
+
+
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]

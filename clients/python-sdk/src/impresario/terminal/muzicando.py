@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from typing import Any, Callable, Sequence, TypeGuard
+from typing import Any, Callable, Sequence
 
 from .._generated import models
 from ..muzicando import SIGN_KIND
@@ -68,10 +68,6 @@ def muzicando(view: models.Game) -> models.MuzicandoGame:
     if view["ruleset"] != "muzicando":
         raise ValueError(f"the Muzicando screen cannot show a {view['ruleset']} game")
     return view
-
-
-def is_muzicando_score(score: models.Score) -> TypeGuard[models.MuzicandoScore]:
-    return "teams" in score  # of the three scores, Muzicando's alone has teams
 
 
 class MuzicandoScreen(Screen):
@@ -242,7 +238,7 @@ class MuzicandoScreen(Screen):
         return {"type": "place", "card": entry["card"], "x": cell["x"], "y": cell["y"]}
 
     def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
-        if not is_muzicando_score(score):
+        if score["ruleset"] != "muzicando":
             return
         for team in score["teams"]:
             self.out(f"  team {team['team']} ("

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable, TypeGuard
+from typing import Any, Callable
 
 from .._generated import models
 from .base import Move, Screen
@@ -39,10 +39,6 @@ def turandot(view: models.Game) -> models.TurandotGame:
     if view["ruleset"] != "turandot":
         raise ValueError(f"the Turandot screen cannot show a {view['ruleset']} game")
     return view
-
-
-def is_turandot_score(score: models.Score) -> TypeGuard[models.TurandotScore]:
-    return "dummy_wins" in score  # of the three scores, Turandot's alone has dummy_wins
 
 
 class TurandotScreen(Screen):
@@ -224,7 +220,7 @@ class TurandotScreen(Screen):
                     "round": view["round"]}
 
     def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
-        if not is_turandot_score(score):
+        if score["ruleset"] != "turandot":
             return
         for p in score["players"]:
             if p["cast"]:

@@ -4,7 +4,7 @@ prompt for every move, each with the window's countdown."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, TypeGuard
+from typing import Any, Callable
 
 from .._generated import models
 from ..wordjam import word_value
@@ -27,10 +27,6 @@ def wordjam(view: models.Game) -> models.WordJamGame:
     if view["ruleset"] != "wordjam":
         raise ValueError(f"the Word Jam screen cannot show a {view['ruleset']} game")
     return view
-
-
-def is_wordjam_score(score: models.Score) -> TypeGuard[models.WordJamScore]:
-    return "extra_turns" in score  # of the three scores, Word Jam's alone has extra_turns
 
 
 class WordJamScreen(Screen):
@@ -200,11 +196,11 @@ class WordJamScreen(Screen):
         self.out(f"  {word.upper()}: {checked['value']} coins{note}")
 
     def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
-        if is_wordjam_score(score) and score["shared"]:
+        if score["ruleset"] == "wordjam" and score["shared"]:
             self.out("  the victory is shared")
 
     def score(self, score: models.Score, lines: Sequence[str] | None = None) -> None:
-        if not is_wordjam_score(score):
+        if score["ruleset"] != "wordjam":
             super().score(score, lines)
             return
         players = score["players"]

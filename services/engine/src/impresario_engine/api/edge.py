@@ -6,8 +6,8 @@ CORS, security headers, metrics and one structured log line.
 - Rate limits: fixed one-minute windows counted in Redis, so every worker and pod shares them;
   429 problem JSON with ``Retry-After`` beyond the limit. Games created per client address (on
   by default), requests per token and per client address (off unless configured).
-- Failed authentications (on by default): each 401 ``invalid_token`` or 403
-  ``invalid_join_token`` counts against the client's address and the game in Redis; past
+- Failed authentications (on by default): each 401 ``invalid_token`` or ``invalid_ticket``
+  or 403 ``invalid_join_token`` counts against the client's address and the game in Redis; past
   ``auth_failures_per_ip`` in a minute, the worker that sees it answers that address's further
   failures on that game 429 ``auth_rate_limited`` until the minute ends. A credential that
   validates is always served: a guesser sharing a player's address (a NAT) cannot lock the
@@ -88,8 +88,8 @@ def configure_logging(level: str = "INFO") -> None:
     logging._srcfile = None  # type: ignore[attr-defined]
 
 
-#: the problem codes of a failed authentication (a guessed token or join link)
-AUTH_FAILURES = frozenset({"invalid_token", "invalid_join_token"})
+#: the problem codes of a failed authentication (a guessed token, join link or stream ticket)
+AUTH_FAILURES = frozenset({"invalid_token", "invalid_join_token", "invalid_ticket"})
 
 
 def client_address() -> str:

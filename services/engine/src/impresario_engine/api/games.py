@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
-from flask import request
+from flask import Response, request
 from flask_smorest import Blueprint
 
-from ..usecases import create, idempotency, play, reading, seats
+from ..usecases import create, idempotency, play, reading, seats, tickets
 from . import schemas as s
+from . import schemas_streams as ss
 from . import streams
 from .declared import load_body, load_move
 from .edge import client_address
@@ -99,7 +100,9 @@ def _game_id(game_id: str) -> str:
 
 #: the operations that need a bearer token
 _NEEDS_TOKEN = {"games.make_move": "a move needs the seat's bearer token",
-                "games.resolve_game": "resolving a game needs the host's or a seat's token"}
+                "games.resolve_game": "resolving a game needs the host's or a seat's token",
+                "games.create_stream_ticket": "a stream ticket needs the bearer token of a "
+                                              "seat, the host or the spectator link"}
 
 
 @blp.before_request
@@ -117,9 +120,28 @@ def _credentials_first() -> None:
     if join is not None and not 0 < len(join) <= 256:
         raise ApiError(403, "invalid_join_token", "the join link's token is not valid for this "
                        "game")
+    ticket = request.args.get("ticket")
+    if ticket is not None:
+        _ticket_usable(ticket, token, link)
     missing = _NEEDS_TOKEN.get(request.endpoint or "")
     if missing and token is None:
         raise ApiError(401, "missing_token", missing, headers={"WWW-Authenticate": "Bearer"})
+
+
+def _ticket_usable(ticket: str, token: str | None, link: str | None) -> None:
+    """A stream ticket (``?ticket=``) opens an event stream and nothing else: on any other
+    request, beside another credential, or of a size no ticket has, it is refused (401
+    ``invalid_ticket``, counted as a failed authentication) and left unused."""
+    why = None
+    if not 0 < len(ticket) <= 256:
+        why = "the stream ticket is not valid"
+    elif request.endpoint != "games.get_events" or not streams.wants_stream():
+        why = ("a stream ticket opens only the game's event stream (GET /events with Accept: "
+               "text/event-stream)")
+    elif token is not None or link is not None:
+        why = "send a stream ticket or another credential, not both"
+    if why:
+        raise ApiError(401, "invalid_ticket", why)
 
 
 def _read(game_id: str):
@@ -361,34 +383,87 @@ def make_move(game_id: str):
     return json_response(result, 200, headers)
 
 
+_STREAM_204 = (
+    "The game is over and the caller has every event (`Last-Event-ID`, else `after`, is at "
+    "least its last sequence number): with `Accept: text/event-stream` only. No body; a "
+    "browser's EventSource stops reconnecting on it")
+
+
 @blp.route("/<game_id>/events", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getEvents", security=AUTH, parameters=[
     {"in": "query", "name": "after", "required": False,
      "schema": {"type": "integer", "minimum": 0, "maximum": 2**53, "default": 0},
      "description": "only events with a greater sequence number"},
-    SPECTATOR_PARAM,
+    SPECTATOR_PARAM, ss.TICKET_PARAM,
     {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
      "description": "SSE: resume after this event's sequence number"}],
     responses={200: {"content": {"text/event-stream": {"schema": {
         "type": "string",
         "description": "Server-sent events: `id` is the sequence number, `event` the type, "
-                       "`data` the event as JSON; comment lines are heartbeats"}}}}})
-@blp.arguments(s.EventsQuerySchema, location="query", as_kwargs=True)
+                       "`data` the event as JSON (an `Event`, as `contentSchema` says); "
+                       "comment lines are heartbeats",
+        "contentMediaType": "application/json",
+        "contentSchema": {"$ref": "#/components/schemas/Event"}}}}}})
+@blp.arguments(ss.StreamEventsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, s.EventsSchema, description="Events after the given sequence number")
-@problems(401, 403, 404, 422, 503)
-def get_events(game_id: str, after: int = 0, spectator: str | None = None):
+@blp.alt_response(204, description=_STREAM_204)
+@problems(401, 403, 404, 422, 503, examples={
+    401: ("invalid_ticket", "the stream ticket is not valid: unknown, already used, or for "
+                            "another game; ask for a new one")})
+def get_events(game_id: str, after: int = 0, spectator: str | None = None,
+               ticket: str | None = None):
     """Follow the game's events
 
     The events the caller may see after `after` (a sequence number), redacted per viewer
     like the view. With `Accept: text/event-stream` the same URL streams them as server-sent
-    events, resumable with `Last-Event-ID`, with heartbeats.
+    events, resumable with `Last-Event-ID`, with heartbeats. A stream closes after the game's
+    last event; once the game is over, a stream asked for by a caller that has every event
+    (`Last-Event-ID`, else `after`, at or past the game's last sequence number) is 204 No
+    Content, which stops a browser's EventSource from reconnecting.
+
+    A seat's stream (or the host's) needs its token, as a bearer token; a browser's
+    EventSource, which cannot send one, brings a stream ticket instead (`?ticket=`, from
+    `POST /v1/games/{game_id}/stream-tickets`): the stream is then exactly what the token's
+    would be. A ticket opens one stream, once: it is refused (401 `invalid_ticket`) when
+    unknown, expired, used already, of another game, beside another credential, or on a
+    request that is not a stream.
     """
     ctx = engine()
-    loaded, caller = _read(game_id)
+    if ticket is not None:
+        loaded, caller = tickets.redeem(ctx, _game_id(game_id), ticket)
+    else:
+        loaded, caller = _read(game_id)
     if streams.wants_stream():
-        return streams.event_stream(ctx, loaded, caller, streams.resume_after(after))
+        after = streams.resume_after(after)
+        if loaded.doc["status"] == "finished" and after >= loaded.doc["seq"]:
+            return Response(status=204, headers={"Cache-Control": "no-store"})
+        return streams.event_stream(ctx, loaded, caller, after)
     events = reading.events(ctx, loaded, caller, after)
     return json_response({"events": events, "last_seq": loaded.doc["seq"]})
+
+
+@blp.route("/<game_id>/stream-tickets", methods=["POST"], parameters=GAME_ID_PARAM)
+@blp.doc(operationId="createStreamTicket", security=[{"bearer": []}])
+@blp.response(201, ss.StreamTicketSchema, description="A ticket for one event stream",
+              example={"ticket": "3mV0c1Jx8kQm2b7Zr5TqWn4yHd9aLs0E",
+                       "expires_at": 1767225660,
+                       "url": "/v1/games/q3Jx0Lr2mTZ_/events?ticket=3mV0c1Jx8kQm2b7Zr5TqWn4yHd9aLs0E"})
+@problems(401, 404, 503)
+def create_stream_ticket(game_id: str):
+    """Get a stream ticket
+
+    For a browser's `EventSource`, which cannot send an Authorization header: with a token of
+    the game as the bearer (a seat's, the host's, or a private game's spectator token), a
+    ticket that opens the game's event stream once, as that token would (a seat's ticket
+    shows that seat's own secrets, and its stream ends after its own `seat_left` like the
+    token's): `new EventSource(url)`. It is good for `STREAM_TICKET_SECONDS` (60) and for
+    one stream: a page that reconnects asks for a new one each time, with `&after=<seq>` of
+    the last event it has. Only the ticket's hash is stored. No body.
+    """
+    gid = _game_id(game_id)
+    result = tickets.issue(engine(), gid, bearer_token())
+    result["url"] = f"/v1/games/{gid}/events?ticket={result['ticket']}"
+    return json_response(result, 201)
 
 
 @blp.route("/<game_id>/resolve", methods=["POST"], parameters=GAME_ID_PARAM)

@@ -116,7 +116,7 @@ def list_games():
 @blp.doc(operationId="leaveSeat", security=[{"bearer": []}], parameters=[IDEMPOTENCY_PARAM],
          responses={200: {"links": LEAVE_LINKS}})
 @blp.response(200, s.LeftSchema, description="The seat given back, and the game now")
-@problems(400, 401, 403, 404, 409, 503, blueprint=blp, examples={
+@problems(400, 401, 403, 404, 409, 422, 503, blueprint=blp, examples={
     403: ("not_your_seat", "a seat's token can give back only that seat"),
     404: ("seat_not_found", "nobody sits at seat 3")})
 def leave_seat(game_id: str, seat: int):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from impresario_rules import RULESETS
 from impresario_rules import declare as D
@@ -21,11 +21,13 @@ from impresario_rules.base import Ruleset
 from impresario_rules.declare import Field
 from impresario_rules.turandot.cards import DEFAULT as DEFAULT_CATALOGUE
 from impresario_rules.turandot.cards import DIRECTORS
-from impresario_rules.turandot.declarations import SCORE_LINES
+from impresario_rules.turandot.declarations import DIRECTOR, SCORE_LINES, SINGER
 from impresario_rules.wordjam.words import (CONSONANTS, FORBIDDEN_CONSONANT, MAX_WORD_CHARS,
                                             WORD_PATTERN)
 
-from ..table.clock import SECONDS_SETTINGS
+from ..table.clock import seconds_settings
+from ..table.events import EVENTS as TABLE_EVENTS
+from ..table.events import MOVE_TYPES
 from ..table.names import NAME_MAX
 from .declared import Base, Int, StrictBool, schema_for
 
@@ -33,18 +35,64 @@ SEED_MAX = 2**63 - 1
 
 
 # ---------------------------------------------------------------------------- problem
+#: per-field messages of a body or query that failed validation: a list of messages per
+#: field, or, for a field holding an object or a list, the same by its fields or indexes
+FIELD_ERRORS = {"type": "object", "additionalProperties": {"anyOf": [
+    {"type": "array", "items": {"type": "string"}},
+    {"$ref": "#/components/schemas/FieldErrors"}]}}
+
+
+def _strings(description: str) -> fields.List:
+    return fields.List(fields.String(), metadata={"description": description})
+
+
 class ProblemSchema(Base):
+    """RFC 9457 problem JSON. Beside the five standard members and the request's id, a
+    problem may carry the facts its ``code`` is about; every one of them is listed here."""
+
     type = fields.String(required=True, metadata={"example": "https://impresario.dev/problems/not_your_turn"})
     title = fields.String(required=True, metadata={"example": "Conflict"})
     status = Int(required=True, metadata={"example": 409})
     code = fields.String(required=True, metadata={
-        "description": "stable machine-readable error code", "example": "not_your_turn"})
+        "description": "stable machine-readable error code (each operation lists its own)",
+        "example": "not_your_turn"})
     detail = fields.String(required=True, metadata={"example": "only the maestro assigns the office hires"})
     request_id = fields.String(metadata={"description": "the request's id (also in X-Request-ID)"})
-    errors = fields.Dict(metadata={"description": "per-field messages of a body that failed validation"})
-
-    class Meta:
-        unknown = INCLUDE
+    errors = fields.Raw(metadata={"allOf": [{"$ref": "#/components/schemas/FieldErrors"}]})
+    # the facts of some codes
+    version = Int(metadata={"description": "the game's version now (`stale_version`, "
+                                           "`deadline_passed`, `game_finished`): its ETag"})
+    default_played = StrictBool(metadata={"description": "`deadline_passed`: your own default "
+                                                         "move was played"})
+    cause = fields.String(validate=validate.OneOf(["deadline", "bot"]), metadata={
+        "description": "`deadline_passed`: what moved the game on"})
+    phase = fields.String(metadata={"description": "`deadline_passed`: the phase now"})
+    pending = fields.List(fields.String(validate=validate.OneOf(MOVE_TYPES)), metadata={
+        "description": "`deadline_passed`: what you must do now"})
+    round = Int(metadata={"description": "`deadline_passed`, Turandot: the round now"})
+    turn = Int(metadata={"description": "`deadline_passed`, Word Jam: the turn now"})
+    extra_turn = Int(metadata={"description": "`deadline_passed`, Word Jam: the extra turn now"})
+    attempt = Int(metadata={"description": "`deadline_passed`, Word Jam: the think window's "
+                                           "attempt now"})
+    hand = Int(metadata={"description": "`deadline_passed`, Muzicando: the hand now"})
+    move_types = fields.List(fields.String(validate=validate.OneOf(MOVE_TYPES)), metadata={
+        "description": "`unknown_move_type`: the ruleset's move types"})
+    options = _strings("`unknown_option`: the options not known")
+    singers = _strings("`not_a_permutation`: your singers")
+    waiting = fields.List(Int(), metadata={"description": "`office_seats_mismatch`: the seats "
+                                                          "waiting for an office hire"})
+    participants = fields.List(Int(), metadata={"description": "`sitting_out`: the seats "
+                                                               "playing this extra turn"})
+    ali_baba = Int(metadata={"description": "`sesame_already_called`: who called it"})
+    word_id = Int(allow_none=True, metadata={
+        "description": "`stale_word_id`, `deadline_passed` (Word Jam): the word challenged now "
+                       "(null: none)"})
+    reason = fields.String(metadata={"description": "why a word is invalid (`word_*`)"})
+    card = fields.String(metadata={"description": "Muzicando: the card that cannot go there"})
+    x = Int(metadata={"description": "Muzicando: the cell's column"})
+    y = Int(metadata={"description": "Muzicando: the cell's row"})
+    last_bid = fields.String(metadata={"description": "`bid_too_low`: the contract to beat"})
+    index = Int(metadata={"description": "`invalid_catalogue`: the entry at fault"})
 
 
 # ---------------------------------------------------------------------------- games
@@ -76,7 +124,7 @@ SEAT_FIELDS: dict[str, Field] = {
 }
 PENDING = D.Shape("Pending", {
     "seat": D.Int(),
-    "kinds": D.List(D.Str()),
+    "kinds": D.List(D.Str(enum=MOVE_TYPES)),
     "deadline": D.Num(nullable=True, description="when the engine plays this seat's default "
                                                  "move (Unix time, seconds); null without "
                                                  "move_seconds"),
@@ -96,15 +144,55 @@ def game_shape(ruleset: Ruleset) -> D.Shape:
     player = fields_["players"].items.shape  # type: ignore[union-attr]
     fields_["players"] = D.List(D.Obj(player.extended(player.name, SEAT_FIELDS, after="seat")))
     fields_["pending"] = D.List(D.Obj(PENDING))
+    base = {k: f for k, f in GAME_BASE.items() if k != "move_seconds" or ruleset.move_seconds}
     return D.Shape(f"{title_of(ruleset)}Game", {
-        **GAME_BASE, "ruleset": D.Str(enum=[ruleset.name], example=ruleset.name), **fields_},
+        **base, "ruleset": D.Str(enum=[ruleset.name], example=ruleset.name), **fields_},
         view.doc)
+
+
+def score_shape(ruleset: Ruleset) -> D.Shape:
+    """A final score as the API shows it (``GET /score``, a replay's): the ruleset's name,
+    then its declared score (the one a finished game's view holds)."""
+    score = ruleset.declarations.score
+    return D.Shape(f"{title_of(ruleset)}FinalScore", {"ruleset": D.Str(enum=[ruleset.name], example=ruleset.name),
+                                **score.fields}, score.doc)
 
 
 #: each ruleset's game and score schemas (the ``Game`` and ``Score`` unions of the spec)
 VIEW_SCHEMAS: dict[str, tuple[type[Schema], type[Schema]]] = {
-    name: (schema_for(game_shape(r)), schema_for(r.declarations.score))
+    name: (schema_for(game_shape(r)), schema_for(score_shape(r)))
     for name, r in RULESETS.items()}
+
+
+def event_shapes() -> dict[str, D.Shape]:
+    """Every event the API may send, by type, as a viewer gets it: its sequence number, then
+    the fields its declaration names (the table's events and every ruleset's). A type several
+    rulesets declare with different fields (``game_finished``) is one shape: the fields they
+    all have are required as declared, the others are not."""
+    declared: dict[str, list[D.Shape]] = {}
+    for shape in (*TABLE_EVENTS, *(e for r in RULESETS.values() for e in r.declarations.events)):
+        declared.setdefault(shape.fields["type"].enum[0], []).append(shape)  # type: ignore[index]
+    out = {}
+    for kind, shapes in declared.items():
+        merged: dict[str, Field] = {"seq": D.Int(description="the event's sequence number in "
+                                                             "its game (`after`, SSE `id`)")}
+        for shape in shapes:
+            for name, f in shape.fields.items():
+                if name in merged and merged[name].type != f.type:
+                    raise ValueError(f"{kind}.{name} is declared with two types")
+                merged.setdefault(name, f)
+        for name, f in merged.items():
+            if name != "seq" and any(name not in shape.fields for shape in shapes):
+                merged[name] = f.but(required=False)
+        name = shapes[0].name if len(shapes) == 1 else D.event(kind, {}).name
+        docs = [shape.doc for shape in shapes if shape.doc]
+        out[kind] = D.Shape(name, merged, docs[0] if docs else "")
+    return out
+
+
+#: every event's schema, by type (the spec's ``Event`` union)
+EVENT_SCHEMAS: dict[str, type[Schema]] = {
+    kind: schema_for(shape) for kind, shape in event_shapes().items()}
 
 
 # Each ruleset's options, for the spec only (the rules check them, with their own codes): the
@@ -124,7 +212,7 @@ def options_shape(ruleset: Ruleset) -> D.Shape:
     return options.extended(options.name, {
         name: D.Int(required=False, nullable=True, minimum=low, maximum=high, judged=True,
                     description=f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})")
-        for name, (low, high) in SECONDS_SETTINGS.items()})
+        for name, (low, high) in seconds_settings(ruleset).items()})
 
 
 class CreateGameSchema(Base):
@@ -203,14 +291,6 @@ def ScoreField(**kw: Any) -> fields.Raw:  # noqa: N802
     return fields.Raw(metadata={"allOf": [{"$ref": "#/components/schemas/Score"}]}, **kw)
 
 
-class EventSchema(Base):
-    seq = Int(required=True)
-    type = fields.String(required=True)
-
-    class Meta:
-        unknown = INCLUDE
-
-
 class CreatedGameSchema(Base):
     game = GameField(required=True)
     host_token = fields.String(required=True, metadata={"description": "shown once; keep it"})
@@ -238,12 +318,12 @@ class JoinedSchema(Base):
 
 class MoveResultSchema(Base):
     version = Int(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(_Ref("Event"), required=True)
     game = GameField(required=True)
 
 
 class EventsSchema(Base):
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(_Ref("Event"), required=True)
     last_seq = Int(required=True)
 
 
@@ -261,10 +341,13 @@ class ReplayMoveSchema(Base):
 
 class ReplaySchema(Base):
     id = fields.String(required=True)
-    ruleset = fields.String(required=True)
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)))
     players = Int(required=True)
     seed = Int(required=True)
-    options = fields.Dict(required=True)
+    options = fields.Raw(required=True, metadata={
+        "description": "the ruleset's options the game was created with",
+        "anyOf": [{"$ref": f"#/components/schemas/{title_of(r)}Options"}
+                  for r in RULESETS.values()]})
     move_seconds = Int(required=True, allow_none=True)
     bot_seconds = Int(required=True)
     names = fields.List(fields.String(), required=True)
@@ -292,7 +375,7 @@ class ReplayStepSchema(Base):
 
 class ActionsSchema(Base):
     seat = Int(required=True, allow_none=True)
-    pending = fields.List(fields.String(), required=True)
+    pending = fields.List(fields.String(validate=validate.OneOf(MOVE_TYPES)), required=True)
     moves = fields.List(_Ref("ActionSpace"), required=True, metadata={
         "description": "the legal moves, described compactly per move type"})
     default = _Ref("Move", allow_none=True, metadata={
@@ -300,13 +383,30 @@ class ActionsSchema(Base):
 
 
 # ---------------------------------------------------------------------------- rulesets
+class OptionDocSchema(Base):
+    """One option of a ruleset, in words."""
+
+    type = fields.String(required=True, metadata={"example": "integer from 0 to 4, or null"})
+    default = fields.Raw(required=True, allow_none=True, metadata={
+        "description": "the value a game takes when the option is left out (any JSON value)"})
+    description = fields.String(required=True)
+
+
+class CatalogueSchema(Base):
+    """Turandot's default catalogue: the card faces."""
+
+    singers = fields.List(fields.Nested(schema_for(SINGER)), required=True)
+    directors = fields.List(fields.Nested(schema_for(DIRECTOR)), required=True)
+
+
 class RulesetSchema(Base):
     name = fields.String(required=True)
     title = fields.String(required=True)
     min_players = Int(required=True)
     max_players = Int(required=True)
-    options = fields.Dict(required=True)
-    move_types = fields.List(fields.String(), required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionDocSchema),
+                          required=True, metadata={"description": "the options by name"})
+    move_types = fields.List(fields.String(validate=validate.OneOf(MOVE_TYPES)), required=True)
     bots = fields.List(fields.String(), required=True, metadata={
         "description": "the engine's bots a host can seat (POST /seats with `bot`)",
         "example": ["random", "greedy"]})
@@ -317,9 +417,9 @@ class RulesetSchema(Base):
         "description": "who plays the seat of a player who leaves a game in play: one of "
                        "`bots`, or `defaults` (the seat plays what a passed deadline plays)",
         "example": "greedy"})
-    catalogue = fields.Dict(metadata={
-        "description": "Turandot: the default catalogue's card faces, `{singers: [Singer], "
-                       "directors: [Director]}` (for calculators and card faces)"})
+    catalogue = fields.Nested(CatalogueSchema, metadata={
+        "description": "Turandot: the default catalogue's card faces (for calculators and "
+                       "card faces)"})
 
 
 class RulesetsSchema(Base):
@@ -346,18 +446,21 @@ class CalculatorSchema(Base):
     puccini = StrictBool(load_default=False, metadata={"description": "2 players: hold Puccini at the end"})
 
 
-class CalculatorResultSchema(Base):
+class ArrangementSchema(Base):
+    """An arrangement of six singers in the roles, and its score."""
+
     lines = fields.Nested(schema_for(SCORE_LINES), required=True)
     total = Int(required=True)
     roles = fields.List(fields.String(), required=True)
-    best = fields.Dict(required=True, metadata={"description": "{roles, lines, total} of the best arrangement"})
+
+
+class CalculatorResultSchema(ArrangementSchema):
+    best = fields.Nested(ArrangementSchema, required=True, metadata={
+        "description": "the best arrangement"})
 
 
 class HealthSchema(Base):
-    status = fields.String(required=True)
-
-    class Meta:
-        unknown = INCLUDE
+    status = fields.String(required=True, validate=validate.OneOf(["ok", "ready"]))
 
 
 # ---------------------------------------------------------------------------- Word Jam's calculator

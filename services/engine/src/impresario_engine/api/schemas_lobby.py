@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from impresario_rules import RULESETS
+
 from .declared import Base, Int, StrictBool
 from .schemas import GameField
 
@@ -23,13 +25,16 @@ class LobbyGameSchema(Base):
     """A game as the list of games shows it: nothing secret, nothing of the play."""
 
     id = fields.String(required=True)
-    ruleset = fields.String(required=True, metadata={"example": "turandot"})
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)),
+                            metadata={"example": "turandot"})
     status = fields.String(required=True, validate=validate.OneOf(["open", "playing", "finished"]))
     seats_taken = Int(required=True, metadata={"description": "seats taken or held"})
     seats_total = Int(required=True)
     seats = fields.List(fields.Nested(LobbySeatSchema), required=True, metadata={
         "description": "the seats taken or held, by seat number (a free seat is not listed)"})
-    options = fields.Dict(required=True, metadata={
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(metadata={"anyOf": [
+        {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {"type": "null"}]}),
+        required=True, metadata={
         "description": "what a joiner wants to know of the options (`move_seconds` and "
                        "`bot_seconds` when set, the "
                        "ruleset's: first maestro, Word Jam's windows, Muzicando's mode and "

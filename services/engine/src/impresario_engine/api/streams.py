@@ -15,6 +15,11 @@ A seat's stream lasts only as long as its seat: it ends right after the viewer's
 ``seat_left`` (the one way a seat's token stops working), before any later event is redacted for
 that seat, so the bot that now plays it never shows its sealed bids or hand to the player who
 left. The client reconnects as it would after any end; its token is refused (401) by then.
+
+A stream opened with a stream ticket (``?ticket=``, ``usecases.tickets``) is the stream of the
+token that asked for the ticket, this rule included. Once the game is over, a client that asks
+for the stream with every event already seen gets 204 No Content (``games.get_events``), which
+stops a browser's EventSource from reconnecting for good.
 """
 
 from __future__ import annotations

@@ -116,6 +116,12 @@ def idem_hash_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:idem"
 
 
+def ticket_key(game_id: str, digest: str) -> str:
+    """A stream ticket of a game, named by the ticket's hash (the ticket itself is never
+    stored)."""
+    return f"game:{{{game_id}}}:ticket:{digest}"
+
+
 def legacy_idem_key(game_id: str, field: str) -> str:
     """Where versions before the idempotency hash kept a record (still read while upgrading)."""
     return f"game:{{{game_id}}}:idem:{field}"
@@ -128,8 +134,14 @@ class GameStore:
     ARCHIVE = _lua("archive.lua")
     REMATCH = _lua("rematch.lua")
 
+    #: a stream ticket is used once: read and deleted in one step (GETDEL is Redis 6.2+)
+    TAKE = "local v = redis.call('GET', KEYS[1])\n" \
+           "if v then redis.call('DEL', KEYS[1]) end\n" \
+           "return v"
+
     def __init__(self, client: Any) -> None:
         self.client = client
+        self._take = client.register_script(self.TAKE)
         self._read = client.register_script(self.READ)
         self._write = client.register_script(self.WRITE)
         self._events = client.register_script(self.EVENTS)
@@ -312,6 +324,15 @@ class GameStore:
         """Every key of a game (a rematch that lost the race to be linked)."""
         self._call(self.client.delete, game_key(game_id), events_key(game_id),
                    idem_hash_key(game_id))
+
+    # -- stream tickets: one key each, kept until used or expired
+    def put_ticket(self, game_id: str, digest: str, record: bytes, ttl_seconds: int) -> None:
+        self._call(self.client.set, ticket_key(game_id, digest), record, ex=ttl_seconds)
+
+    def take_ticket(self, game_id: str, digest: str) -> bytes | None:
+        """The ticket's record, deleted in the same step: of two requests that bring the same
+        ticket, one gets it and the other None."""
+        return self._call(self._take, keys=[ticket_key(game_id, digest)]) or None
 
     # -- rate limiting: a counter per window
     def count_hit(self, key: str, ttl_seconds: int) -> int:

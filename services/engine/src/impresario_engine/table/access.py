@@ -69,7 +69,15 @@ def authenticate(doc: dict[str, Any], token: str | None) -> Caller:
             raise Refused("private_game", FORBIDDEN, "this game is private: spectators need the "
                           "host's spectator link")
         return SPECTATOR
-    digest = token_hash(token)
+    found = _holder(doc, token_hash(token))
+    if found is None:
+        raise Refused("invalid_token", UNAUTHENTICATED,
+                      "the bearer token is not valid for this game")
+    return found
+
+
+def _holder(doc: dict[str, Any], digest: str) -> Caller | None:
+    """Who holds the token of this hash in the game, if anyone (constant-time comparisons)."""
     found: Caller | None = None
     if hmac.compare_digest(digest, doc["host"]):
         found = Caller(host=True, token_id=digest[:16])
@@ -79,9 +87,37 @@ def authenticate(doc: dict[str, Any], token: str | None) -> Caller:
     for seat, info in enumerate(doc["seats"]):
         if info.get("token") and hmac.compare_digest(digest, info["token"]):
             found = Caller(seat=seat, token_id=digest[:16])
+    return found
+
+
+# A stream ticket: what a browser's EventSource, which cannot send an Authorization header,
+# opens a stream with, in its URL. It is worth little there: it opens one event stream of one
+# game, once, within seconds, for whoever asked for it with their token. Redis keeps only its
+# hash, under which it finds the hash of the token that asked (the game keeps that hash too),
+# so a stream opened with it sees exactly what that token's stream would, and a ticket asked
+# for by a seat that has left since opens nothing.
+
+def ticket_record(caller_token: str, game_id: str, expires_at: int) -> dict[str, Any]:
+    """What the store keeps under a new ticket's hash: the game, the asking token's hash, and
+    when the ticket stops opening anything (Unix seconds)."""
+    return {"game": game_id, "by": token_hash(caller_token), "expires_at": expires_at}
+
+
+def invalid_ticket(why: str) -> Refused:
+    return Refused("invalid_ticket", UNAUTHENTICATED, f"the stream ticket is not valid: {why}; "
+                   "ask for a new one (POST /v1/games/{game_id}/stream-tickets)")
+
+
+def ticket_caller(doc: dict[str, Any], record: dict[str, Any] | None, now: float) -> Caller:
+    """The caller a stream ticket's record stands for in this game (the record was taken from
+    the store: the ticket is used up either way)."""
+    if record is None or record.get("game") != doc["id"]:
+        raise invalid_ticket("unknown, already used, or for another game")
+    if now >= record["expires_at"]:
+        raise invalid_ticket("it has expired")
+    found = _holder(doc, record["by"])
     if found is None:
-        raise Refused("invalid_token", UNAUTHENTICATED,
-                      "the bearer token is not valid for this game")
+        raise invalid_ticket("the token that asked for it is no longer valid for this game")
     return found
 
 

@@ -29,11 +29,22 @@ SECONDS_SETTINGS = {"move_seconds": (1, MAX_MOVE_SECONDS), "bot_seconds": (0, MA
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 
 
-def split_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+def seconds_settings(ruleset: Ruleset) -> dict[str, tuple[int, int]]:
+    """The service's own options of a ``ruleset``'s game, with their bounds."""
+    return {name: bounds for name, bounds in SECONDS_SETTINGS.items()
+            if name != "move_seconds" or ruleset.move_seconds}
+
+
+def split_options(options: dict[str, Any] | None, ruleset: Ruleset
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the ruleset's options, the service's settings) from a game's options."""
     core = dict(options or {})
     settings: dict[str, Any] = {}
-    for name, (low, high) in SECONDS_SETTINGS.items():
+    if not ruleset.move_seconds and "move_seconds" in core:
+        raise Refused("unknown_option", INVALID,
+                      f"move_seconds does not apply to {ruleset.title}: each of its windows "
+                      f"has an option of its own", options=["move_seconds"])
+    for name, (low, high) in seconds_settings(ruleset).items():
         seconds = core.pop(name, None)
         if seconds is None:
             continue

@@ -52,6 +52,8 @@ def dressed(doc: dict[str, Any], version: int, rematch: str | None, status: str,
         "seeded": bool(doc.get("seeded")),
         "rematch": rematch,
     }
+    if not RULESETS[doc["ruleset"]].move_seconds:
+        del out["move_seconds"]  # the ruleset has windows of its own
     out.update(core)
     return out
 

@@ -36,7 +36,7 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
         raise Refused("invalid_players", INVALID,
                       f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
                       f"players, not {players}")
-    core_options, settings = split_options(options)
+    core_options, settings = split_options(options, ruleset)
     settings["private"] = bool(private)
     seeded = seed is not None
     if seed is None:

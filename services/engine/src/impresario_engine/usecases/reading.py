@@ -42,8 +42,9 @@ def events(engine: Engine, loaded: Loaded, caller: Caller, after: int) -> list[d
 
 
 def score(loaded: Loaded) -> dict[str, Any]:
-    """The final score (the rules refuse it before the end)."""
-    return loaded.ruleset.score(loaded.doc["state"])
+    """The final score (the rules refuse it before the end), with the ruleset's name first: a
+    client tells the rulesets' scores apart by it."""
+    return {"ruleset": loaded.doc["ruleset"], **loaded.ruleset.score(loaded.doc["state"])}
 
 
 def replay(loaded: Loaded) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def replay(loaded: Loaded) -> dict[str, Any]:
         "bots": [s.get("bot") for s in doc["seats"]],
         "moves": [{"seat": m[0], "move": move, "by": m[2]}
                   for m, move in zip(doc["moves"], moves)],
-        "score": loaded.ruleset.score(doc["state"]),
+        "score": score(loaded),
     }
 
 

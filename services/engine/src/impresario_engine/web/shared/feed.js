@@ -1,7 +1,12 @@
-// The game's event feed: server-sent events read with fetch (so the seat's token travels in
-// the Authorization header, which EventSource cannot send), resumed with Last-Event-ID after a
-// dropped connection, and polling GET /events when streaming does not work.
-import { Problem, withQuery } from "./api.js";
+// The game's event feed: server-sent events read with EventSource. A seat's stream (or the
+// host's, or a private game's spectator's) is opened with a stream ticket, asked for with the
+// token (POST /stream-tickets): EventSource cannot send an Authorization header, and a token
+// never travels in a URL. A ticket opens one stream, once, so each connection is a new
+// EventSource with a new ticket, resumed with ?after= (the last event the page has); the
+// page never lets an EventSource reconnect by itself. It stops once the game is over: after
+// game_finished, or when the stream is refused and the feed says nothing is left (a finished
+// game's stream answers 204 No Content). Polling GET /events when streaming does not work.
+import { Problem, call, withQuery } from "./api.js";
 
 /**
  * Parse server-sent events from ``text`` (RFC: fields per line, a blank line ends an event,
@@ -35,6 +40,34 @@ export function parseSSE(text) {
 export const POLL_MS = 2000;
 
 /**
+ * Every event type the engine and its games send. A server-sent event with a name (`event:
+ * bid_committed`) reaches only the EventSource listeners of that name; a type missing here is
+ * still delivered, from GET /events, as soon as a later event shows the gap
+ * (tests/service/test_web_client.py holds this list to the rules' declarations).
+ */
+export const EVENT_TYPES = [
+  // the engine's own
+  "seat_taken", "seat_left", "seat_held", "game_started", "game_abandoned", "deadline_passed",
+  "rematch_of", "game_finished",
+  // the games'
+  "auction_bid", "auction_pass", "auction_started", "auction_won", "bet_placed", "bets_revealed",
+  "betting_opened", "bid_committed", "bids_revealed", "block_queued", "blocked", "call_voided",
+  "card_discarded", "card_placed", "cast", "casting_started", "challenge_window", "chief_thief",
+  "choice_passed", "chooser", "dealer_must_bid", "declaration", "declaration_voided",
+  "director_fired", "directors_removed", "dummy_received", "extra_turn", "hand_dealt",
+  "hand_scored", "helper_hired", "helper_missed", "hired", "layout_chosen", "no_call",
+  "no_challenge", "nobody_called", "nominated", "office_pending", "passed", "player_out",
+  "redeal", "round_ended", "round_started", "run_ended", "run_passed", "run_started",
+  "sesame_called", "side_chosen", "sides_chosen", "sides_revealed", "slot_tied",
+  "table_blocked", "turn_scored", "turn_skipped", "turn_started", "vote_cast", "vote_result",
+  "window_closed", "window_opened", "window_passed", "word_challenged", "word_counted",
+  "word_stands", "word_submitted",
+];
+
+/** An EventSource ended without ever opening: refused (204, 401, 503...) or unreachable. */
+class Refused extends Error {}
+
+/**
  * Follow a game's events after ``after``: ``onEvents(list)`` for each batch, ``onStatus(s)``
  * with "live", "reconnecting", "polling" or "closed". Returns ``{close()}``.
  */
@@ -42,13 +75,12 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
   let last = after;
   let closed = false;
   let finished = false;
-  let controller = null;
+  let source = null;
   let failures = 0;
+  let chain = Promise.resolve();
   const path = `/v1/games/${encodeURIComponent(gameId)}/events`;
   const bearer = token || spectator;  // a spectator link's token in the header, never the URL
   const auth = () => (bearer ? { Authorization: `Bearer ${bearer}` } : {});
-  const headers = () => ({ Accept: "text/event-stream", "Last-Event-ID": String(last), ...auth() });
-  const url = () => path;
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const deliver = (list) => {
@@ -59,42 +91,58 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
     onEvents(fresh);
   };
 
-  async function stream() {
-    controller = new AbortController();
-    const resp = await fetch(url(), { headers: headers(), cache: "no-store", signal: controller.signal });
-    if (!resp.ok || !resp.body) {
-      let body = {};
-      try { body = await resp.json(); } catch { /* not JSON */ }
-      throw new Problem(resp.status, body);
+  // the events after the last one the page has, from the JSON feed (null: not now)
+  async function catchUp() {
+    try {
+      const resp = await fetch(withQuery(path, { after: last }), { headers: auth(), cache: "no-store" });
+      if (!resp.ok) return resp.status;
+      deliver((await resp.json()).events || []);
+      return resp.status;
+    } catch {
+      return null;  // offline for now
     }
-    onStatus("live");
-    failures = 0;
-    const reader = resp.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      const parsed = parseSSE(buffer);
-      buffer = parsed.rest;
-      const list = [];
-      for (const item of parsed.events) {
-        try { list.push(JSON.parse(item.data)); } catch { /* a frame we do not know */ }
-      }
-      if (list.length) deliver(list);
-    }
+  }
+
+  // where the next stream opens: a new ticket each time (single use), after the last event
+  async function streamUrl() {
+    if (!bearer) return withQuery(path, { after: last });
+    const ticket = await call("POST", `${path.slice(0, -"/events".length)}/stream-tickets`,
+      { token: bearer });
+    return withQuery(ticket.data.url, { after: last });
+  }
+
+  // one stream: resolves when it ends after it opened (the server's time limit, a dropped
+  // connection, the game's end), rejects with Refused when it never opened
+  function stream(url) {
+    return new Promise((resolve, reject) => {
+      const es = new EventSource(url);
+      source = es;
+      let opened = false;
+      const onFrame = (msg) => {
+        let event;
+        try { event = JSON.parse(msg.data); } catch { return; }  // a frame we do not know
+        chain = chain.then(async () => {
+          // an event of a type not listened to came before this one: fetch the gap first
+          if (event.seq > last + 1) await catchUp();
+          deliver([event]);
+        }).catch(() => {});  // the page's own trouble with an event never stops the feed
+      };
+      for (const type of ["message", ...EVENT_TYPES]) es.addEventListener(type, onFrame);
+      es.onopen = () => { opened = true; failures = 0; onStatus("live"); };
+      es.onerror = () => {
+        // this connection is over, whatever comes next: its ticket is used, so it never
+        // reconnects by itself
+        es.close();
+        if (source === es) source = null;
+        chain.then(() => (opened ? resolve() : reject(new Refused("stream refused"))));
+      };
+    });
   }
 
   async function poll(rounds) {
     onStatus("polling");
     for (let i = 0; i < rounds && !closed && !finished; i++) {
-      try {
-        const resp = await fetch(withQuery(url(), { after: last }), {
-          headers: auth(), cache: "no-store",
-        });
-        if (resp.ok) deliver((await resp.json()).events || []);
-      } catch { /* offline for now: the next round tries again */ }
+      await catchUp();
       await wait(POLL_MS);
     }
   }
@@ -104,7 +152,9 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
       try {
         const before = last;
         const started = Date.now();
-        await stream();  // ends when the server closes it (time limit, game over)
+        const url = await streamUrl();
+        if (closed) break;
+        await stream(url);  // ends when the server closes it (time limit, game over)
         if (last === before && Date.now() - started < 2000) {
           // closed at once with nothing new: do not hammer the server
           failures++;
@@ -114,7 +164,14 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
         if (closed) break;
         failures++;
         if (err instanceof Problem && [401, 403, 404].includes(err.status)) { onStatus("closed"); return; }
-        // the worker has no room for a stream, or streams keep failing: poll for a while
+        if (err instanceof Refused) {
+          // EventSource does not say why: the feed tells whether anything is left to follow
+          // (a finished game whose every event the page has answers the stream with 204)
+          const status = await catchUp();
+          if (finished || closed) break;
+          if ([401, 403, 404].includes(status)) { onStatus("closed"); return; }
+        }
+        // no room for a stream, or streams keep failing: poll for a while
         if ((err instanceof Problem && err.status === 503) || failures >= 3) {
           await poll(15);
           failures = 0;
@@ -128,7 +185,7 @@ export function follow({ gameId, token, spectator, after = 0, onEvents, onStatus
   })();
 
   return {
-    close() { closed = true; if (controller) controller.abort(); },
+    close() { closed = true; if (source) source.close(); },
     get last() { return last; },
   };
 }
