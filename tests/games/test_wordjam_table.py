@@ -166,6 +166,7 @@ def test_the_replay_hides_words_nobody_heard_and_still_replays_exactly(client, c
     assert {"ruleset": "wordjam", **WORDJAM.score(state)} == replay["score"] \
         == get_json(client, f"{table.url}/score")
     # a replay viewer's steps show the table as each thief saw it, and still not those words
+    styles = set()
     for step in range(len(replay["moves"]) + 1):
         for seat in ("", "?seat=1", "?seat=2"):
             shown = get_json(client, f"{table.url}/replay/{step}{seat}")
@@ -173,6 +174,11 @@ def test_the_replay_hides_words_nobody_heard_and_still_replays_exactly(client, c
                 assert secret not in strings_in(shown), (step, seat, secret)
             if step and not seat:
                 assert shown["move"]["move"] == replay["moves"][step - 1]["move"]
+            # what the table saw at the step: the turn's Style card among it
+            assert shown["game"]["style"]["name"] and "check" in shown["game"]["style"]
+            styles.add((shown["game"]["turn"], shown["game"]["style"]["name"]))
+    # the Style card changes with the turn, as it did in play
+    assert len({turn for turn, _ in styles}) == len(styles) >= 8
 
 
 # ------------------------------------------------------------------ the lexicon

@@ -121,3 +121,33 @@ def test_the_random_generator_lives_in_the_state():
     assert isinstance(a["rng"], int) and 0 <= a["rng"] < 2 ** 64
     assert T.new_game(4, None, 5)[0]["rng"] == T.new_game(4, None, 5)[0]["rng"]
     assert T.new_game(4, None, -1)[0] == T.new_game(4, None, 2 ** 64 - 1)[0]
+
+
+def test_a_random_bid_is_the_bid_at_the_index_drawn_in_legal_actions_order():
+    """``random_bid`` decodes its one draw into the bid ``legal_actions`` lists at that index:
+    a uniform draw is a uniform bid, and the random player and the engine agree move for
+    move."""
+    from impresario_rules.turandot.spaces import bid_options
+    from impresario_rules.turandot.state import random_bid
+
+    class Drawn:
+        def __init__(self, i):
+            self.i, self.bound = i, None
+
+        def randrange(self, bound):
+            self.bound = bound
+            return self.i
+
+    for n, seed in ((2, 1), (3, 2), (4, 3), (5, 4)):
+        state, _ = T.new_game(n, None, seed)
+        rng = random.Random(seed)
+        while not T.is_finished(state):
+            seat = min(T.pending(state))
+            if state["phase"] == "bidding":
+                listed = T.legal_actions(state, seat)
+                slots, money, helper = bid_options(state, seat)
+                for i, expected in enumerate(listed):
+                    draw = Drawn(i)
+                    assert random_bid(draw, slots, money, helper) == expected
+                    assert draw.bound == len(listed)
+            state, _ = T.apply(state, seat, T.sample_action(state, seat, rng))

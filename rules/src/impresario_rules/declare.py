@@ -582,18 +582,16 @@ def _object_lines(shape: Shape, var: str, ind: str, ns: dict[str, Any],
         lines += [f"{ind}if {key!r} in {var}:", f"{ind}    {item} = {var}[{key!r}]"]
         lines += _field_lines(f, item, ind + "    ", ns)
         if f.default is not MISSING and fill:
-            flag = f"d{len(ns)}"
-            ns[flag] = None
-            lines = [f"{ind}{flag} = False", *lines, f"{ind}else:", f"{ind}    {flag} = True"]
-            missing.append((flag, key, f.default))
+            # left out: the copy that is returned takes the default (the checks go on
+            # reading the value itself)
+            const = f"c{len(ns)}"
+            ns[const] = f.default
+            lines += [f"{ind}else:", f"{ind}    if out is {var}:",
+                      f"{ind}        out = dict({var})", f"{ind}    out[{key!r}] = {const}"]
+            missing.append(key)
         elif f.required and f.default is MISSING:
             lines += [f"{ind}else:", f"{ind}    return None"]
     if fill:
-        for flag, key, default in missing:
-            const = f"c{len(ns)}"
-            ns[const] = default
-            lines += [f"{ind}if {flag}:", f"{ind}    if out is {var}:",
-                      f"{ind}        out = dict({var})", f"{ind}    out[{key!r}] = {const}"]
         if missing:
             lines = [f"{ind}out = {var}", *lines, f"{ind}return out"]
         else:

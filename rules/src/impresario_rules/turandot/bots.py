@@ -13,7 +13,7 @@ from typing import Any
 
 from ..bots import Actions, Move, SeatBot, View, seat_bot
 from .cards import Singer
-from .state import bid_count, decode_bid
+from .state import random_bid
 from .scoring import best_points_of
 
 
@@ -24,7 +24,7 @@ def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
     kind = space["type"]
     if kind == "bid":
         slots, money, helper = space["slots"], space["max_money"], space["helper"]
-        return decode_bid(rng.randrange(bid_count(len(slots), money, helper)), slots, money)
+        return random_bid(rng, slots, money, helper)
     if kind == "assign_office":
         chosen = rng.sample(space["slots"], len(space["seats"]))
         return {"type": "assign_office",

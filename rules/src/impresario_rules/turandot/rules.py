@@ -25,8 +25,8 @@ from .moves import HANDLERS
 from .round import start_round
 from .scoring import LINES, game_score
 from .state import (BIDDING, CASTING, DIRECTOR_ROUND, FINISHED, FIRE, FIRING_ROUNDS, MAX_PLAYERS,
-                    MIN_PLAYERS, NOMINATE, OFFICE, ROUNDS, START_MONEY, bid_count, catalogue,
-                    decode_bid, face_down, helpers_for, pending)
+                    MIN_PLAYERS, NOMINATE, OFFICE, ROUNDS, START_MONEY, catalogue,
+                    face_down, helpers_for, pending, random_bid)
 
 
 class Turandot(Ruleset):
@@ -118,6 +118,6 @@ class Turandot(Ruleset):
     view = staticmethod(views.view)
 
 
-__all__ = ["Turandot", "LINES", "ROLES", "face_down", "helpers_for", "decode_bid", "bid_count",
+__all__ = ["Turandot", "LINES", "ROLES", "face_down", "helpers_for", "random_bid",
            "ROUNDS", "DIRECTOR_ROUND", "FIRING_ROUNDS", "START_MONEY", "BIDDING", "OFFICE",
            "NOMINATE", "FIRE", "CASTING", "FINISHED"]

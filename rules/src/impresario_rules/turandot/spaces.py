@@ -10,7 +10,7 @@ from typing import Any
 from ..base import Action, OutOfTurn, State
 from .cards import DIRECTORS
 from .scoring import best_arrangement, line
-from .state import BIDDING, DIRECTOR_ROUND, SLOTS, bid_count, catalogue, decode_bid, kinds
+from .state import BIDDING, DIRECTOR_ROUND, SLOTS, catalogue, kinds, random_bid
 
 
 def bid_options(state: State, seat: int) -> tuple[list[int], int, bool]:
@@ -56,7 +56,7 @@ def sample_action(state: State, seat: int, rng: random.Random) -> Action:
         m = state["money"][seat]
         helper = seat != state["maestro"] and state["round"] != DIRECTOR_ROUND and m >= 1
         slots = SLOTS[state["n"]]
-        return decode_bid(rng.randrange(bid_count(len(slots), m, helper)), slots, m)
+        return random_bid(rng, slots, m, helper)
     found = kinds(state, seat)
     if not found:
         raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")

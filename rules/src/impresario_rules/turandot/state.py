@@ -82,18 +82,16 @@ def catalogue(state: State) -> Catalogue:
     return catalogue_for(state["catalogue"])
 
 
-def bid_count(slots: int, money: int, helper: bool) -> int:
-    """How many bids a seat may make with ``slots`` number cards, ``money`` money cards and
-    (``helper``) the right to bid for a helper: :func:`decode_bid` numbers them."""
-    return slots * (money + 1) * 2 + (2 if helper else 0)
-
-
-def decode_bid(i: int, slots: Sequence[int], money: int) -> Action:
-    """The ``i``-th of the bids a seat may make, in the order of ``legal_actions``: each slot
+def random_bid(rng: Any, slots: Sequence[int], money: int, helper: bool) -> Action:
+    """A bid drawn uniformly, with one ``rng.randrange``, from those a seat may make with the
+    number cards ``slots``, ``money`` money cards and (``helper``) the right to bid for a
+    helper: the index drawn is the bid's place in the order of ``legal_actions`` (each slot
     with 0..``money`` money cards, without and with the bluff, then the one-money helper bid
-    without and with it. One uniform index is one uniform bid, without listing them."""
+    without and with it), decoded without listing them. The random player's every bid comes
+    from here, so it is one function, not three."""
     per_slot = (money + 1) * 2
     numbered = len(slots) * per_slot
+    i = rng.randrange(numbered + 2 if helper else numbered)
     if i >= numbered:
         return {"type": "bid", "slot": None, "money": 1, "bluff": i - numbered == 1}
     slot, rest = divmod(i, per_slot)

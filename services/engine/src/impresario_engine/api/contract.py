@@ -54,6 +54,14 @@ def finish(spec: dict[str, Any]) -> dict[str, Any]:
                 for content in response.get("content", {}).values():
                     content["schema"] = {"allOf": [{"$ref": PROBLEM_REF}], "properties": {
                         "code": {"type": "string", "enum": found}}}
+                    example = content.get("example")
+                    if example is not None and example.get("code") not in found:
+                        # the shared example of the status names another code: one of the
+                        # operation's own instead
+                        code = found[0]
+                        content["example"] = {
+                            **example, "type": example["type"].rsplit("/", 1)[0] + "/" + code,
+                            "code": code, "detail": code.replace("_", " ")}
             if "304" in op["responses"] and not any(
                     p.get("name") == "If-None-Match" for p in op.get("parameters", [])):
                 op.setdefault("parameters", []).append(dict(IF_NONE_MATCH))

@@ -29,10 +29,12 @@ IDEMPOTENT = {400: ("invalid_idempotency_key",),
               409: ("idempotency_key_taken", "idempotency_in_progress"),
               422: ("idempotency_key_reused",)}
 #: a game read with a token, a spectator link, or nothing (a public game)
-READ = {401: ("missing_token", "invalid_token"), 403: ("private_game",),
+#: (a stream ticket anywhere but on the event stream is refused: ``invalid_ticket``)
+READ = {401: ("missing_token", "invalid_token", "invalid_ticket"), 403: ("private_game",),
         404: ("game_not_found",)}
 #: an operation that needs a seat's or the host's token
-AUTHENTICATED = {401: ("missing_token", "invalid_token"), 404: ("game_not_found",)}
+AUTHENTICATED = {401: ("missing_token", "invalid_token", "invalid_ticket"),
+                 404: ("game_not_found",)}
 
 #: a path whose number is not a number matches no route
 ROUTE = "not_found"
@@ -53,8 +55,7 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
                                          "cursor_expired")}),
     "getGame": (LIMITED, STORE, READ),
     "getActions": (LIMITED, STORE, READ),
-    "getEvents": (LIMITED, STORE, READ, {401: ("invalid_ticket",), 422: ("invalid_body",),
-                                         503: ("too_many_streams",)}),
+    "getEvents": (LIMITED, STORE, READ, {422: ("invalid_body",), 503: ("too_many_streams",)}),
     "createStreamTicket": (LIMITED, STORE, AUTHENTICATED),
     "getReplay": (LIMITED, STORE, READ, {409: ("game_not_finished",)}),
     "getReplayStep": (LIMITED, STORE, READ, {404: ("step_not_found", ROUTE),
