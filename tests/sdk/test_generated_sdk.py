@@ -1,6 +1,7 @@
 """The SDK's generated layer is exactly what the generator makes from the committed spec."""
 
 import importlib.util
+import typing
 from pathlib import Path
 
 import yaml
@@ -41,4 +42,23 @@ def test_every_schema_has_a_model():
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     for name in spec["components"]["schemas"]:
         assert hasattr(models, name), name
-    assert {"bid", "cast", "open_sesame", "place", "pass"} <= set(models.MOVE_TYPES)
+
+
+def test_discriminated_unions_narrow_on_their_tag():
+    """Each oneOf with a discriminator is a union of TypedDicts whose tag is the Literal of its
+    value, so a type checker narrows ``move["type"] == "bid"`` to ``BidMove``."""
+    from impresario._generated import models
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    unions = {name: schema["discriminator"] for name, schema in spec["components"]["schemas"].items()
+              if "discriminator" in schema}
+    assert {"Game", "Move", "ActionSpace"} <= set(unions)
+    for name, disc in unions.items():
+        members = typing.get_args(getattr(models, name))
+        by_name = {m.__name__: m for m in members}
+        for value, ref in disc["mapping"].items():
+            member = by_name[ref.rsplit("/", 1)[-1]]
+            tag = typing.get_type_hints(member)[disc["propertyName"]]
+            assert typing.get_origin(tag) is typing.Literal and typing.get_args(tag) == (value,), \
+                (name, value, tag)
+        assert len(members) == len(disc["mapping"]), name

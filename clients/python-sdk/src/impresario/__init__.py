@@ -1,10 +1,12 @@
 """Python SDK for the Impresario engine.
 
-The low-level layer (``impresario._generated``) is generated from ``openapi.yaml``; this package
-adds the :class:`Client` (retries, idempotency keys, errors), game and seat handles, bots and a
-CLI.
+The low-level layer (``impresario._generated``) is generated from ``openapi.yaml``: its models
+(TypedDicts, ``impresario.models``) type every view, move, action space, event and score; this
+package adds the :class:`Client` (retries, idempotency keys, errors), game and seat handles, bots
+and a CLI.
 """
 
+from ._generated import models
 from .bots import Bot, GreedyBot, RandomBot, make_bot, play_seat, take_turn
 from .client import Client, Game, Seat
 from .events import Event, stream_events
@@ -16,7 +18,7 @@ from .tournament import play_game, run_tournament
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "Game", "Seat", "Bot", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
+    "models", "Client", "Game", "Seat", "Bot", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
     "play_game", "run_tournament", "Event", "stream_events", "ImpresarioError", "APIError", "APIConnectionError",
     "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PreconditionFailed",
     "PayloadTooLarge", "UnsupportedMediaType", "IllegalMove", "RateLimited", "ServiceUnavailable",

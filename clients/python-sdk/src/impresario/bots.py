@@ -8,11 +8,13 @@ engine plays its bot seats with, each with a random stream of its own here.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from impresario_rules.play import Bot, bot_names, make_bot
 from impresario_rules.turandot.bots import GreedyBot, RandomBot
 
+from ._generated import models
 from .client import Seat
 from .errors import Conflict, PreconditionFailed
 
@@ -21,15 +23,16 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "bot_names", "with_round
 
 
 # ------------------------------------------------------------------------------ play loop
-def with_round(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+def with_round(move: dict[str, Any], view: models.Game) -> dict[str, Any]:
     """A bid stamped with the view's round (unless it has one), so it never lands in a later
     round; any other move as it is."""
-    if move.get("type") == "bid" and "round" not in move and view.get("round"):
+    if move.get("type") == "bid" and "round" not in move and view["ruleset"] == "turandot" \
+            and view["round"]:
         return {**move, "round": view["round"]}
     return move
 
 
-def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
+def take_turn(seat: Seat, bot: Bot, view: models.Game | None = None) -> bool:
     """If the seat must act now, let the bot choose and move. Returns whether it moved.
 
     The move is sent with the version of the view the bot chose from (``If-Match``), so it
@@ -41,7 +44,8 @@ def take_turn(seat: Seat, bot: Bot, view: dict[str, Any] | None = None) -> bool:
         actions = seat.actions()
         if not actions["moves"]:
             return False
-        move = with_round(bot.choose(view, actions), view)
+        # the bot contract is the rules': plain dicts (a bot may keep or change its own copy)
+        move = with_round(bot.choose(dict(view), dict(actions)), view)
         try:
             seat.move(move, if_match=view["version"])
         except PreconditionFailed:
@@ -62,7 +66,7 @@ _QUIET = {"bid_committed", "cast", "seat_taken", "deadline_passed", "helper_hire
 
 
 def play_seat(seat: Seat, bot: Bot,
-              on_move: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+              on_move: Callable[[models.Game], None] | None = None) -> models.Game:
     """Play ``seat`` with ``bot`` until the game is over; returns the final view.
 
     The seat follows the game's event stream (server-sent events) instead of polling: it reads

@@ -26,15 +26,16 @@ from typing import Any, Callable
 
 from . import __version__
 from ._generated import SPEC_VERSION
+from ._generated.operations import JSON
 from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
-from .lobby import add_games_command
+from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal import watch as watch_game
-from .tournament import run_tournament
+from .tournament import TournamentResult, run_tournament
 
 RULESETS = ("turandot", "wordjam", "muzicando")
 #: the SDK bots a tournament seats when --bots is not given
@@ -75,8 +76,8 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     return names
 
 
-def parse_options(args: argparse.Namespace) -> dict[str, Any] | None:
-    opts: dict[str, Any] = {}
+def parse_options(args: argparse.Namespace) -> dict[str, JSON] | None:
+    opts: dict[str, JSON] = {}
     for item in getattr(args, "option", None) or ():
         key, sep, raw = item.partition("=")
         if not sep or not key:
@@ -169,7 +170,7 @@ class Progress:
             self.bar.stop()
 
 
-def write_results(path: str, result: dict[str, Any]) -> None:
+def write_results(path: str, result: TournamentResult) -> None:
     """``--out``: the whole result as JSON, or one CSV row per game and seat."""
     target = Path(path)
     if target.suffix == ".json":
@@ -212,7 +213,7 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
     if args.json:
         out(json.dumps({k: v for k, v in result.items() if k != "results"}, indent=2))
         return 0
-    where = "in process" if args.in_process else f"over HTTP ({client.base_url})"  # type: ignore[union-attr]
+    where = f"over HTTP ({client.base_url})" if client is not None else "in process"
     out(f"{result['games']} games {where}, {args.jobs} job(s), in {result['seconds']:.1f} s "
         f"({result['games_per_second']:.2f} games/s)")
     keys = list(result["standings"][0]["avg_lines"]) if result["standings"] else []
@@ -321,15 +322,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = {"play": cmd_play, "tournament": cmd_tournament, "watch": cmd_watch}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "play": cmd_play, "tournament": cmd_tournament, "watch": cmd_watch, "games": cmd_games}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        # a command added by another module's parser sets its own handler
-        return (getattr(args, "handler", None) or COMMANDS[args.command])(args)
+        return COMMANDS[args.command](args)
     except UsageError as err:
         parser.exit(2, f"impresario {args.command}: {err}\n")
     except APIConnectionError:

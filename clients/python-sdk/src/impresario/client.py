@@ -17,13 +17,14 @@ import os
 import random
 import time
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import requests
 
 from ._generated import models
 from ._generated import operations as ops
-from .errors import APIConnectionError, Conflict, error_for
+from .errors import APIConnectionError, Conflict, ImpresarioError, error_for
 from .events import Event, stream_events
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -62,9 +63,14 @@ class Client:
         self._rng = rng or random.Random()
 
     # -- transport (the generated operations call this) --------------------------------------
-    def request(self, method: str, path: str, *, json: Any = None,
-                params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+    def request(self, method: str, path: str, *, json: object = None,
+                params: Mapping[str, str | int] | None = None,
+                headers: Mapping[str, str] | None = None,
                 token: str | None = None, raw: bool = False) -> Any:
+        """Send one request (retrying as the class says) and return the decoded JSON of its
+        answer (its text with ``raw``; None when it has no body); an error status raises
+        :class:`~impresario.errors.APIError`. The generated operations check what comes back
+        against the spec's schema; a call of your own gets the JSON as it is."""
         hdrs = {"Accept": "application/json, application/problem+json"}
         hdrs.update(headers or {})
         bearer = token or self.token
@@ -115,37 +121,38 @@ class Client:
 
     def score_cast(self, singers: list[str], director: str | None, stage_elements: int = 0,
                    roles: list[str] | None = None) -> models.CalculatorResult:
-        body: dict[str, Any] = {"singers": singers, "director": director,
-                                "stage_elements": stage_elements}
+        body: dict[str, ops.JSON] = {"singers": list(singers), "director": director,
+                                     "stage_elements": stage_elements}
         if roles is not None:
-            body["roles"] = roles
-        return ops.score_turandot_cast(self, body)  # type: ignore[arg-type]
+            body["roles"] = list(roles)
+        return ops.score_turandot_cast(self, body)
 
     # -- games -------------------------------------------------------------------------------
     def create_game(self, ruleset: str = "turandot", players: int = 4, seed: int | None = None,
-                    options: dict[str, Any] | None = None, private: bool = False,
+                    options: Mapping[str, ops.JSON] | None = None, private: bool = False,
                     move_seconds: int | None = None) -> "Game":
         options = dict(options or {})
         if move_seconds is not None:
             options["move_seconds"] = move_seconds
-        body: dict[str, Any] = {"ruleset": ruleset, "players": players, "options": options,
-                                "private": private}
+        body: dict[str, ops.JSON] = {"ruleset": ruleset, "players": players,
+                                     "options": options, "private": private}
         if seed is not None:
             body["seed"] = seed
-        created = ops.create_game(self, body)  # type: ignore[arg-type]
+        created = ops.create_game(self, body)
         game = Game(self, created["game"]["id"], host_token=created["host_token"],
-                    view=created["game"], join_token=created.get("join_token"))
-        game.spectator_token = created.get("spectator_token")
+                    view=created["game"], join_token=created["join_token"])
+        game.spectator_token = created["spectator_token"]
         return game
 
     # -- the lobby ---------------------------------------------------------------------------
-    def list_games(self, ruleset: str | None = None, status: str | None = None,
+    def list_games(self, ruleset: ops.ListGamesRuleset | None = None,
+                   status: ops.ListGamesStatus | None = None,
                    has_bots: bool | None = None, limit: int | None = None,
                    cursor: str | None = None) -> models.GameList:
         """One page of public games, newest first: ``{"games": [...], "next": url | None}``.
         ``status``: ``open`` (not started), ``playing`` or ``finished``. Follow ``next`` with
         :meth:`next_page`, or let :meth:`iter_games` do it."""
-        return ops.list_games(self, ruleset=ruleset, status=status,  # type: ignore[arg-type]
+        return ops.list_games(self, ruleset=ruleset, status=status,
                               has_bots=None if has_bots is None else
                               ("true" if has_bots else "false"), limit=limit, cursor=cursor)
 
@@ -153,9 +160,10 @@ class Client:
         """The page after ``page`` (same filters), or None after the last one."""
         if not page["next"]:
             return None
-        return self.request("GET", page["next"])
+        return ops.as_game_list(self.request("GET", page["next"]))
 
-    def iter_games(self, ruleset: str | None = None, status: str | None = None,
+    def iter_games(self, ruleset: ops.ListGamesRuleset | None = None,
+                   status: ops.ListGamesStatus | None = None,
                    has_bots: bool | None = None, page_size: int = 50,
                    max_games: int | None = None) -> Iterator[models.LobbyGame]:
         """Every public game matching the filters, newest first, page after page (at most
@@ -183,7 +191,7 @@ class Game:
     """A game seen by its host or a spectator."""
 
     def __init__(self, client: Client, game_id: str, host_token: str | None = None,
-                 view: dict[str, Any] | None = None, join_token: str | None = None) -> None:
+                 view: models.Game | None = None, join_token: str | None = None) -> None:
         self.client = client
         self.id = game_id
         self.host_token = host_token
@@ -199,9 +207,11 @@ class Game:
     def join(self, name: str) -> "Seat":
         """Take the next seat (a private game's with this game's ``join_token``)."""
         joined = ops.join_game(self.client, self.id, {"name": name}, join=self.join_token)
+        if joined["token"] is None:  # only a bot's seat comes without one
+            raise ImpresarioError(f"joining game {self.id} as {name!r} gave no token")
         return Seat(self.client, self.id, joined["seat"], joined["token"], view=joined["game"])
 
-    def events(self, after: int = 0) -> list[dict[str, Any]]:
+    def events(self, after: int = 0) -> list[models.Event]:
         return ops.get_events(self.client, self.id, after=after, token=self.host_token)["events"]
 
     def stream(self, after: int = 0, spectator: str | None = None) -> Iterator[Event]:
@@ -234,7 +244,7 @@ class Game:
     def remove_seat(self, seat: int) -> models.Left:
         """As host, before the start: free a seat (a player's or a bot's); its token stops
         working and the next player to join takes it."""
-        return ops.leave_seat(self.client, self.id, str(seat), token=self.host_token)
+        return ops.leave_seat(self.client, self.id, seat, token=self.host_token)
 
     def rematch(self, seat: "Seat") -> "Seat":
         """``seat`` asks for a rematch of this finished game: see :meth:`Seat.rematch`."""
@@ -245,7 +255,7 @@ class Seat:
     """One seat of a game, acting with its own token."""
 
     def __init__(self, client: Client, game_id: str, seat: int, token: str,
-                 view: dict[str, Any] | None = None) -> None:
+                 view: models.Game | None = None) -> None:
         self.client = client
         self.game_id = game_id
         self.seat = seat
@@ -263,7 +273,7 @@ class Seat:
     def actions(self) -> models.Actions:
         return ops.get_actions(self.client, self.game_id, token=self.token)
 
-    def events(self, after: int = 0) -> list[dict[str, Any]]:
+    def events(self, after: int = 0) -> list[models.Event]:
         return ops.get_events(self.client, self.game_id, after=after, token=self.token)["events"]
 
     def stream(self, after: int = 0) -> Iterator[Event]:
@@ -281,9 +291,9 @@ class Seat:
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.game_id, token=self.token)
 
-    def is_my_turn(self, view: dict[str, Any] | None = None) -> bool:
+    def is_my_turn(self, view: models.Game | None = None) -> bool:
         view = view or self.view()
-        return any(p["seat"] == self.seat for p in view.get("pending", []))
+        return any(p["seat"] == self.seat for p in view["pending"])
 
     def wait_for_turn(self, poll: float = 0.2, timeout: float | None = None) -> models.Game:
         """Block until this seat must act or the game is over; returns the view then."""
@@ -298,8 +308,11 @@ class Seat:
             time.sleep(poll)
 
     # -- moves
-    def move(self, move: dict[str, Any], if_match: int | None = None) -> models.MoveResult:
-        result = ops.make_move(self.client, self.game_id, move,  # type: ignore[arg-type]
+    def move(self, move: models.Move | ops.JSONObject, if_match: int | None = None
+             ) -> models.MoveResult:
+        """Send ``move`` (a :data:`~impresario._generated.models.Move`, or the same as a plain
+        dict: the service checks it); ``if_match``: the game's version it was chosen from."""
+        result = ops.make_move(self.client, self.game_id, move,
                                if_match=None if if_match is None else f'"{if_match}"',
                                token=self.token)
         self.last_view = result["game"]
@@ -312,9 +325,10 @@ class Seat:
         The bid names the round of the last view this seat read (or ``round``), so a retry that
         arrives after the round is over is refused (409 ``stale_round``) instead of becoming a
         bid for the next round."""
-        move: dict[str, Any] = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
-        if round is None and self.last_view is not None and self.last_view.get("round"):
-            round = self.last_view["round"]
+        move: models.BidMove = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
+        last = self.last_view
+        if round is None and last is not None and last["ruleset"] == "turandot" and last["round"]:
+            round = last["round"]
         if round is not None:
             move["round"] = round
         return self.move(move)
@@ -339,7 +353,7 @@ class Seat:
         """Give the seat back. Before the start it is free again; once the game has started
         the engine plays it from now on (a bot, or the seat's defaults: see the ruleset). Either
         way this seat's token stops working."""
-        return ops.leave_seat(self.client, self.game_id, str(self.seat), token=self.token)
+        return ops.leave_seat(self.client, self.game_id, self.seat, token=self.token)
 
     def rematch(self) -> "Seat":
         """Play this finished game again with the same players: the seat of this player in
@@ -349,7 +363,7 @@ class Seat:
         return Seat(self.client, answer["rematch"], answer["seat"], answer["token"],
                     view=answer["game"])
 
-    def safe_move(self, move: dict[str, Any]) -> models.MoveResult | None:
+    def safe_move(self, move: models.Move | ops.JSONObject) -> models.MoveResult | None:
         """A move that tolerates having raced someone: on 409, re-read and return None."""
         try:
             return self.move(move)

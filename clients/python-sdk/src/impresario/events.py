@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
 
 import requests
 
+from ._generated.operations import get_game
 from .errors import APIConnectionError, error_for
 
 
@@ -22,9 +24,10 @@ class Client(Protocol):
     session: requests.Session
     timeout: float
 
-    def request(self, method: str, path: str, *, json: Any = None,
-                params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
-                token: str | None = None, raw: bool = False) -> Any: ...
+    def request(self, method: str, path: str, *, json: object = None,
+                params: Mapping[str, str | int] | None = None,
+                headers: Mapping[str, str] | None = None,
+                token: str | None = None, raw: bool = False) -> object: ...
 
 FINAL = "game_finished"
 
@@ -126,8 +129,7 @@ def stream_events(client: "Client", game_id: str, token: str | None = None, afte
                         return
             if not got:
                 # the server closed a stream with nothing new: over, if the game is
-                view = client.request("GET", f"/v1/games/{game_id}", token=bearer,
-                                      params=params)
+                view = get_game(client, game_id, spectator=spectator or None, token=bearer)
                 if view["status"] == "finished" and last >= view["last_seq"]:
                     return
         except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError) as exc:

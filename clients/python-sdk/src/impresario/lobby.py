@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
 
+from ._generated import models
 from .client import Client, engine_url
 
 STATUSES = ("open", "playing", "finished")
@@ -23,7 +24,7 @@ def _age(seconds: float) -> str:
     return f"{seconds}s"
 
 
-def _players(game: dict[str, Any]) -> str:
+def _players(game: models.LobbyGame) -> str:
     names = []
     for seat in game["seats"]:
         name = seat["name"]
@@ -35,11 +36,11 @@ def _players(game: dict[str, Any]) -> str:
     return ", ".join(names) or "—"
 
 
-def _options(game: dict[str, Any]) -> str:
+def _options(game: models.LobbyGame) -> str:
     return " ".join(f"{k}={v}" for k, v in game["options"].items())
 
 
-def games_table(games: list[dict[str, Any]], now: float | None = None) -> list[str]:
+def games_table(games: Sequence[models.LobbyGame], now: float | None = None) -> list[str]:
     """The lines of the table: id, ruleset, seats taken/total, age, players, options."""
     now = time.time() if now is None else now
     rows = [("GAME", "RULESET", "STATUS", "SEATS", "AGE", "PLAYERS", "OPTIONS")]
@@ -51,7 +52,7 @@ def games_table(games: list[dict[str, Any]], now: float | None = None) -> list[s
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
 
-def add_games_command(sub: argparse._SubParsersAction,
+def add_games_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                       common: argparse.ArgumentParser | None = None) -> None:
     """``impresario games``; ``common``: the parser of the options every command takes
     (``--url``)."""
@@ -68,7 +69,6 @@ def add_games_command(sub: argparse._SubParsersAction,
     bots.add_argument("--no-bots", dest="has_bots", action="store_false",
                       help="only games without bot seats")
     games.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
-    games.set_defaults(handler=cmd_games)
 
 
 def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:

@@ -17,14 +17,13 @@ M (Muzicando); contracts are a level and a layout, "1S" (lowest) … "4M".
 
 from __future__ import annotations
 
-from typing import Any
-
 from impresario_rules.muzicando.bots import (MuzicandoGreedyBot, MuzicandoRandomBot, bid_level,
                                              greedy_move, layout_strength, random_move)
 from impresario_rules.muzicando.cards import COLOURS, SIGN_OF
 from impresario_rules.muzicando.layouts import LAYOUTS
 from impresario_rules.muzicando.rules import CONTRACTS
 
+from ._generated import models
 from .client import Seat
 
 #: the sign of each colour (sharp, natural, flat, rest)
@@ -32,26 +31,26 @@ SIGN_KIND = SIGN_OF
 
 
 # ------------------------------------------------------------------------------ helpers
-def auction_bid(seat: Seat, contract: str) -> Any:
+def auction_bid(seat: Seat, contract: str) -> models.MoveResult:
     """Bid a contract such as ``"2G"`` (strictly higher than the last bid)."""
     return seat.move({"type": "auction_bid", "contract": contract})
 
 
-def auction_pass(seat: Seat) -> Any:
+def auction_pass(seat: Seat) -> models.MoveResult:
     return seat.move({"type": "auction_pass"})
 
 
-def choose_layout(seat: Seat, layout: str) -> Any:
+def choose_layout(seat: Seat, layout: str) -> models.MoveResult:
     """As chooser (individual game): ``"S"``, ``"G"``, ``"P"`` or ``"M"``."""
     return seat.move({"type": "choose_layout", "layout": layout})
 
 
-def place(seat: Seat, card: str, x: int, y: int) -> Any:
+def place(seat: Seat, card: str, x: int, y: int) -> models.MoveResult:
     """Place ``card`` at ``(x, y)``; a sign's ``(x, y)`` is the cell of the note it covers."""
     return seat.move({"type": "place", "card": card, "x": x, "y": y})
 
 
-def pass_turn(seat: Seat) -> Any:
+def pass_turn(seat: Seat) -> models.MoveResult:
     """Pass (draws a card while the draw pile lasts; without a pile only with no note to place)."""
     return seat.move({"type": "pass"})
 

@@ -9,15 +9,17 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable
+from typing import Callable, Sequence, TypedDict
 
+from ._generated import models
+from ._generated.operations import JSON
 from .bots import Bot, make_bot, take_turn
 from .client import Client, Seat
 
 
-def play_game(client: Client, bots: list[Bot], seed: int | None = None,
-              options: dict[str, Any] | None = None, ruleset: str = "turandot"
-              ) -> tuple[str, dict[str, Any], list[Seat]]:
+def play_game(client: Client, bots: Sequence[Bot], seed: int | None = None,
+              options: dict[str, JSON] | None = None, ruleset: str = "turandot"
+              ) -> tuple[str, models.Score, list[Seat]]:
     """Create a game for ``len(bots)`` seats, seat the bots and play it to the end in this
     thread. Returns the game id, the score and the seats.
 
@@ -31,7 +33,7 @@ def play_game(client: Client, bots: list[Bot], seed: int | None = None,
     game = client.create_game(ruleset, players=len(bots), seed=seed, options=options)
     seats = [game.join(f"{bot.name}-{i}") for i, bot in enumerate(bots)]
     # views no bot has been given yet, by seat (each bot gets a view of its own, as when read)
-    unseen: dict[int, dict[str, Any]] = {s.seat: s.last_view for s in seats if s.last_view}
+    unseen: dict[int, models.Game] = {s.seat: s.last_view for s in seats if s.last_view}
     # a view at the game's current version while that is known (no deadline pending), or None
     latest = seats[-1].last_view if _settled(seats[-1].last_view) else None
     view = latest or seats[0].view()
@@ -48,7 +50,9 @@ def play_game(client: Client, bots: list[Bot], seed: int | None = None,
             latest = None
             if take_turn(seat, bots[seat_no], own):
                 moved = True
-                latest = unseen[seat_no] = seat.last_view  # the move's answer: the view after it
+                latest = seat.last_view  # the move's answer: the view after it
+                if latest is not None:
+                    unseen[seat_no] = latest
                 if not _settled(latest):
                     latest = None
         if moved and latest is not None:
@@ -63,12 +67,12 @@ def play_game(client: Client, bots: list[Bot], seed: int | None = None,
     return game.id, seats[0].score(), seats
 
 
-def _settled(view: dict[str, Any] | None) -> bool:
+def _settled(view: models.Game | None) -> bool:
     """Whether the game stays as ``view`` shows it until someone moves here: no seat that must
     act has a deadline (once one passes, the engine plays a default at the next request or by
     itself)."""
-    return view is not None and view.get("status") != "open" and not any(
-        p.get("deadline") is not None for p in view.get("pending") or ())
+    return view is not None and view["status"] != "open" and not any(
+        p["deadline"] is not None for p in view["pending"])
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -82,6 +86,55 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+class PlayerResult(TypedDict):
+    """One seat of one tournament game: its bot, total and score lines."""
+
+    seat: int
+    bot: str
+    total: float
+    lines: dict[str, float]
+
+
+class GameResult(TypedDict):
+    """One tournament game: its number, seed, id (None in process), winners and seats."""
+
+    game: int
+    seed: int
+    id: str | None
+    winners: list[int]
+    dummy_wins: bool
+    players: list[PlayerResult]
+
+
+class StandingRow(TypedDict):
+    """One seat's standing over a tournament."""
+
+    seat: int
+    bot: str
+    games: int
+    win_rate: float
+    ci95: list[float]
+    avg_total: float
+    avg_lines: dict[str, float]
+
+
+class TournamentResult(TypedDict):
+    """What :func:`run_tournament` returns (and ``impresario tournament --out F.json`` writes)."""
+
+    ruleset: str
+    bots: list[str]
+    seed: int
+    options: dict[str, JSON]
+    games: int
+    jobs: int
+    in_process: bool
+    seconds: float
+    games_per_second: float
+    dummy_wins: int
+    standings: list[StandingRow]
+    results: list[GameResult]
+
+
 @dataclass
 class Standing:
     bot: str
@@ -91,7 +144,7 @@ class Standing:
     lines: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> StandingRow:
         lo, hi = wilson(self.wins, self.games)
         n = max(1, self.games)
         return {"seat": self.seat, "bot": self.bot, "games": self.games,
@@ -113,27 +166,36 @@ class _Plan:
 
     bot_names: tuple[str, ...]
     ruleset: str
-    options: dict[str, Any] | None
+    options: dict[str, JSON] | None
     seed: int
     base_url: str | None  # None: in process
     timeout: float = 10.0
     max_retries: int = 3
 
 
-_worker: dict[str, Any] = {}
+@dataclass
+class _Worker:
+    """A worker process's plan and client (set by :func:`_start_worker`)."""
+
+    plan: _Plan | None = None
+    client: Client | None = None
+
+
+_worker = _Worker()
 
 
 def _start_worker(plan: _Plan) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _worker["plan"] = plan
-    _worker["client"] = (Client(plan.base_url, timeout=plan.timeout,
-                                max_retries=plan.max_retries) if plan.base_url else None)
+    _worker.plan = plan
+    _worker.client = (Client(plan.base_url, timeout=plan.timeout,
+                             max_retries=plan.max_retries) if plan.base_url else None)
 
 
 def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
-              ) -> dict[str, Any]:
-    plan = plan or _worker["plan"]
-    client = client or _worker.get("client")
+              ) -> GameResult:
+    plan = plan or _worker.plan
+    assert plan is not None, "a worker plays the plan it was started with"
+    client = client or _worker.client
     game_seed, bot_seeds = game_seeds(plan.seed, g, len(plan.bot_names))
     bots = [make_bot(name, seed=s, ruleset=plan.ruleset)
             for name, s in zip(plan.bot_names, bot_seeds)]
@@ -149,14 +211,17 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
     return {"game": g, "seed": game_seed, "id": game_id, "winners": list(score["winners"]),
             "dummy_wins": bool(score.get("dummy_wins")),
             "players": [{"seat": p["seat"], "bot": plan.bot_names[p["seat"]],
-                         "total": p["total"], "lines": dict(p["lines"])}
+                         "total": p["total"],
+                         # every ruleset's score lines are numbers (the spec's *Lines schemas)
+                         "lines": {k: v for k, v in p["lines"].items()
+                                   if isinstance(v, (int, float))}}
                         for p in score["players"]]}
 
 
 def run_tournament(client: Client | None, bot_names: list[str], games: int, seed: int = 0,
                    progress: Callable[[int, int], None] | None = None,
-                   ruleset: str = "turandot", options: dict[str, Any] | None = None, *,
-                   jobs: int = 1, in_process: bool = False) -> dict[str, Any]:
+                   ruleset: str = "turandot", options: dict[str, JSON] | None = None, *,
+                   jobs: int = 1, in_process: bool = False) -> TournamentResult:
     """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats; a shared
     victory counts as a fraction of a win for each winner.
 
@@ -166,16 +231,18 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
     under ``results`` every game (its seed, id, winners and each seat's total and lines)."""
     if games < 1:
         raise ValueError("games must be at least 1")
-    if not in_process and client is None:
-        raise ValueError("a client is needed unless in_process")
+    base_url = None
+    if not in_process:
+        if client is None:
+            raise ValueError("a client is needed unless in_process")
+        base_url = client.base_url
     for name in bot_names:
         make_bot(name, ruleset=ruleset)  # an unknown name fails before any game
-    plan = _Plan(tuple(bot_names), ruleset, options, seed,
-                 None if in_process else client.base_url,  # type: ignore[union-attr]
+    plan = _Plan(tuple(bot_names), ruleset, options, seed, base_url,
                  timeout=client.timeout if client else 10.0,
                  max_retries=client.max_retries if client else 3)
     started = time.perf_counter()
-    results: list[dict[str, Any]] = []
+    results: list[GameResult] = []
     if jobs <= 1:
         for g in range(games):
             results.append(_play_one(g, plan, client))

@@ -20,73 +20,76 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from impresario_rules.wordjam import lexicon
 from impresario_rules.wordjam import words as W
 from impresario_rules.wordjam.bots import WordJamBot
 from impresario_rules.wordjam.rules import ALI_BABA, THIEVES
 from impresario_rules.wordjam.words import SEPARATORS, fold
 
+from ._generated import models
+from ._generated.operations import JSON
 from .client import Seat
 
 CONSONANTS = "".join(W.CONSONANTS)
 
 
 # ------------------------------------------------------------------------------ moves
-def choose_side(seat: Seat, side: str) -> Any:
+def choose_side(seat: Seat, side: str) -> models.MoveResult:
     """Turn 8: your secret side, ``"ali_baba"`` or ``"thieves"``."""
     return seat.move({"type": "choose_side", "side": side})
 
 
-def open_sesame(seat: Seat, word: str) -> Any:
+def open_sesame(seat: Seat, word: str) -> models.MoveResult:
     """Call Open Sesame with ``word``. Raises :class:`~impresario.errors.Conflict`
     (``sesame_already_called``) when someone else was first."""
     return seat.move({"type": "open_sesame", "word": word})
 
 
-def no_call(seat: Seat) -> Any:
+def no_call(seat: Seat) -> models.MoveResult:
     """Give up calling for the rest of this think window."""
     return seat.move({"type": "no_call"})
 
 
-def challenge(seat: Seat, word_id: int) -> Any:
+def challenge(seat: Seat, word_id: int) -> models.MoveResult:
     """Challenge the word in its challenge window; everyone then votes."""
     return seat.move({"type": "challenge", "word_id": word_id})
 
 
-def no_challenge(seat: Seat, word_id: int | None = None) -> Any:
+def no_challenge(seat: Seat, word_id: int | None = None) -> models.MoveResult:
     """Let the word stand."""
-    move: dict[str, Any] = {"type": "no_challenge"}
+    move: dict[str, JSON] = {"type": "no_challenge"}
     if word_id is not None:
         move["word_id"] = word_id
     return seat.move(move)
 
 
-def vote(seat: Seat, in_favour: bool, word_id: int | None = None) -> Any:
+def vote(seat: Seat, in_favour: bool, word_id: int | None = None) -> models.MoveResult:
     """Vote on a challenged word (it stands with 3 votes in favour)."""
-    move: dict[str, Any] = {"type": "vote", "in_favour": in_favour}
+    move: dict[str, JSON] = {"type": "vote", "in_favour": in_favour}
     if word_id is not None:
         move["word_id"] = word_id
     return seat.move(move)
 
 
-def bet(seat: Seat, side: str) -> Any:
+def bet(seat: Seat, side: str) -> models.MoveResult:
     """Your sealed bet: ``"ali_baba"`` (trust) or ``"thieves"``."""
     return seat.move({"type": "bet", "side": side})
 
 
-def thief_word(seat: Seat, word: str, final: bool = False) -> Any:
+def thief_word(seat: Seat, word: str, final: bool = False) -> models.MoveResult:
     """Submit (or replace) your secret word in the window; ``final`` closes it for you."""
     return seat.move({"type": "thief_word", "word": word, "final": final})
 
 
-def thief_pass(seat: Seat) -> Any:
+def thief_pass(seat: Seat) -> models.MoveResult:
     """Withdraw any submitted word and pass for this window."""
     return seat.move({"type": "thief_pass"})
 
 
 # ------------------------------------------------------------------------------ words
 def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None, *,
-               used: Any = (), check: str | None = None, one_coin: str | None = None
-               ) -> dict[str, Any]:
+               used: Iterable[str] = (), check: str | None = None, one_coin: str | None = None
+               ) -> models.WordJamWordCheck:
     """``{"value", "valid", "reason"}`` of ``word``, computed locally by the rules' own checks
     (the server's calculator is ``POST /v1/rulesets/wordjam/value``): letters, the forbidden
     consonant, reuse (``used``: folded words), and the theme's ``check`` (``eight_letters``,
@@ -95,7 +98,7 @@ def word_value(word: str, coins: Mapping[str, int], forbidden: str | None = None
     return {"value": result["value"], "valid": result["valid"], "reason": result["reason"]}
 
 
-def best_words(view: dict[str, Any], words: Iterable[str] | None = None
+def best_words(view: Mapping[str, Any], words: Iterable[str] | None = None
                ) -> list[tuple[str, int]]:
     """``(word, value)`` of ``words`` (default: the lexicon's vocabulary) that pass the engine's
     checks in ``view``, most valuable first."""
@@ -111,7 +114,7 @@ def best_words(view: dict[str, Any], words: Iterable[str] | None = None
     return out
 
 
-def best_word(view: dict[str, Any], words: Iterable[str] | None = None
+def best_word(view: Mapping[str, Any], words: Iterable[str] | None = None
               ) -> tuple[str, int] | None:
     """The most valuable of ``words`` (default: the lexicon's vocabulary) that passes the
     engine's checks in ``view``, and its value."""
@@ -122,28 +125,29 @@ def best_word(view: dict[str, Any], words: Iterable[str] | None = None
 def vocabulary() -> tuple[tuple[str, str], ...]:
     """``(word, folded)`` of the words the bots think of (the lexicon's; needs the
     ``wordjam`` extra)."""
-    return _lexicon().vocabulary()
+    _require_word_lists()
+    return lexicon.vocabulary()
 
 
 def known_words() -> frozenset[str]:
     """Every folded word the lexicon knows (needs the ``wordjam`` extra)."""
-    return _lexicon().known_words()
+    _require_word_lists()
+    return lexicon.known_words()
 
 
 def knows(word: str) -> bool:
     """Whether the lexicon knows every part of ``word`` (needs the ``wordjam`` extra)."""
-    return _lexicon().knows(word)
+    _require_word_lists()
+    return lexicon.knows(word)
 
 
-def _lexicon():
+def _require_word_lists() -> None:
+    """The lexicon reads its words from the ``wordfreq`` package: a clear message without it."""
     try:
         import wordfreq  # noqa: F401 - the lexicon's word lists
     except ImportError:  # pragma: no cover - depends on how the SDK was installed
         raise ImportError('the Word Jam lexicon needs its word lists: '
                           'pip install "impresario[wordjam]"') from None
-    from impresario_rules.wordjam import lexicon
-
-    return lexicon
 
 
 __all__ = ["WordJamBot", "choose_side", "open_sesame", "no_call", "challenge", "no_challenge",

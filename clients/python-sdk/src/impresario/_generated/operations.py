@@ -2,35 +2,70 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Literal, Protocol, TypeAlias, cast
 
 from . import models
 
+#: any JSON value, and a JSON object: what a request body may be besides its model
+JSON: TypeAlias = "str | int | float | bool | None | Sequence[JSON] | Mapping[str, JSON]"
+JSONObject: TypeAlias = Mapping[str, JSON]
+
 
 class Transport(Protocol):
-    def request(self, method: str, path: str, *, json: Any = None,
-                params: dict[str, Any] | None = None,
-                headers: dict[str, str] | None = None,
-                token: str | None = None, raw: bool = False) -> Any: ...
+    def request(self, method: str, path: str, *, json: object = None,
+                params: Mapping[str, str | int] | None = None,
+                headers: Mapping[str, str] | None = None,
+                token: str | None = None, raw: bool = False) -> object: ...
+
+#: the closed sets of an operation's parameters
+GetRulesetRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
+ListGamesRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
+ListGamesStatus: TypeAlias = Literal["open", "playing", "finished"]
+ListGamesHasBots: TypeAlias = Literal["true", "false"]
+
+
+class UnexpectedResponse(ValueError):
+    """A success response that is not the operation's schema (the service and this SDK disagree)."""
+
+
+def _checked(data: object, name: str, alternatives: list[list[str]] | None = None, *,
+             tag: str | None = None, variants: dict[str, list[str]] | None = None
+             ) -> dict[str, object]:
+    """``data`` if it is an object of the schema ``name`` at its top level: its discriminator
+    ``tag`` one of ``variants`` and that variant's required keys there, or the required keys of
+    one of the ``alternatives``."""
+    if not isinstance(data, dict):
+        raise UnexpectedResponse(f"expected a {name} object, got {type(data).__name__}")
+    if tag is not None and variants is not None:
+        if data.get(tag) not in variants:
+            raise UnexpectedResponse(f"{name}: unknown {tag} {data.get(tag)!r}")
+        alternatives = [variants[data[tag]]]
+    for required in alternatives or [[]]:
+        if all(key in data for key in required):
+            return data
+    raise UnexpectedResponse(f"{name}: required keys missing in {sorted(data)}")
 
 
 def list_rulesets(transport: Transport, *, token: str | None = None) -> models.Rulesets:
     """List the rulesets (`GET /v1/rulesets`)."""
     path = "/v1/rulesets"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_rulesets(data)
 
 
-def get_ruleset(transport: Transport, ruleset: str, *, token: str | None = None) -> models.Ruleset:
+def get_ruleset(transport: Transport, ruleset: GetRulesetRuleset, *, token: str | None = None) -> models.Ruleset:
     """Describe a ruleset (`GET /v1/rulesets/{ruleset}`)."""
     path = f"/v1/rulesets/{ruleset}"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_ruleset(data)
 
 
-def score_turandot_cast(transport: Transport, body: models.Calculator, *, token: str | None = None) -> models.CalculatorResult:
+def score_turandot_cast(transport: Transport, body: models.Calculator | JSONObject, *, token: str | None = None) -> models.CalculatorResult:
     """Score a Turandot cast (`POST /v1/rulesets/turandot/score`).
 
     For tables playing the physical game with the default catalogue: 6 singers, a director and
@@ -38,12 +73,13 @@ def score_turandot_cast(transport: Transport, body: models.Calculator, *, token:
     arrangement.
     """
     path = "/v1/rulesets/turandot/score"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_calculator_result(data)
 
 
-def word_jam_value(transport: Transport, body: models.WordJamValueRequest, *, token: str | None = None) -> models.WordJamValue:
+def word_jam_value(transport: Transport, body: models.WordJamValueRequest | JSONObject, *, token: str | None = None) -> models.WordJamValue:
     """Value a Word Jam word (`POST /v1/rulesets/wordjam/value`).
 
     For tables playing the physical game: a word and the coin consonants (and the forbidden
@@ -54,12 +90,13 @@ def word_jam_value(transport: Transport, body: models.WordJamValueRequest, *, to
     characters). Reuse and the theme depend on a game and are not judged here.
     """
     path = "/v1/rulesets/wordjam/value"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_word_jam_value(data)
 
 
-def create_game(transport: Transport, body: models.CreateGame, *, idempotency_key: str | None = None, token: str | None = None) -> models.CreatedGame:
+def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, idempotency_key: str | None = None, token: str | None = None) -> models.CreatedGame:
     """Create a game (`POST /v1/games`).
 
     The game opens with every seat free and starts when the last seat is taken. The response
@@ -73,12 +110,15 @@ def create_game(transport: Transport, body: models.CreateGame, *, idempotency_ke
     work out its deck, so seeded games are for practice, tests and replays.
     """
     path = "/v1/games"
-    params = None
-    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_created_game(data)
 
 
-def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot', 'wordjam'] | None = None, status: Literal['open', 'playing', 'finished'] | None = None, has_bots: Literal['true', 'false'] | None = None, limit: int | None = None, cursor: str | None = None, token: str | None = None) -> models.GameList:
+def list_games(transport: Transport, *, ruleset: ListGamesRuleset | None = None, status: ListGamesStatus | None = None, has_bots: ListGamesHasBots | None = None, limit: int | None = None, cursor: str | None = None, token: str | None = None) -> models.GameList:
     """List games (`GET /v1/games`).
 
     Public games (a private game never appears), newest first, a page at a time: follow
@@ -92,9 +132,20 @@ def list_games(transport: Transport, *, ruleset: Literal['muzicando', 'turandot'
     `cursor_expired`); a page may hold fewer games than `limit` and still have a `next`.
     """
     path = "/v1/games"
-    params = {k: v for k, v in {"ruleset": ruleset, "status": status, "has_bots": has_bots, "limit": limit, "cursor": cursor}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if ruleset is not None:
+        params["ruleset"] = ruleset
+    if status is not None:
+        params["status"] = status
+    if has_bots is not None:
+        params["has_bots"] = has_bots
+    if limit is not None:
+        params["limit"] = limit
+    if cursor is not None:
+        params["cursor"] = cursor
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_game_list(data)
 
 
 def get_game(transport: Transport, game_id: str, *, spectator: str | None = None, if_none_match: str | None = None, token: str | None = None) -> models.Game:
@@ -105,12 +156,17 @@ def get_game(transport: Transport, game_id: str, *, spectator: str | None = None
     applied first.
     """
     path = f"/v1/games/{game_id}"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = {k: v for k, v in {"If-None-Match": if_none_match}.items() if v is not None}
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    if if_none_match is not None:
+        headers["If-None-Match"] = if_none_match
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_game(data)
 
 
-def join_game(transport: Transport, game_id: str, body: models.Join, *, join: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
+def join_game(transport: Transport, game_id: str, body: models.Join | JSONObject, *, join: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.Joined:
     """Take the next free seat (`POST /v1/games/{game_id}/seats`).
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
@@ -125,9 +181,14 @@ def join_game(transport: Transport, game_id: str, body: models.Join, *, join: st
     never writes); with a wrong one: 403 `invalid_join_token`.
     """
     path = f"/v1/games/{game_id}/seats"
-    params = {k: v for k, v in {"join": join}.items() if v is not None}
-    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if join is not None:
+        params["join"] = join
+    headers: dict[str, str] = {}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_joined(data)
 
 
 def get_actions(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Actions:
@@ -136,12 +197,15 @@ def get_actions(transport: Transport, game_id: str, *, spectator: str | None = N
     Empty for spectators and for seats with nothing to do now.
     """
     path = f"/v1/games/{game_id}/actions"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_actions(data)
 
 
-def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.MoveResult:
+def make_move(transport: Transport, game_id: str, body: models.Move | JSONObject, *, if_match: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.MoveResult:
     """Make a move (`POST /v1/games/{game_id}/moves`).
 
     A sealed bid, or a decision the rules hand to the caller. Bids are revealed, and the round
@@ -170,9 +234,14 @@ def make_move(transport: Transport, game_id: str, body: models.Move, *, if_match
     (422).
     """
     path = f"/v1/games/{game_id}/moves"
-    params = None
-    headers = {k: v for k, v in {"If-Match": if_match, "Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('POST', path, json=body, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_move_result(data)
 
 
 def get_events(transport: Transport, game_id: str, *, after: int | None = None, spectator: str | None = None, ticket: str | None = None, last_event_id: str | None = None, token: str | None = None) -> models.Events:
@@ -193,9 +262,18 @@ def get_events(transport: Transport, game_id: str, *, after: int | None = None, 
     request that is not a stream.
     """
     path = f"/v1/games/{game_id}/events"
-    params = {k: v for k, v in {"after": after, "spectator": spectator, "ticket": ticket}.items() if v is not None}
-    headers = {k: v for k, v in {"Last-Event-ID": last_event_id}.items() if v is not None}
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if after is not None:
+        params["after"] = after
+    if spectator is not None:
+        params["spectator"] = spectator
+    if ticket is not None:
+        params["ticket"] = ticket
+    headers: dict[str, str] = {}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_events(data)
 
 
 def create_stream_ticket(transport: Transport, game_id: str, *, token: str | None = None) -> models.StreamTicket:
@@ -210,9 +288,10 @@ def create_stream_ticket(transport: Transport, game_id: str, *, token: str | Non
     the last event it has. Only the ticket's hash is stored. No body.
     """
     path = f"/v1/games/{game_id}/stream-tickets"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_stream_ticket(data)
 
 
 def resolve_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.MoveResult:
@@ -223,9 +302,10 @@ def resolve_game(transport: Transport, game_id: str, *, token: str | None = None
     Needs the host's or a seat's token.
     """
     path = f"/v1/games/{game_id}/resolve"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_move_result(data)
 
 
 def get_replay(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Replay:
@@ -236,12 +316,15 @@ def get_replay(transport: Transport, game_id: str, *, spectator: str | None = No
     the moves through the rules from the seed reproduces every state and the score.
     """
     path = f"/v1/games/{game_id}/replay"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_replay(data)
 
 
-def get_replay_step(transport: Transport, game_id: str, step: str, *, seat: int | None = None, spectator: str | None = None, token: str | None = None) -> models.ReplayStep:
+def get_replay_step(transport: Transport, game_id: str, step: int, *, seat: int | None = None, spectator: str | None = None, token: str | None = None) -> models.ReplayStep:
     """Get a finished game's table after a number of moves (`GET /v1/games/{game_id}/replay/{step}`).
 
     The view after `step` moves (0: as dealt), by a spectator or, with `seat`, by that
@@ -250,9 +333,14 @@ def get_replay_step(transport: Transport, game_id: str, step: str, *, seat: int 
     through. `move` is the move that led there. 404 `step_not_found` beyond the last move.
     """
     path = f"/v1/games/{game_id}/replay/{step}"
-    params = {k: v for k, v in {"seat": seat, "spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if seat is not None:
+        params["seat"] = seat
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_replay_step(data)
 
 
 def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
@@ -261,12 +349,15 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
     409 `game_not_finished` until the game is over.
     """
     path = f"/v1/games/{game_id}/score"
-    params = {k: v for k, v in {"spectator": spectator}.items() if v is not None}
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_score(data)
 
 
-def leave_seat(transport: Transport, game_id: str, seat: str, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
+def leave_seat(transport: Transport, game_id: str, seat: int, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
     """Leave a seat (`DELETE /v1/games/{game_id}/seats/{seat}`).
 
     Before the start, with the seat's token or the host's: the seat is free again and its
@@ -278,9 +369,12 @@ def leave_seat(transport: Transport, game_id: str, seat: str, *, idempotency_key
     the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
     """
     path = f"/v1/games/{game_id}/seats/{seat}"
-    params = None
-    headers = {k: v for k, v in {"Idempotency-Key": idempotency_key}.items() if v is not None}
-    return transport.request('DELETE', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    data = transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_left(data)
 
 
 def request_rematch(transport: Transport, game_id: str, *, token: str | None = None) -> models.Rematch:
@@ -298,17 +392,19 @@ def request_rematch(transport: Transport, game_id: str, *, token: str | None = N
     200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
     """
     path = f"/v1/games/{game_id}/rematch"
-    params = None
-    headers = None
-    return transport.request('POST', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_rematch(data)
 
 
 def healthz(transport: Transport, *, token: str | None = None) -> models.Health:
     """Liveness probe (`GET /healthz`)."""
     path = "/healthz"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_health(data)
 
 
 def readyz(transport: Transport, *, token: str | None = None) -> models.Health:
@@ -318,12 +414,13 @@ def readyz(transport: Transport, *, token: str | None = None) -> models.Health:
     minute): a Redis that refuses writes cannot take a move, so the pod is not ready.
     """
     path = "/readyz"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_health(data)
 
 
-def metrics(transport: Transport, *, token: str | None = None) -> Any:
+def metrics(transport: Transport, *, token: str | None = None) -> str:
     """Prometheus metrics (`GET /metrics`).
 
     With `METRICS_PORT` set (as on Kubernetes), only on that port, which serves nothing else;
@@ -332,9 +429,122 @@ def metrics(transport: Transport, *, token: str | None = None) -> Any:
     to know.
     """
     path = "/metrics"
-    params = None
-    headers = None
-    return transport.request('GET', path, json=None, params=params, headers=headers, token=token, raw=True)
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
+    if not isinstance(data, str):
+        raise UnexpectedResponse(f"expected text, got {type(data).__name__}")
+    return data
+
+
+def as_rulesets(data: object) -> models.Rulesets:
+    """``data`` (decoded JSON) as a Rulesets, once its top-level shape is checked."""
+    return cast("models.Rulesets", _checked(data, "Rulesets", [["rulesets"]]))
+
+
+def as_ruleset(data: object) -> models.Ruleset:
+    """``data`` (decoded JSON) as a Ruleset, once its top-level shape is checked."""
+    return cast("models.Ruleset", _checked(data, "Ruleset", [["bot_seconds", "bots", "leave_bot", "max_players", "min_players", "move_types", "name", "options", "title"]]))
+
+
+def as_calculator_result(data: object) -> models.CalculatorResult:
+    """``data`` (decoded JSON) as a CalculatorResult, once its top-level shape is checked."""
+    return cast("models.CalculatorResult", _checked(data, "CalculatorResult", [["best", "lines", "roles", "total"]]))
+
+
+def as_word_jam_value(data: object) -> models.WordJamValue:
+    """``data`` (decoded JSON) as a WordJamValue, once its top-level shape is checked."""
+    return cast("models.WordJamValue", _checked(data, "WordJamValue", [["reason", "valid", "value"]]))
+
+
+def as_created_game(data: object) -> models.CreatedGame:
+    """``data`` (decoded JSON) as a CreatedGame, once its top-level shape is checked."""
+    return cast("models.CreatedGame", _checked(data, "CreatedGame", [["game", "host_token", "join_link", "join_token", "spectator_link", "spectator_token"]]))
+
+
+def as_game_list(data: object) -> models.GameList:
+    """``data`` (decoded JSON) as a GameList, once its top-level shape is checked."""
+    return cast("models.GameList", _checked(data, "GameList", [["games", "next"]]))
+
+
+def as_game(data: object) -> models.Game:
+    """``data`` (decoded JSON) as a Game, once its top-level shape is checked."""
+    return cast("models.Game", _checked(data, "Game", tag="ruleset", variants={"turandot": ["bot_seconds", "deck_left", "directors", "dummy", "fired", "helpers", "id", "last_seq", "maestro", "move_seconds", "nominee", "pending", "phase", "players", "private", "rematch", "removed_directors", "reveal", "reveal_round", "round", "ruleset", "seats_taken", "seats_total", "seeded", "status", "table", "version", "waiting"], "wordjam": ["ali_baba", "ali_word", "barred", "best", "bets", "bot_seconds", "cave", "challenge", "chief_thief", "coins", "declarations", "extra_turn", "final_turn", "forbidden", "history", "id", "last_seq", "last_vote", "must_beat", "participants", "pending", "phase", "players", "private", "rematch", "ruleset", "seats_taken", "seats_total", "seeded", "sides", "status", "style", "styles_left", "styles_used", "turn", "used_words", "version", "window"], "muzicando": ["auction", "auction_variant", "blocked", "bot_seconds", "chooser", "contract", "dealer", "declarer", "hand", "hands", "id", "last_seq", "layout", "mode", "move_seconds", "pending", "phase", "pile_size", "places", "players", "private", "queued_blocks", "rematch", "results", "ruleset", "run", "seats_taken", "seats_total", "seeded", "status", "table", "team_totals", "totals", "turn", "version"]}))
+
+
+def as_joined(data: object) -> models.Joined:
+    """``data`` (decoded JSON) as a Joined, once its top-level shape is checked."""
+    return cast("models.Joined", _checked(data, "Joined", [["bot", "game", "seat", "token"]]))
+
+
+def as_actions(data: object) -> models.Actions:
+    """``data`` (decoded JSON) as an Actions, once its top-level shape is checked."""
+    return cast("models.Actions", _checked(data, "Actions", [["moves", "pending", "seat"]]))
+
+
+def as_move_result(data: object) -> models.MoveResult:
+    """``data`` (decoded JSON) as a MoveResult, once its top-level shape is checked."""
+    return cast("models.MoveResult", _checked(data, "MoveResult", [["events", "game", "version"]]))
+
+
+def as_events(data: object) -> models.Events:
+    """``data`` (decoded JSON) as an Events, once its top-level shape is checked."""
+    return cast("models.Events", _checked(data, "Events", [["events", "last_seq"]]))
+
+
+def as_stream_ticket(data: object) -> models.StreamTicket:
+    """``data`` (decoded JSON) as a StreamTicket, once its top-level shape is checked."""
+    return cast("models.StreamTicket", _checked(data, "StreamTicket", [["expires_at", "ticket", "url"]]))
+
+
+def as_replay(data: object) -> models.Replay:
+    """``data`` (decoded JSON) as a Replay, once its top-level shape is checked."""
+    return cast("models.Replay", _checked(data, "Replay", [["bot_seconds", "bots", "id", "move_seconds", "moves", "names", "options", "players", "ruleset", "score", "seed"]]))
+
+
+def as_replay_step(data: object) -> models.ReplayStep:
+    """``data`` (decoded JSON) as a ReplayStep, once its top-level shape is checked."""
+    return cast("models.ReplayStep", _checked(data, "ReplayStep", [["game", "move", "seat", "step", "steps"]]))
+
+
+def as_score(data: object) -> models.Score:
+    """``data`` (decoded JSON) as a Score, once its top-level shape is checked."""
+    return cast("models.Score", _checked(data, "Score", tag="ruleset", variants={"turandot": ["dummy", "dummy_wins", "players", "ruleset", "winners"], "wordjam": ["extra_turns", "players", "ruleset", "shared", "winners"], "muzicando": ["hands", "mode", "players", "ruleset", "teams", "winners"]}))
+
+
+def as_left(data: object) -> models.Left:
+    """``data`` (decoded JSON) as a Left, once its top-level shape is checked."""
+    return cast("models.Left", _checked(data, "Left", [["game", "seat"]]))
+
+
+def as_rematch(data: object) -> models.Rematch:
+    """``data`` (decoded JSON) as a Rematch, once its top-level shape is checked."""
+    return cast("models.Rematch", _checked(data, "Rematch", [["game", "rematch", "seat", "token"]]))
+
+
+def as_health(data: object) -> models.Health:
+    """``data`` (decoded JSON) as a Health, once its top-level shape is checked."""
+    return cast("models.Health", _checked(data, "Health", [["status"]]))
+
+
+def as_create_game(data: object) -> models.CreateGame:
+    """``data`` (decoded JSON) as a CreateGame, once its top-level shape is checked."""
+    return cast("models.CreateGame", _checked(data, "CreateGame", tag="ruleset", variants={"turandot": ["players", "ruleset"], "wordjam": ["players", "ruleset"], "muzicando": ["players", "ruleset"]}))
+
+
+def as_move(data: object) -> models.Move:
+    """``data`` (decoded JSON) as a Move, once its top-level shape is checked."""
+    return cast("models.Move", _checked(data, "Move", tag="type", variants={"bid": ["slot", "type"], "assign_office": ["assignments", "type"], "nominate": ["seat", "type"], "fire_director": ["director", "type"], "cast": ["type"], "choose_side": ["side", "type"], "open_sesame": ["type", "word"], "no_call": ["type"], "challenge": ["type", "word_id"], "no_challenge": ["type"], "vote": ["in_favour", "type"], "bet": ["side", "type"], "thief_word": ["type", "word"], "thief_pass": ["type"], "auction_bid": ["contract", "type"], "auction_pass": ["type"], "choose_layout": ["layout", "type"], "place": ["card", "type", "x", "y"], "pass": ["type"]}))
+
+
+def as_action_space(data: object) -> models.ActionSpace:
+    """``data`` (decoded JSON) as an ActionSpace, once its top-level shape is checked."""
+    return cast("models.ActionSpace", _checked(data, "ActionSpace", tag="type", variants={"bid": ["bluff", "helper", "max_money", "slots", "type"], "assign_office": ["seats", "slots", "type"], "nominate": ["seats", "type"], "fire_director": ["directors", "type"], "cast": ["optimal", "optimal_total", "singers", "type"], "choose_side": ["sides", "type"], "open_sesame": ["check", "coins", "first_letter", "forbidden", "max_length", "style", "type"], "no_call": ["type"], "challenge": ["about", "author", "type", "value", "word", "word_id"], "no_challenge": ["type", "word_id"], "vote": ["author", "in_favour", "type", "word", "word_id"], "bet": ["sides", "type", "value", "word"], "thief_word": ["current", "final", "max_length", "must_beat", "type"], "thief_pass": ["type"], "auction_bid": ["contracts", "last_bid", "type"], "auction_pass": ["type"], "choose_layout": ["layouts", "type"], "place": ["cards", "type"], "pass": ["draws", "type"]}))
+
+
+def as_event(data: object) -> models.Event:
+    """``data`` (decoded JSON) as an Event, once its top-level shape is checked."""
+    return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
 OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Mapping
+from typing import Any, Callable, Sequence, TypeVar
 
+from .._generated import models
+from .._generated.operations import JSONObject
 from .console import Console
 
-Move = dict[str, Any]
+#: what a screen's question answers: a move to send (the spec's, or the same as a plain dict)
+Move = models.Move | JSONObject
+T = TypeVar("T")
 
 
 class Screen:
@@ -22,7 +27,8 @@ class Screen:
         self.console = console
         self.names = names
         self.me = me
-        self.shown: Any = None
+        #: what the screen last drew (round and phase, turn...): drawn again when it changes
+        self.shown: tuple[object, ...] | None = None
         self.told: set[str] = set()
 
     # -- helpers
@@ -43,14 +49,14 @@ class Screen:
             for line in text.splitlines():
                 self.out(line)
 
-    def remember(self, view: dict[str, Any]) -> None:
-        for p in view.get("players", ()):
-            if p.get("name"):
+    def remember(self, view: models.Game) -> None:
+        for p in view["players"]:
+            if p["name"]:
                 self.names.setdefault(p["seat"], p["name"])
 
-    def choose(self, prompt: str, options: Sequence[tuple[str, str, Any]], default: Any,
+    def choose(self, prompt: str, options: Sequence[tuple[str, str, T]], default: T | None,
                deadline: float | None = None, changed: Callable[[], bool] | None = None
-               ) -> Any:
+               ) -> T | None:
         """A choice among ``(key, label, value)`` options, typed by key (or by the label's
         first word); Enter takes ``default``. Returns ``None`` when the question lapsed."""
         shown = ", ".join(f"{key}) {label}" for key, label, _ in options)
@@ -69,11 +75,11 @@ class Screen:
             self.out(f"  '{raw}' is not one of the choices; type its key.")
 
     # -- the screen proper
-    def show(self, view: dict[str, Any], actions: dict[str, Any] | None = None,
+    def show(self, view: models.Game, actions: models.Actions | None = None,
              force: bool = False) -> None:
         raise NotImplementedError
 
-    def events(self, events: list[dict[str, Any]]) -> None:
+    def events(self, events: Sequence[Mapping[str, Any]]) -> None:
         """Narrate what happened: a missed deadline alike in every ruleset, the rest by
         ``event``."""
         for e in events:
@@ -83,24 +89,24 @@ class Screen:
             else:
                 self.event(e["type"], e, who, "" if who == "you" else "s")
 
-    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+    def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         """One event of the ruleset's own; ``who`` is the seat's name ("you" for the player),
         ``s`` the verb's ending that goes with it ("" for "you", "s" otherwise)."""
         raise NotImplementedError
 
-    def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
+    def ask(self, view: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
         raise NotImplementedError
 
-    def waiting(self, view: dict[str, Any]) -> str:
+    def waiting(self, view: models.Game) -> str:
         """One line saying whom the game waits for."""
-        pending = [p for p in view.get("pending", ()) if p["seat"] != self.me]
+        pending = [p for p in view["pending"] if p["seat"] != self.me]
         if not pending:
             return ""
         who = ", ".join(self.name(p["seat"]) for p in pending)
         return f"  waiting for {who}…"
 
-    def score(self, score: dict[str, Any], lines: Sequence[str] | None = None) -> None:
+    def score(self, score: models.Score, lines: Sequence[str] | None = None) -> None:
         players = score["players"]
         keys = list(lines or (players[0]["lines"] if players else ()))
         width = max([9] + [len(k) + 2 for k in keys])
@@ -109,15 +115,15 @@ class Screen:
         for p in players:
             self.out(self.score_row(self.label(p["seat"]), p["lines"], p["total"], keys, width))
         self.extra_score(score, keys, width)
-        winners = score.get("winners") or []
+        winners = score["winners"]
         self.out("Winners: " + (", ".join(self.label(w) for w in winners) or "nobody"))
 
-    def score_row(self, who: str, lines: dict[str, int], total: int, keys: Sequence[str],
+    def score_row(self, who: str, lines: Mapping[str, object], total: float, keys: Sequence[str],
                   width: int) -> str:
         """One row of the score table: the name, each line's points (0 if missing), the total."""
         return f"  {who:<16}" + "".join(f"{lines.get(k, 0):>{width}}" for k in keys) + f"{total:>8}"
 
-    def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
+    def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
         """Ruleset-specific lines under the score table."""
 
     def label(self, seat: int) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
 
 from impresario_rules import RULESETS
 
+from .._generated import models
 from .._generated import operations as ops
+from .._generated.operations import JSON
 from ..client import Client, Seat
 from ..errors import Conflict, IllegalMove, PreconditionFailed
 from .base import Screen
@@ -28,10 +30,10 @@ BOT_NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elsa", "Fabio", "Gina", "Ivo", "
              "Nora")
 
 
-def pending_deadline(view: dict[str, Any], seat: int | None) -> float | None:
-    for p in view.get("pending") or ():
+def pending_deadline(view: models.Game, seat: int | None) -> float | None:
+    for p in view["pending"]:
         if p["seat"] == seat:
-            return p.get("deadline")
+            return p["deadline"]
     return None
 
 
@@ -44,7 +46,7 @@ class Follower:
         self.seq = 0
         self.known: int | None = None
 
-    def read(self) -> dict[str, Any]:
+    def read(self) -> models.Game:
         view = self.seat.view()
         if view["last_seq"] != self.known:  # no new events since the last read: no request
             self.news()
@@ -59,7 +61,7 @@ class Follower:
 
 
 def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | None,
-         options: dict[str, Any] | None, console: Console) -> int:
+         options: Mapping[str, JSON] | None, console: Console) -> int:
     """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end."""
     game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options)
     me = game.join(name)
@@ -139,8 +141,9 @@ def watch(client: Client, game_id: str, console: Console, token: str | None = No
     spectator = spectator or None  # an empty link is no link: not sent
     view = ops.get_game(client, game_id, spectator=spectator, token=token)
     ruleset = view["ruleset"]
-    names = {p["seat"]: p.get("name") or f"seat {p['seat']}" for p in view.get("players", ())}
-    you = (view.get("you") or {}).get("seat")
+    names = {p["seat"]: p["name"] or f"seat {p['seat']}" for p in view["players"]}
+    yours = view.get("you")
+    you = yours["seat"] if yours else None
     screen = SCREENS[ruleset](console, names, me=you)
     console.out(f"Watching game {game_id} ({ruleset}, {view['status']}).")
     if view["status"] != "open":

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
+from .._generated import models
 from .base import Move, Screen
+from .console import Console
 
 ROLE_NAMES = ("Turandot", "Calaf", "Liù", "Ping", "Pong", "Pang")
 
@@ -20,39 +23,47 @@ HOW_TO_BID = """\
   the maestro ("office hire")."""
 
 
-def card_text(card: dict[str, Any] | None) -> str:
+def card_text(card: models.Card | models.Singer | models.Director | None) -> str:
     """A card as on the table: a singer's id, category, sex, stars and favourite role, or a
     director's id and effect."""
     if card is None:
         return "—"
     if card["kind"] == "director":
         return f"{card['id']} (director: {card['effect']})"
-    fav = f", loves {card['favourite_role']}" if card.get("favourite_role") else ""
+    fav = f", loves {card.get('favourite_role')}" if card.get("favourite_role") else ""
     return f"{card['id']} {card['category']} {card['sex']} {'★' * card['stars']}{fav}"
+
+
+def turandot(view: models.Game) -> models.TurandotGame:
+    """``view`` as the Turandot game it must be here."""
+    if view["ruleset"] != "turandot":
+        raise ValueError(f"the Turandot screen cannot show a {view['ruleset']} game")
+    return view
 
 
 class TurandotScreen(Screen):
     ruleset = "turandot"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.cards: dict[str, dict[str, Any]] = {}
+    def __init__(self, console: Console, names: dict[int, str], me: int | None = None) -> None:
+        super().__init__(console, names, me)
+        self.cards: dict[str, models.Card | models.Singer | models.Director] = {}
 
-    def learn(self, view: dict[str, Any]) -> None:
-        for place in view.get("table", ()):
+    def learn(self, view: models.TurandotGame) -> None:
+        for place in view["table"]:
             if place["card"]:
                 self.cards[place["card"]["id"]] = place["card"]
-        for p in view.get("players", ()):
+        for p in view["players"]:
             for c in p["singers"]:
                 self.cards[c["id"]] = c
-        for d in view.get("directors", ()):
+        for d in view["directors"]:
             self.cards[d["id"]] = d
 
     def card(self, card_id: str) -> str:
         return card_text(self.cards[card_id]) if card_id in self.cards else card_id
 
-    def show(self, view: dict[str, Any], actions: dict[str, Any] | None = None,
+    def show(self, game: models.Game, actions: models.Actions | None = None,
              force: bool = False) -> None:
+        view = turandot(game)
         self.remember(view)
         self.learn(view)
         key = (view["round"], view["phase"])
@@ -73,15 +84,16 @@ class TurandotScreen(Screen):
                      f"director {director} · face down {p['face_down']}")
             for c in p["singers"]:
                 self.out(f"      {card_text(c)}")
-        if view.get("dummy"):
-            self.out("  dummy: " + "; ".join(card_text(c) for c in view["dummy"]["singers"]))
+        dummy = view["dummy"]
+        if dummy:
+            self.out("  dummy: " + "; ".join(card_text(c) for c in dummy["singers"]))
         you = view.get("you")
         if you:
             hand = you["hand"]
             self.out(f"  your hand: number cards {', '.join(map(str, hand['numbers']))} · "
                      f"money {hand['money']} · bluff card {'yes' if hand['bluff'] else 'no'}")
 
-    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+    def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "bids_revealed":
             parts = []
             for b in e["bids"]:
@@ -120,45 +132,50 @@ class TurandotScreen(Screen):
         elif kind == "game_finished":
             self.out("  game over" + (": the dummy wins" if e.get("dummy_wins") else ""))
 
-    def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
+    def ask(self, game: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
+        view = turandot(game)
         space = actions["moves"][0]
-        default = actions["default"]
-        kind = space["type"]
-        if kind == "bid":
-            return self._bid(view, space, default, deadline, changed)
-        if kind == "assign_office":
+        default = actions.get("default")
+        if space["type"] == "bid":
+            return self._bid(view, space, default if default and default["type"] == "bid"
+                             else None, deadline, changed)
+        if space["type"] == "assign_office":
             free = ", ".join(f"{s}" for s in space["slots"])
             self.out(f"  You are the maestro: give each waiting player a card (free slots {free}).")
-            by_seat = {a["seat"]: a["slot"] for a in default["assignments"]}
-            out = []
+            by_seat = {a["seat"]: a["slot"] for a in default["assignments"]} \
+                if default and default["type"] == "assign_office" else {}
+            out: list[models.OfficeAssignment] = []
             for seat in space["seats"]:
                 while True:
-                    raw = self.console.ask(f"  slot for {self.name(seat)} [Enter: {by_seat[seat]}] ",
+                    suggested = by_seat.get(seat, space["slots"][0])
+                    raw = self.console.ask(f"  slot for {self.name(seat)} [Enter: {suggested}] ",
                                            deadline, changed)
                     if raw is None:
                         return None
-                    raw = raw.strip() or str(by_seat[seat])
+                    raw = raw.strip() or str(suggested)
                     if raw.isdigit() and int(raw) in space["slots"]:
                         out.append({"seat": seat, "slot": int(raw)})
                         break
                     self.out(f"  type one of the free slots: {free}")
             return {"type": "assign_office", "assignments": out}
-        if kind == "nominate":
+        if space["type"] == "nominate":
             self.once("nominate", "  The player you name fires one director from the pile "
                       "(the directors left are hired in round 4).")
-            options = [(str(s), self.names.get(s, f"seat {s}"), s) for s in space["seats"]]
-            seat = self.choose("  Name a player to fire a director", options, default["seat"],
-                               deadline, changed)
-            return None if seat is None else {"type": "nominate", "seat": seat}
-        if kind == "fire_director":
-            options = [(str(i), d, d) for i, d in enumerate(space["directors"], 1)]
-            for key, d, _ in options:
-                self.out(f"    {key}) {self.card(d)}")
-            d = self.choose("  Fire which director", options, default["director"], deadline,
-                            changed)
+            seats = [(str(s), self.names.get(s, f"seat {s}"), s) for s in space["seats"]]
+            named = self.choose("  Name a player to fire a director", seats,
+                                default["seat"] if default and default["type"] == "nominate"
+                                else None, deadline, changed)
+            return None if named is None else {"type": "nominate", "seat": named}
+        if space["type"] == "fire_director":
+            directors = [(str(i), d, d) for i, d in enumerate(space["directors"], 1)]
+            for key, director, _ in directors:
+                self.out(f"    {key}) {self.card(director)}")
+            d = self.choose("  Fire which director", directors,
+                            default["director"] if default and default["type"] == "fire_director"
+                            else None, deadline, changed)
             return None if d is None else {"type": "fire_director", "director": d}
-        if kind == "cast":
+        if space["type"] == "cast":
             self.out("  Cast your six singers into Turandot, Calaf, Liù, Ping, Pong, Pang.")
             self.out(f"  The best cast ({space['optimal_total']} points): "
                      + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, space["optimal"])))
@@ -168,10 +185,13 @@ class TurandotScreen(Screen):
                 return None
             roles = raw.replace(",", " ").upper().split()
             return {"type": "cast", "roles": roles or None}
-        return dict(default)
+        return default
 
-    def _bid(self, view: dict[str, Any], space: dict[str, Any], default: Move,
-             deadline: float | None, changed: Callable[[], bool] | None) -> Move | None:
+    def _bid(self, view: models.TurandotGame, space: models.BidSpace,
+             default: models.BidMove | None, deadline: float | None,
+             changed: Callable[[], bool] | None) -> Move | None:
+        if default is None:
+            default = {"type": "bid", "slot": space["slots"][0], "money": 0}
         self.once("bid", HOW_TO_BID)
         helper = ", or 'h' for a helper" if space["helper"] else ""
         bluff = " [b to add the bluff card]" if space["bluff"] else ""
@@ -199,13 +219,15 @@ class TurandotScreen(Screen):
             return {"type": "bid", "slot": slot, "money": money, "bluff": with_bluff,
                     "round": view["round"]}
 
-    def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
+    def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
+        if score["ruleset"] != "turandot":
+            return
         for p in score["players"]:
-            if p.get("cast"):
+            if p["cast"]:
                 self.out(f"    {self.label(p['seat'])} cast: "
                          + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
-        if score.get("dummy"):
-            d = score["dummy"]
+        d = score["dummy"]
+        if d:
             self.out(self.score_row("dummy", d["lines"], d["total"], keys, width))
-        if score.get("dummy_wins"):
+        if score["dummy_wins"]:
             self.out("  the dummy wins")

@@ -3,8 +3,10 @@ prompt for every move, each with the window's countdown."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
+from .._generated import models
 from ..wordjam import word_value
 from .base import Move, Screen
 
@@ -20,13 +22,22 @@ HOW_TO_PLAY = """\
   those who backed him."""
 
 
+def wordjam(view: models.Game) -> models.WordJamGame:
+    """``view`` as the Word Jam game it must be here."""
+    if view["ruleset"] != "wordjam":
+        raise ValueError(f"the Word Jam screen cannot show a {view['ruleset']} game")
+    return view
+
+
 class WordJamScreen(Screen):
     ruleset = "wordjam"
 
-    def show(self, view: dict[str, Any], actions: dict[str, Any] | None = None,
+    def show(self, game: models.Game, actions: models.Actions | None = None,
              force: bool = False) -> None:
+        view = wordjam(game)
         self.remember(view)
-        key = (view["turn"], view["phase"], view.get("challenge") and view["challenge"]["word_id"])
+        challenge = view["challenge"]
+        key = (view["turn"], view["phase"], challenge and challenge["word_id"])
         if key == self.shown and not force:
             return
         first = self.shown is None or self.shown[0] != view["turn"]
@@ -36,7 +47,7 @@ class WordJamScreen(Screen):
         else:
             self.out(f"  — {view['phase']} —")
 
-    def turn_header(self, view: dict[str, Any]) -> None:
+    def turn_header(self, view: models.WordJamGame) -> None:
         turn = view["turn"]
         title = (f"extra turn {view['extra_turn']}" if view.get("extra_turn")
                  else "turn 8 of 8 (the final turn)" if view.get("final_turn")
@@ -52,10 +63,10 @@ class WordJamScreen(Screen):
                  f"yellow {column['yellow']} (each who backed him)")
         self.out("  totals: " + " · ".join(f"{self.name(p['seat'])} {p['total']}"
                                           for p in view["players"]))
-        if view.get("used_words"):
+        if view["used_words"]:
             self.out("  words used: " + ", ".join(view["used_words"]))
 
-    def event(self, kind: str, e: dict[str, Any], who: str, s: str) -> None:
+    def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "sesame_called":
             self.out(f"  Open Sesame! {who} call{s} "
                      f"{e['word'].upper()} ({e['value']} coins)")
@@ -107,15 +118,16 @@ class WordJamScreen(Screen):
         elif kind == "game_finished":
             self.out("  game over")
 
-    def ask(self, view: dict[str, Any], actions: dict[str, Any], deadline: float | None,
+    def ask(self, game: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
+        view = wordjam(game)
         space = actions["moves"][0]
-        kind = space["type"]
-        if kind == "open_sesame":
+        default = actions.get("default")
+        if space["type"] == "open_sesame":
             self.once("turn", HOW_TO_PLAY)
             check = {"eight_letters": " (exactly 8 letters)",
-                     "first_letter": f" (starting with {space.get('first_letter')})"}.get(
-                         space.get("check") or "", "")
+                     "first_letter": f" (starting with {space['first_letter']})"}.get(
+                         space["check"] or "", "")
             raw = self.console.ask(f"  Open Sesame: type a word{check} [Enter: no word this turn] ",
                                    deadline, changed)
             if raw is None:
@@ -125,7 +137,7 @@ class WordJamScreen(Screen):
                 return {"type": "no_call"}
             self.preview(word, view)
             return {"type": "open_sesame", "word": word}
-        if kind == "challenge":
+        if space["type"] == "challenge":
             self.out(f"  {self.name(space['author'])}'s word: {space['word'].upper()} "
                      f"({space['value']} coins), theme {view['style']['name']}")
             yes = self.choose("  Challenge it", [("y", "yes, challenge", True),
@@ -134,31 +146,35 @@ class WordJamScreen(Screen):
             if yes is None:
                 return None
             return {"type": "challenge" if yes else "no_challenge", "word_id": space["word_id"]}
-        if kind == "vote":
-            default = actions["default"].get("in_favour", False)
+        if space["type"] == "vote":
+            favour = default["in_favour"] if default and default["type"] == "vote" else False
             yes = self.choose(f"  Vote: does {space['word'].upper()} fit "
                               f"'{view['style']['name']}'",
-                              [("y", "yes", True), ("n", "no", False)], default, deadline, changed)
+                              [("y", "yes", True), ("n", "no", False)], favour, deadline, changed)
             if yes is None:
                 return None
             return {"type": "vote", "word_id": space["word_id"], "in_favour": yes}
-        if kind == "bet":
+        if space["type"] == "bet":
             self.out(f"  Alì Babà's word: {space['word'].upper()} ({space['value']} coins). "
                      "Bet: trust him, or join the Thieves if you can beat it.")
-            side = self.choose("  Your bet", SIDES, actions["default"]["side"], deadline, changed)
+            side = self.choose("  Your bet", SIDES,
+                               default["side"] if default and default["type"] == "bet" else None,
+                               deadline, changed)
             return None if side is None else {"type": "bet", "side": side}
-        if kind == "choose_side":
+        if space["type"] == "choose_side":
             self.out("  The final turn: choose your side in secret; the best word on each "
                      "side scores.")
-            side = self.choose("  Your side", SIDES, actions["default"]["side"], deadline, changed)
+            side = self.choose("  Your side", SIDES, default["side"] if default and
+                               default["type"] == "choose_side" else None, deadline, changed)
             return None if side is None else {"type": "choose_side", "side": side}
-        if kind == "thief_word":
-            beat = (f" worth more than {space['must_beat']}" if space.get("must_beat") is not None
+        if space["type"] == "thief_word":
+            beat = (f" worth more than {space['must_beat']}" if space["must_beat"] is not None
                     else "")
-            current = space.get("current")
+            current = space["current"]
             keep = f"keep {current.upper()}" if current else "pass"
-            side = (view.get("you") or {}).get("side") if view.get("final_turn") else None
-            for_side = f" for {SIDE_NAMES[side]}" if side in SIDE_NAMES else ""
+            you = view.get("you")
+            mine = you["side"] if you and view["final_turn"] else None
+            for_side = f" for {SIDE_NAMES[mine]}" if mine in SIDE_NAMES else ""
             raw = self.console.ask(f"  Your secret word{for_side}{beat} [Enter: {keep}] ",
                                    deadline, changed)
             if raw is None:
@@ -170,20 +186,24 @@ class WordJamScreen(Screen):
                 return {"type": "thief_pass"}
             self.preview(word, view)
             return {"type": "thief_word", "word": word, "final": False}
-        return dict(actions["default"])
+        return default
 
-    def preview(self, word: str, view: dict[str, Any]) -> None:
-        coins = {c["consonant"]: c["coins"] for c in view["coins"]}
-        checked = word_value(word, coins, view["forbidden"], used=view.get("used_words") or ())
-        note = "" if checked["valid"] else f", invalid: {checked['reason'].replace('_', ' ')}"
+    def preview(self, word: str, view: models.WordJamGame) -> None:
+        coins: dict[str, int] = {c["consonant"]: c["coins"] for c in view["coins"]}
+        checked = word_value(word, coins, view["forbidden"], used=view["used_words"])
+        reason = (checked["reason"] or "").replace("_", " ")
+        note = "" if checked["valid"] else f", invalid: {reason}"
         self.out(f"  {word.upper()}: {checked['value']} coins{note}")
 
-    def extra_score(self, score: dict[str, Any], keys: list[str], width: int) -> None:
-        if score.get("shared"):
+    def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
+        if score["ruleset"] == "wordjam" and score["shared"]:
             self.out("  the victory is shared")
 
-    def score(self, score: dict[str, Any], lines: Any = None) -> None:
+    def score(self, score: models.Score, lines: Sequence[str] | None = None) -> None:
+        if score["ruleset"] != "wordjam":
+            super().score(score, lines)
+            return
         players = score["players"]
         keys = [k for k in (players[0]["lines"] if players else ())
-                if not k.startswith("extra_") or any(p["lines"][k] for p in players)]
+                if not k.startswith("extra_") or any(p["lines"].get(k) for p in players)]
         super().score(score, keys)
