@@ -134,7 +134,7 @@ def test_a_random_bid_is_the_bid_at_the_index_drawn_in_legal_actions_order():
         def __init__(self, i):
             self.i, self.bound = i, None
 
-        def randrange(self, bound):
+        def _randbelow(self, bound):  # what random_bid draws with (randrange's own draw)
             self.bound = bound
             return self.i
 
@@ -150,4 +150,25 @@ def test_a_random_bid_is_the_bid_at_the_index_drawn_in_legal_actions_order():
                     draw = Drawn(i)
                     assert random_bid(draw, slots, money, helper) == expected
                     assert draw.bound == len(listed)
+            state, _ = T.apply(state, seat, T.sample_action(state, seat, rng))
+
+
+def test_a_random_bid_draws_what_randrange_draws():
+    """``random_bid`` draws with ``random.Random._randbelow`` (randrange's own draw): from the
+    same stream it picks the bid ``legal_actions``' list holds at ``randrange(len(list))``,
+    so the random player's bids, and the seeded games that record them, stay the same."""
+    from impresario_rules.turandot.spaces import bid_options
+    from impresario_rules.turandot.state import random_bid
+
+    for n, seed in ((2, 11), (3, 12), (4, 13), (5, 14)):
+        state, _ = T.new_game(n, None, seed)
+        rng = random.Random(seed)
+        while not T.is_finished(state):
+            seat = min(T.pending(state))
+            if state["phase"] == "bidding":
+                listed = T.legal_actions(state, seat)
+                slots, money, helper = bid_options(state, seat)
+                for k in range(20):
+                    drawn = random_bid(random.Random(f"{seed}:{k}"), slots, money, helper)
+                    assert drawn == listed[random.Random(f"{seed}:{k}").randrange(len(listed))]
             state, _ = T.apply(state, seat, T.sample_action(state, seat, rng))

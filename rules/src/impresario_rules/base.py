@@ -41,6 +41,9 @@ STALE = "stale"
 FINISHED = "finished"
 KINDS = (ILLEGAL, NOT_NOW, STALE, FINISHED)
 
+#: the phase of a game that is over, in every ruleset (``state["phase"]``)
+OVER = "finished"
+
 
 class Refusal(Exception):
     """A move (or options) the rules refuse. ``code`` is stable (clients branch on it);
@@ -199,7 +202,9 @@ class Ruleset:
         raise NotImplementedError
 
     def is_finished(self, state: State) -> bool:
-        raise NotImplementedError
+        """Whether the game is over: its phase is :data:`OVER` (a fact of every ruleset's
+        state)."""
+        return state["phase"] == OVER
 
     # -- moves ------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Action]:
@@ -232,24 +237,32 @@ class Ruleset:
         declaration (its fields' types and bounds; left-out fields take their defaults), the
         seat is at the table, the game is not over. The move's own handler judges the rest.
         """
-        if not isinstance(action, dict):
-            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
-        kind = action.get("type")
-        found = self._moves.get(kind) if isinstance(kind, str) else None
-        if found is None:
-            raise IllegalMove("unknown_move_type",
-                              f"unknown move type {kind!r}; {self.title} moves are "
-                              f"{', '.join(self.move_types)}")
-        shape, prepare, handler = found
+        try:
+            # every move of a game passes here: one lookup for the well-formed case, and the
+            # refusals below only when it fails (not an object, no type, an unknown type)
+            shape, prepare, handler = self._moves[action["type"]]
+        except (KeyError, TypeError, IndexError):
+            self._refuse_type(action)
+            raise
         move = prepare(action)
         if move is None:
-            raise IllegalMove("invalid_move", f"a {kind} move: "
+            raise IllegalMove("invalid_move", f"a {action['type']} move: "
                               f"{shape_problem(shape, action) or 'malformed'}")
         if type(seat) is not int or not 0 <= seat < state["n"]:
             raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
-        if self.is_finished(state):
+        if state["phase"] == OVER:  # is_finished(), written out: every move passes here
             raise OutOfTurn("game_finished", "the game is over", kind=FINISHED)
         return handler(state, seat, move)
+
+    def _refuse_type(self, action: Any) -> None:
+        """The refusal of a move that names none of the ruleset's move types (``apply``)."""
+        if not isinstance(action, dict):
+            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in self._moves:
+            raise IllegalMove("unknown_move_type",
+                              f"unknown move type {kind!r}; {self.title} moves are "
+                              f"{', '.join(self.move_types)}")
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:

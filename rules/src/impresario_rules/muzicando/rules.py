@@ -89,9 +89,6 @@ class Muzicando(Ruleset):
         return state, events
 
     # ------------------------------------------------------------------ queries
-    def is_finished(self, state: State) -> bool:
-        return state["phase"] == FINISHED
-
     def situation(self, state: State, seat: int) -> dict[str, Any]:
         return {"hand": state["hand"], "phase": state["phase"],
                 "pending": self.pending(state).get(seat, [])}

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import OutOfTurn, State
+from ..base import OVER, OutOfTurn, State
 from . import layouts as L
 from .cards import is_do, is_oval, is_sign
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-AUCTION, CHOOSE, PLAY, FINISHED = "auction", "choose", "play", "finished"
+AUCTION, CHOOSE, PLAY, FINISHED = "auction", "choose", "play", OVER
 TEAM, INDIVIDUAL = "team", "individual"
 #: the 16 contracts, lowest first
 CONTRACTS: tuple[str, ...] = tuple(f"{level}{layout}" for level in range(1, 5)

@@ -80,9 +80,6 @@ class Turandot(Ruleset):
         return state, events
 
     # ------------------------------------------------------------------ queries
-    def is_finished(self, state: State) -> bool:
-        return state["phase"] == FINISHED
-
     def situation(self, state: State, seat: int) -> dict[str, Any]:
         return {"round": state["round"], "phase": state["phase"],
                 "pending": self.pending(state).get(seat, [])}

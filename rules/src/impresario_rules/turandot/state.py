@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..base import Action, State
+from ..base import OVER, Action, State
 from .cards import Catalogue, catalogue_for
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -19,7 +19,7 @@ FIRING_ROUNDS = (1, 2, 3)
 START_MONEY = 3
 
 BIDDING, OFFICE, NOMINATE, FIRE, CASTING, FINISHED = (
-    "bidding", "office", "nominate", "fire", "casting", "finished")
+    "bidding", "office", "nominate", "fire", "casting", OVER)
 
 
 def helpers_for(players: int) -> int:
@@ -91,7 +91,10 @@ def random_bid(rng: Any, slots: Sequence[int], money: int, helper: bool) -> Acti
     from here, so it is one function, not three."""
     per_slot = (money + 1) * 2
     numbered = len(slots) * per_slot
-    i = rng.randrange(numbered + 2 if helper else numbered)
+    # rng._randbelow(k) is the draw rng.randrange(k) makes for a positive int k (random.py,
+    # every Python 3 since 3.2): the same number from the same stream, without randrange's
+    # handling of start, stop and step. A fifth of a random game's moves are bids drawn here
+    i = rng._randbelow(numbered + 2 if helper else numbered)
     if i >= numbered:
         return {"type": "bid", "slot": None, "money": 1, "bluff": i - numbered == 1}
     slot, rest = divmod(i, per_slot)

@@ -98,9 +98,6 @@ class WordJam(Ruleset):
         return state, events
 
     # ------------------------------------------------------------------ queries
-    def is_finished(self, state: State) -> bool:
-        return state["phase"] == FINISHED
-
     pending = staticmethod(pending)
 
     def column(self, state: State) -> int:

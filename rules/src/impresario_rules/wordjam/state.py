@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalMove, State
+from ..base import OVER, IllegalMove, State
 from . import lexicon
 from . import words as W
 
@@ -19,7 +19,7 @@ MAX_EXTRA_TURNS = 3
 VOTES_TO_STAND = 3
 
 SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED = (
-    "sides", "think", "challenge", "vote", "bets", "window", "finished")
+    "sides", "think", "challenge", "vote", "bets", "window", OVER)
 PHASES = (SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED)
 ALI_BABA, THIEVES = "ali_baba", "thieves"
 SIDE_NAMES = (ALI_BABA, THIEVES)
