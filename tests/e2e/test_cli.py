@@ -79,8 +79,8 @@ def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
     finally:
         term.close()
     out = term.text
-    assert "against Ada (wordsmith), Bruno (wordsmith), Carla (wordsmith), Dario (wordsmith), " \
-           "Elsa (wordsmith)" in out
+    assert "against Ada (medium), Bruno (medium), Carla (medium), Dario (medium), " \
+           "Elsa (medium)" in out
     for shown in ("theme: ", "coins: ", "forbidden: ", "cave column 1: red", "totals: "):
         assert shown in out, shown
     assert "Open Sesame: type a word" in out
@@ -103,7 +103,7 @@ def test_muzicando_played_through_the_cli(live_server, argv, partner):
     done = run_cli("--url", live_server, "play", "muzicando", *argv, stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert ("your partner is Bruno (greedy bot), seat 2" in out) is partner
+    assert ("your partner is Bruno (medium bot), seat 2" in out) is partner
     assert re.search(r"^\s+-?\d+\s+(\s+(·|[ROYGBIV][1-7♯♮♭-]|<[a-z]>))+$", out, re.M)  # a row
     assert re.search(r"<[a-z]>", out) or "Where (" not in out
     assert "Final score:" in out and "Winners:" in out
@@ -291,7 +291,7 @@ def test_bots_is_a_count_or_a_list_in_play_and_tournament(live_server):
         parse_bots("greedy,smart", None, ("greedy", "random"), 4)
     done = run_cli("tournament", "--url", live_server, "--games", "2", "--bots", "3", "--quiet")
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^2\s+greedy", done.stdout, re.M)  # three greedy seats
+    assert re.search(r"^2\s+medium", done.stdout, re.M)  # three seats of the default level
 
 
 def test_a_tournament_in_a_terminal_shows_an_eta_and_ctrl_c_stops_it():

@@ -134,12 +134,16 @@ def redact_event(event: Event, viewer: Viewer, reveal_all: bool = False) -> Even
 class Ruleset:
     """Base class of a ruleset. Subclasses are stateless singletons; every method is pure.
 
-    ``bots``: the ruleset's bots by name, each a function of a seat's view, its actions and a
-    random stream (``impresario_rules.bots``)."""
+    ``bots``: the ruleset's bots by level, each a function of a seat's view, its actions and a
+    random stream (``impresario_rules.bots``); ``aliases``: older names of some levels."""
 
     def __init__(self, bots: Mapping[str, Callable[[dict, dict, random.Random], Action]],
-                 declarations: Declarations) -> None:
+                 declarations: Declarations, aliases: Mapping[str, str] | None = None) -> None:
+        #: the bots by level, weakest first (``easy``, ``medium``, ``hard``)
         self._bots = dict(bots)
+        #: older names of levels a client may still use (``random`` for ``easy``...)
+        self.bot_aliases: dict[str, str] = dict(aliases or {})
+        assert set(self.bot_aliases.values()) <= set(self._bots), self.bot_aliases
         #: what the ruleset declares: options, moves, view, score, action spaces, events
         self.declarations = declarations
         #: every code it refuses with: its own and the ones all rulesets share
@@ -294,8 +298,20 @@ class Ruleset:
 
     @property
     def bot_names(self) -> tuple[str, ...]:
-        """The bots this ruleset offers for bot seats, by name."""
+        """The levels of bot this ruleset offers for bot seats, weakest first."""
         return tuple(self._bots)
+
+    @property
+    def bot_names_accepted(self) -> tuple[str, ...]:
+        """Every name a bot seat may be asked for: the levels, then their aliases."""
+        return (*self._bots, *self.bot_aliases)
+
+    def bot_play(self, bot: str) -> Callable[[dict, dict, random.Random], Action]:
+        """The function a bot of this name (a level or an alias) plays."""
+        play = self._bots.get(self.bot_aliases.get(bot, bot))
+        if play is None:
+            raise ValueError(f"unknown bot {bot!r}")
+        return play
 
     def bot_action(self, state: State, seat: int, bot: str, rng: random.Random) -> Action:
         """The move the bot ``bot`` makes for ``seat`` now. A bot is given what the seat sees
@@ -305,10 +321,7 @@ class Ruleset:
         seat's defaults."""
         if bot == DEFAULTS:
             return self.default_action(state, seat)
-        play = self._bots.get(bot)
-        if play is None:
-            raise ValueError(f"unknown bot {bot!r}")
-        return play(self.view(state, seat), self.seat_actions(state, seat), rng)
+        return self.bot_play(bot)(self.view(state, seat), self.seat_actions(state, seat), rng)
 
     def seat_actions(self, state: State, seat: int) -> dict[str, Any]:
         """What a seat may do now, as ``GET /v1/games/{id}/actions`` answers it: the kinds of
@@ -371,6 +384,7 @@ class Ruleset:
             "options": self.options_doc,
             "move_types": list(self.move_types),
             "bots": list(self.bot_names),
+            "bot_aliases": dict(self.bot_aliases),
             "bot_seconds": self.bot_seconds,
             "leave_bot": self.leave_bot,
         }

@@ -14,14 +14,34 @@ from typing import Any, Protocol
 
 from . import RULESETS
 from .base import Action, Event, Ruleset, State
-from .bots import SeatBot
+from .bots import SeatBot, seat_bot
 from .muzicando.bots import SEAT_BOTS as MUZICANDO_BOTS
 from .turandot.bots import SEAT_BOTS as TURANDOT_BOTS
 from .wordjam.bots import SEAT_BOTS as WORDJAM_BOTS
 
-#: the bots a client can seat, per ruleset and name
+
+def _seat_bots(ruleset: Ruleset, named: dict[str, type[SeatBot]]) -> dict[str, type[SeatBot]]:
+    """A ruleset's bots for clients: a class per level (``TurandotHardBot``...) playing what
+    the ruleset plays for it, and under each older name the class the SDK has long exported
+    by it (``GreedyBot``...)."""
+    out: dict[str, type[SeatBot]] = {}
+    prefix = ruleset.title.replace(" ", "")
+    for level in ruleset.bot_names:
+        older = [named[a] for a, lv in ruleset.bot_aliases.items() if lv == level and a in named]
+        if older:  # the same bot under its level's name (with whatever the older class adds)
+            out[level] = type(f"{prefix}{level.title()}Bot", (older[0],),
+                              {"name": level, "__module__": older[0].__module__})
+        else:
+            out[level] = seat_bot(f"{prefix}{level.title()}Bot", level, ruleset.bot_play(level))
+    for alias, level in ruleset.bot_aliases.items():
+        out[alias] = named.get(alias, out[level])
+    return out
+
+
+#: the bots a client can seat, per ruleset and name: the levels, then their older names
 SEAT_BOTS: dict[str, dict[str, type[SeatBot]]] = {
-    "turandot": TURANDOT_BOTS, "wordjam": WORDJAM_BOTS, "muzicando": MUZICANDO_BOTS}
+    name: _seat_bots(RULESETS[name], named) for name, named in (
+        ("turandot", TURANDOT_BOTS), ("wordjam", WORDJAM_BOTS), ("muzicando", MUZICANDO_BOTS))}
 
 
 class Bot(Protocol):
@@ -37,8 +57,9 @@ def bot_names(ruleset: str = "turandot") -> list[str]:
 
 
 def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot") -> SeatBot:
-    """A bot of ``ruleset`` by name (turandot: random, greedy; wordjam: random, wordsmith;
-    muzicando: random, greedy), with its own random stream (``seed``: reproducible)."""
+    """A bot of ``ruleset`` by level (``easy``, ``medium``; Turandot also ``hard``) or by an
+    older name (turandot and muzicando: random, greedy; wordjam: random, wordsmith), with its
+    own random stream (``seed``: reproducible)."""
     if ruleset not in SEAT_BOTS:
         raise ValueError(f"no bots for {ruleset!r}; rulesets: {', '.join(SEAT_BOTS)}")
     try:

@@ -8,18 +8,50 @@ engine plays its bot seats with, each with a random stream of its own here.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
-from impresario_rules.play import Bot, bot_names, make_bot
+from impresario_rules.play import SEAT_BOTS, Bot, bot_names
+from impresario_rules.play import make_bot as rules_bot
+from impresario_rules.bots import SeatBot
 from impresario_rules.turandot.bots import GreedyBot, RandomBot
+from impresario_rules.turandot.search import THINK_MS, hard_with
 
 from ._generated import models
 from .client import Seat
 from .errors import Conflict, PreconditionFailed
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "bot_names", "with_round",
-           "take_turn", "play_seat"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "HardBot", "make_bot", "bot_names", "with_round",
+           "take_turn", "play_seat", "THINK_MS"]
+
+
+class HardBot(SEAT_BOTS["turandot"]["hard"]):  # type: ignore[misc]
+    """Turandot's ``hard`` bot with a think budget: at most ``think_ms`` milliseconds of this
+    process's CPU time a decision (``None``: bounded only by the worlds it samples, and then
+    reproducible from its ``seed``)."""
+
+    def __init__(self, *, seed: int | None = None, think_ms: float | None = THINK_MS) -> None:
+        super().__init__(seed=seed)
+        self.think_ms = think_ms
+        self._search = hard_with(think_ms, time.process_time) if think_ms is not None else None
+
+    def choose(self, view: Any, actions: Any) -> Any:
+        if self._search is None:
+            return super().choose(view, actions)
+        return self._search(view, actions, self.rng)
+
+
+def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot",
+             think_ms: float | None = None) -> SeatBot:
+    """A bot of ``ruleset`` by level (``easy``, ``medium``, Turandot's ``hard``) or older name,
+    with its own random stream (``seed``: reproducible). ``think_ms``: the think budget of a
+    searching bot (Turandot's ``hard``) in milliseconds of CPU a decision; without it the bot
+    is bounded by the worlds it samples alone, and reproducible."""
+    bot = rules_bot(name, seed=seed, ruleset=ruleset)
+    if think_ms is not None and bot.name == "hard" and ruleset == "turandot":
+        return HardBot(seed=seed, think_ms=think_ms)
+    return bot
 
 
 # ------------------------------------------------------------------------------ play loop

@@ -35,14 +35,14 @@ from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal import watch as watch_game
-from .tournament import TournamentResult, run_tournament
+from .tournament import GameResult, TournamentResult, run_tournament
 
 RULESETS = ("turandot", "wordjam", "muzicando")
 #: the SDK bots a tournament seats when --bots is not given
-TOURNAMENT_BOTS = {"turandot": "greedy,random,random,random", "wordjam": "5",
-                   "muzicando": "greedy,random,greedy,random"}
+TOURNAMENT_BOTS = {"turandot": "medium,easy,easy,easy", "wordjam": "5",
+                   "muzicando": "medium,easy,medium,easy"}
 #: the SDK bot a count of --bots seats in a tournament
-TOURNAMENT_BOT = {"turandot": "greedy", "wordjam": "wordsmith", "muzicando": "greedy"}
+TOURNAMENT_BOT = {"turandot": "medium", "wordjam": "medium", "muzicando": "medium"}
 NO_ENGINE = ("cannot reach the Impresario engine at {url}.\n"
              "Start it with 'make run' in the repository (it serves http://127.0.0.1:8000), "
              "or pass --url URL (or set IMPRESARIO_URL) to use another one.")
@@ -170,6 +170,37 @@ class Progress:
             self.bar.stop()
 
 
+class GameLog:
+    """``--out FILE.csv`` or ``FILE.jsonl``: each game written as soon as it ends (one CSV row
+    per game and seat, or one JSON line per game), so stopping a tournament loses none of the
+    games played."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self.csv = self.path.suffix == ".csv"
+        self.file = self.path.open("w", newline="", encoding="utf-8")
+        self.writer = csv.writer(self.file) if self.csv else None
+        self.keys: list[str] | None = None
+
+    def write(self, r: GameResult) -> None:
+        if self.writer is None:
+            self.file.write(json.dumps(r) + "\n")
+        else:
+            if self.keys is None:  # every game of a ruleset has the same score lines
+                self.keys = sorted({k for p in r["players"] for k in p["lines"]})
+                self.writer.writerow(["game", "seed", "game_id", "seat", "bot", "won",
+                                      "total", *self.keys])
+            for p in r["players"]:
+                won = 1 / len(r["winners"]) if p["seat"] in r["winners"] else 0
+                self.writer.writerow([r["game"], r["seed"], r["id"] or "", p["seat"], p["bot"],
+                                      round(won, 6), p["total"],
+                                      *(p["lines"].get(k, 0) for k in self.keys)])
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
 def write_results(path: str, result: TournamentResult) -> None:
     """``--out``: the whole result as JSON, or one CSV row per game and seat."""
     target = Path(path)
@@ -200,15 +231,23 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
     client = None if args.in_process else Client(engine_url(args))
     if client is not None:
         check_table(client, ruleset, len(names), args.mode if ruleset == "muzicando" else None)
+    if args.think_ms is not None and args.think_ms <= 0:
+        raise UsageError("--think-ms must be a positive number of milliseconds")
     progress = None if args.quiet else Progress(args.games, f"{ruleset} tournament")
+    stream = GameLog(args.out) if args.out and Path(args.out).suffix in (".csv", ".jsonl") \
+        else None
     try:
         result = run_tournament(client, names, args.games, seed=args.seed, progress=progress,
                                 ruleset=ruleset, options=options, jobs=args.jobs,
-                                in_process=args.in_process)
+                                in_process=args.in_process, think_ms=args.think_ms,
+                                rotate=args.rotate,
+                                on_result=stream.write if stream is not None else None)
     finally:
         if progress is not None:
             progress.close()
-    if args.out:
+        if stream is not None:
+            stream.close()
+    if args.out and stream is None:
         write_results(args.out, result)
     if args.json:
         out(json.dumps({k: v for k, v in result.items() if k != "results"}, indent=2))
@@ -224,6 +263,14 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
         out(f"{row['seat']:<5}{row['bot']:<10}{row['win_rate']:>10.1%}"
             f"{f'[{lo:.1%}, {hi:.1%}]':>18}{row['avg_total']:>11.2f}  "
             + "  ".join(f"{row['avg_lines'][k]:>{len(k)}.2f}" for k in keys))
+    out("")
+    out(f"{'bot':<10}{'seats':>7}{'win rate':>10}{'fair':>7}{'95% CI':>18}{'rating':>8}"
+        f"{'decisions':>11}{'think p50':>11}{'p95':>8}{'max':>8}  (ms of CPU)")
+    for b in result["by_bot"]:
+        lo, hi = b["ci95"]
+        out(f"{b['bot']:<10}{b['games']:>7}{b['win_rate']:>10.1%}{b['fair_share']:>7.1%}"
+            f"{f'[{lo:.1%}, {hi:.1%}]':>18}{b['rating']:>8.0f}{b['decisions']:>11}"
+            f"{b['think_ms_p50']:>11.1f}{b['think_ms_p95']:>8.1f}{b['think_ms_max']:>8.1f}")
     if ruleset == "turandot" and len(names) == 2:
         out(f"dummy wins: {result['dummy_wins']}")
     if args.out:
@@ -260,9 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
                       help="the game (default turandot)")
     play.add_argument("--bots", default=None,
-                      help=bots_help("default: 3 for turandot and muzicando, 5 for wordjam; "
-                                     "turandot greedy,random; wordjam wordsmith,random; "
-                                     "muzicando greedy,random"))
+                      help=bots_help("default: 3 for turandot and muzicando, 5 for wordjam, "
+                                     "of level medium; levels easy, medium, and hard for "
+                                     "turandot; older names random, greedy, wordsmith"))
     play.add_argument("--bot", default=None,
                       help="the kind of bot a count of --bots seats (default: the first named "
                            "above)")
@@ -286,9 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the game (default turandot)")
     tour.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     tour.add_argument("--bots", default=None,
-                      help=bots_help("default: greedy,random,random,random for turandot, "
-                                     "5 wordsmiths for wordjam, greedy,random,greedy,random "
-                                     "for muzicando"))
+                      help=bots_help("levels easy, medium, hard (turandot), or the older "
+                                     "names random, greedy, wordsmith; default: "
+                                     "medium,easy,easy,easy for turandot, 5 medium for "
+                                     "wordjam, medium,easy,medium,easy for muzicando"))
     tour.add_argument("--bot", default=None, help="the kind of bot a count of --bots seats")
     tour.add_argument("--seed", type=int, default=0,
                       help="the tournament's seed: the same seed plays the same games "
@@ -304,8 +352,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play against the rules in this process, without a server (the "
                            "rules package the SDK depends on: no engine needed)")
     tour.add_argument("--out", default=None, metavar="FILE",
-                      help="also write the results: FILE.json (everything) or FILE.csv (one "
-                           "row per game and seat)")
+                      help="also write the results: FILE.csv (one row per game and seat) or "
+                           "FILE.jsonl (one line per game), each game as it ends; or FILE.json "
+                           "(everything, at the end)")
+    tour.add_argument("--think-ms", type=float, default=None, metavar="N",
+                      help="the think budget of searching bots (turandot's hard), in "
+                           "milliseconds of CPU a decision (default: bounded by the worlds "
+                           "it samples, and reproducible)")
+    tour.add_argument("--rotate", action="store_true",
+                      help="game g moves every bot g seats on, so no seat order favours one "
+                           "(the standings by bot count every seat)")
     tour.add_argument("--json", action="store_true", help="print the summary as JSON")
     tour.add_argument("--quiet", action="store_true", help="no progress display")
 

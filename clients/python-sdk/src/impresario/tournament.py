@@ -9,7 +9,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Callable, Sequence, TypedDict
+from typing import Any, Callable, Sequence, TypedDict
 
 from ._generated import models
 from ._generated.operations import JSON
@@ -93,6 +93,8 @@ class PlayerResult(TypedDict):
     bot: str
     total: float
     lines: dict[str, float]
+    #: the CPU time of each of the bot's decisions, in milliseconds
+    think_ms: list[float]
 
 
 class GameResult(TypedDict):
@@ -118,6 +120,23 @@ class StandingRow(TypedDict):
     avg_lines: dict[str, float]
 
 
+class BotRow(TypedDict):
+    """One bot's standing over a tournament, whatever seats it sat in."""
+
+    bot: str
+    games: int
+    win_rate: float
+    #: a seat's fair share of the wins (1 / players)
+    fair_share: float
+    ci95: list[float]
+    avg_total: float
+    rating: float
+    decisions: int
+    think_ms_p50: float
+    think_ms_p95: float
+    think_ms_max: float
+
+
 class TournamentResult(TypedDict):
     """What :func:`run_tournament` returns (and ``impresario tournament --out F.json`` writes)."""
 
@@ -131,7 +150,10 @@ class TournamentResult(TypedDict):
     seconds: float
     games_per_second: float
     dummy_wins: int
+    rotate: bool
+    think_ms: float | None
     standings: list[StandingRow]
+    by_bot: list[BotRow]
     results: list[GameResult]
 
 
@@ -171,6 +193,8 @@ class _Plan:
     base_url: str | None  # None: in process
     timeout: float = 10.0
     max_retries: int = 3
+    think_ms: float | None = None
+    rotate: bool = False
 
 
 @dataclass
@@ -196,9 +220,12 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
     plan = plan or _worker.plan
     assert plan is not None, "a worker plays the plan it was started with"
     client = client or _worker.client
-    game_seed, bot_seeds = game_seeds(plan.seed, g, len(plan.bot_names))
-    bots = [make_bot(name, seed=s, ruleset=plan.ruleset)
-            for name, s in zip(plan.bot_names, bot_seeds)]
+    n = len(plan.bot_names)
+    game_seed, bot_seeds = game_seeds(plan.seed, g, n)
+    shift = g % n if plan.rotate else 0
+    names = [plan.bot_names[(i + shift) % n] for i in range(n)]
+    bots = [Timed(make_bot(name, seed=s, ruleset=plan.ruleset, think_ms=plan.think_ms))
+            for name, s in zip(names, bot_seeds)]
     if plan.base_url is None:
         from .inprocess import play_game_in_process
 
@@ -210,20 +237,106 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
                                       ruleset=plan.ruleset)
     return {"game": g, "seed": game_seed, "id": game_id, "winners": list(score["winners"]),
             "dummy_wins": bool(score.get("dummy_wins")),
-            "players": [{"seat": p["seat"], "bot": plan.bot_names[p["seat"]],
+            "players": [{"seat": p["seat"], "bot": names[p["seat"]],
                          "total": p["total"],
+                         "think_ms": [round(t * 1000, 2) for t in bots[p["seat"]].seconds],
                          # every ruleset's score lines are numbers (the spec's *Lines schemas)
                          "lines": {k: v for k, v in p["lines"].items()
                                    if isinstance(v, (int, float))}}
                         for p in score["players"]]}
 
 
+class Timed:
+    """A bot whose decisions are timed (CPU time of this process, in seconds)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seconds: list[float] = []
+
+    def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:
+        start = time.process_time()
+        move = self.bot.choose(view, actions)
+        self.seconds.append(time.process_time() - start)
+        return move
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def elo(results: Sequence[GameResult], k: float = 8.0, passes: int = 3) -> dict[str, float]:
+    """A rating per bot: Elo over every pair of seats of every game, ranked by the game (the
+    winners first, then by total; equal: a draw), from 1500, the games played ``passes``
+    times in order so the early ones count as much as the late. Two seats of the same bot
+    do not play each other."""
+    rating: dict[str, float] = {}
+    for r in results:
+        for p in r["players"]:
+            rating.setdefault(p["bot"], 1500.0)
+    for _ in range(passes):
+        for r in results:
+            ranked = [((p["seat"] in r["winners"]), p["total"], p["bot"]) for p in r["players"]]
+            delta: dict[str, float] = {}
+            for i, (won_a, total_a, a) in enumerate(ranked):
+                for won_b, total_b, b in ranked[i + 1:]:
+                    if a == b:
+                        continue
+                    score = 1.0 if (won_a, total_a) > (won_b, total_b) else \
+                        0.5 if (won_a, total_a) == (won_b, total_b) else 0.0
+                    expected = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400))
+                    delta[a] = delta.get(a, 0.0) + k * (score - expected)
+                    delta[b] = delta.get(b, 0.0) - k * (score - expected)
+            for name, d in delta.items():
+                rating[name] += d
+    return rating
+
+
+def by_bot(results: Sequence[GameResult], players: int) -> list[BotRow]:
+    """Each bot's results over every seat it sat in, with its rating and think times."""
+    names: list[str] = []
+    for r in results:
+        for p in r["players"]:
+            if p["bot"] not in names:
+                names.append(p["bot"])
+    ratings = elo(results)
+    rows: list[BotRow] = []
+    for name in names:
+        games = 0
+        wins = total = 0.0
+        think: list[float] = []
+        for r in results:
+            for p in r["players"]:
+                if p["bot"] == name:
+                    games += 1
+                    total += p["total"]
+                    think += p.get("think_ms", [])
+                    if p["seat"] in r["winners"]:
+                        wins += 1 / len(r["winners"])
+        lo, hi = wilson(wins, games)
+        rows.append({"bot": name, "games": games, "win_rate": wins / max(1, games),
+                     "fair_share": 1 / players, "ci95": [lo, hi],
+                     "avg_total": total / max(1, games), "rating": round(ratings[name], 1),
+                     "decisions": len(think), "think_ms_p50": _percentile(think, 0.5),
+                     "think_ms_p95": _percentile(think, 0.95),
+                     "think_ms_max": max(think, default=0.0)})
+    return rows
+
+
 def run_tournament(client: Client | None, bot_names: list[str], games: int, seed: int = 0,
                    progress: Callable[[int, int], None] | None = None,
                    ruleset: str = "turandot", options: dict[str, JSON] | None = None, *,
-                   jobs: int = 1, in_process: bool = False) -> TournamentResult:
-    """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats; a shared
-    victory counts as a fraction of a win for each winner.
+                   jobs: int = 1, in_process: bool = False, think_ms: float | None = None,
+                   rotate: bool = False,
+                   on_result: Callable[[GameResult], None] | None = None) -> TournamentResult:
+    """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats (``rotate``:
+    game ``g`` moves every bot ``g`` seats on, so no seat order favours one); a shared
+    victory counts as a fraction of a win for each winner. ``think_ms``: the think budget of
+    the searching bots. ``on_result`` is called with each game as it ends (a record that
+    survives stopping the tournament).
 
     ``jobs`` > 1 plays that many games at a time, each in its own process (the bots think in
     Python, so threads would take turns). ``in_process`` plays against the rules in this
@@ -240,12 +353,15 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
         make_bot(name, ruleset=ruleset)  # an unknown name fails before any game
     plan = _Plan(tuple(bot_names), ruleset, options, seed, base_url,
                  timeout=client.timeout if client else 10.0,
-                 max_retries=client.max_retries if client else 3)
+                 max_retries=client.max_retries if client else 3, think_ms=think_ms,
+                 rotate=rotate)
     started = time.perf_counter()
     results: list[GameResult] = []
     if jobs <= 1:
         for g in range(games):
             results.append(_play_one(g, plan, client))
+            if on_result:
+                on_result(results[-1])
             if progress:
                 progress(len(results), games)
     else:
@@ -259,6 +375,8 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
                 running |= {pool.submit(_play_one, g) for g in islice(queued, len(done))}
                 for future in done:
                     results.append(future.result())
+                    if on_result:
+                        on_result(results[-1])
                     if progress:
                         progress(len(results), games)
         except BaseException:
@@ -267,7 +385,8 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
         pool.shutdown()
         results.sort(key=lambda r: r["game"])
     elapsed = time.perf_counter() - started
-    standings = [Standing(name, i) for i, name in enumerate(bot_names)]
+    standings = [Standing(name if not rotate else "(rotating)", i)
+                 for i, name in enumerate(bot_names)]
     for r in results:
         for p in r["players"]:
             st = standings[p["seat"]]
@@ -280,5 +399,6 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
     return {"ruleset": ruleset, "bots": list(bot_names), "seed": seed, "options": options or {},
             "games": games, "jobs": jobs, "in_process": in_process, "seconds": elapsed,
             "games_per_second": games / elapsed if elapsed else 0.0,
-            "dummy_wins": sum(r["dummy_wins"] for r in results),
-            "standings": [s.row() for s in standings], "results": results}
+            "dummy_wins": sum(r["dummy_wins"] for r in results), "rotate": rotate,
+            "think_ms": think_ms, "standings": [s.row() for s in standings],
+            "by_bot": by_bot(results, len(bot_names)), "results": results}

@@ -1,10 +1,12 @@
 """Muzicando (the Romanian musical card game): the team game for 4 and the individual game for
 2–8 players, on the four layouts Sarabanda, Glissando, Parada and Muzicando."""
 
-from .bots import BOTS
+from .bots import greedy, uniform
 from .declarations import DECLARATIONS
 from .rules import Muzicando
 
-MUZICANDO = Muzicando(BOTS, DECLARATIONS)
+#: the bots by level (``random`` and ``greedy`` are the older names)
+MUZICANDO = Muzicando({"easy": uniform, "medium": greedy}, DECLARATIONS,
+                      aliases={"random": "easy", "greedy": "medium"})
 
 __all__ = ["MUZICANDO", "Muzicando"]

@@ -205,7 +205,6 @@ def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
     return random_move(view, actions, rng)
 
 
-BOTS = {"random": uniform, "greedy": greedy}
 
 
 MuzicandoRandomBot = seat_bot("MuzicandoRandomBot", "random", uniform)

@@ -1,9 +1,12 @@
 """Turandot (daVinci, 2009): 2–5 players and the 2-player dummy variant."""
 
-from .bots import BOTS
+from .bots import greedy, uniform
 from .declarations import DECLARATIONS
 from .rules import Turandot
+from .search import hard
 
-TURANDOT = Turandot(BOTS, DECLARATIONS)
+#: the bots by level (``random`` and ``greedy`` are the older names of the first two)
+TURANDOT = Turandot({"easy": uniform, "medium": greedy, "hard": hard}, DECLARATIONS,
+                    aliases={"random": "easy", "greedy": "medium"})
 
 __all__ = ["TURANDOT", "Turandot"]

@@ -1,5 +1,6 @@
-"""Turandot's bots: ``random`` (uniform over the legal moves) and ``greedy`` (a heuristic on
-the marginal value of each card for the bot's own cast).
+"""Turandot's bots by level: ``easy`` (uniform over the legal moves; alias ``random``),
+``medium`` (a heuristic on the marginal value of each card for the bot's own cast; alias
+``greedy``) and ``hard`` (a search over the worlds its view allows, ``search.py``).
 
 Each is a function of the seat's view, its actions and a random stream (``impresario_rules.bots``):
 the cards on the table, every player's singers, director, stage elements and money, who is
@@ -59,8 +60,9 @@ def value(player: dict[str, Any], card: dict[str, Any]) -> float:
 def greedy(view: View, actions: Actions, rng: random.Random) -> Move:
     """Values each card by what it adds to its own best cast (stars, sex fit, favourite roles,
     the director), takes a helper (a stage element) when no card is worth much more than the
-    worst, spends money only on a card that is clearly its best and that another player wants
-    most too, gives itself the best office hire and the others their worst, names the player
+    worst, shares the cards out with the others as all can foresee (the richest claims first,
+    so players who want the same card do not all bid it and tie), spends money only on a card
+    that is clearly its best and that an earlier claimant wants too, gives itself the best office hire and the others their worst, names the player
     with the fewest stars to fire a director, fires the director that would help it least, and
     casts optimally."""
     kind = actions["pending"][0]
@@ -72,25 +74,41 @@ def greedy(view: View, actions: Actions, rng: random.Random) -> Move:
     table = {t["slot"]: t["card"] for t in view["table"] if t["card"] is not None}
     if kind == "bid":
         values = {slot: value(players[me], c) for slot, c in table.items()}
-        ranked = sorted(values, key=lambda s: (-values[s], s))
-        best = ranked[0]
-        second = values[ranked[1]] if len(ranked) > 1 else values[best]
+        best = min(values, key=lambda s: (-values[s], s))
         money = space["max_money"]
         bluff = rng.random() < 0.5
         # a helper is a sure point; the office hire that comes with it is likely the worst card
         if space["helper"] and 1 + min(values.values()) >= values[best] - 0.5:
             return {"type": "bid", "slot": None, "money": 1, "bluff": bluff}
-        contested = 0  # others whose own best card is this one
+        # players who want the same card all bidding it tie and lose it (hiring rule 2). So
+        # the cards are shared out in the order of a claim all can see, the most money first
+        # (equal money: the first clockwise after the maestro): each takes its best card not
+        # taken yet, unless that is much worse than its best, which it then contests
+        n = len(players)
+        maestro = view["maestro"]
+        worth = {me: values}
         for other in players:
             if other["seat"] != me:
-                theirs = {s: value(other, c) for s, c in table.items()}
-                if max(theirs, key=lambda s: (theirs[s], -s)) == best:
-                    contested += 1
+                worth[other["seat"]] = {s: value(other, c) for s, c in table.items()}
+        order = sorted(worth, key=lambda s: (-players[s]["money"], (s - maestro - 1) % n))
+        taken: dict[int, int] = {}  # slot: how many earlier claimants go for it
+        choice = best
+        for seat in order:
+            theirs = worth[seat]
+            top = max(theirs, key=lambda s: (theirs[s], -s))
+            free = [s for s in sorted(theirs, key=lambda s: (-theirs[s], s)) if s not in taken]
+            pick = free[0] if free and theirs[free[0]] >= theirs[top] - 2 else top
+            if seat == me:
+                choice = pick
+                break
+            taken[pick] = taken.get(pick, 0) + 1
         pay = 0
-        margin = values[best] - second
-        if contested and money and margin >= 1:
-            pay = 2 if (margin >= 3 and money >= 2 and contested > 1) else 1
-        return {"type": "bid", "slot": best, "money": pay, "bluff": bluff}
+        rivals = taken.get(choice, 0)
+        margin = values[choice] - max((v for s, v in values.items() if s != choice),
+                                      default=values[choice])
+        if rivals and money and margin >= 1:
+            pay = 2 if (margin >= 3 and money >= 2 and rivals > 1) else 1
+        return {"type": "bid", "slot": choice, "money": pay, "bluff": bluff}
     if kind == "assign_office":
         free = list(space["slots"])
         out = []
@@ -118,10 +136,10 @@ def greedy(view: View, actions: Actions, rng: random.Random) -> Move:
     return dict(actions["default"])
 
 
-BOTS = {"random": uniform, "greedy": greedy}
 
 
 RandomBot = seat_bot("RandomBot", "random", uniform)
 GreedyBot = seat_bot("GreedyBot", "greedy", greedy)
-#: the bots a client can seat, by name (what ``BOTS`` plays, with a random stream of its own)
+#: the classes the SDK has long exported, by the older names of the levels ``easy`` and
+#: ``medium`` (``impresario_rules.play.SEAT_BOTS`` has every level)
 SEAT_BOTS: dict[str, type[SeatBot]] = {"random": RandomBot, "greedy": GreedyBot}

@@ -1,11 +1,13 @@
 """Word Jam (Walter Obert, daVinci 2004): 5–12 players, eight turns of coins, consonants and bets
 on who found the best word."""
 
-from .bots import BOTS
+from .bots import uniform, wordsmith
 from .declarations import DECLARATIONS
 from .rules import WordJam
 from .words import word_value
 
-WORDJAM = WordJam(BOTS, DECLARATIONS)
+#: the bots by level (``random`` and ``wordsmith`` are the older names)
+WORDJAM = WordJam({"easy": uniform, "medium": wordsmith}, DECLARATIONS,
+                  aliases={"random": "easy", "wordsmith": "medium"})
 
 __all__ = ["WORDJAM", "WordJam", "word_value"]

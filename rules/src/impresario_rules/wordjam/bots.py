@@ -121,7 +121,6 @@ def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
     return dict(actions["default"])
 
 
-BOTS = {"random": uniform, "wordsmith": wordsmith}
 
 
 WordJamRandomBot = seat_bot("WordJamRandomBot", "random", uniform)

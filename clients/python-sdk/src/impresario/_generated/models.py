@@ -772,7 +772,7 @@ class HiredEvent(TypedDict):
 
 class Join(TypedDict):
     name: str
-    bot: NotRequired[Literal["greedy", "random", "wordsmith"] | Bot]
+    bot: NotRequired[Literal["easy", "greedy", "hard", "medium", "random", "wordsmith"] | Bot]
     """
     with the host token: a bot seat played by the engine, one of the ruleset's (GET /v1/rulesets/{ruleset}; unknown_bot)
     """
@@ -1417,7 +1417,11 @@ class Ruleset(TypedDict):
     move_types: list[Literal["assign_office", "auction_bid", "auction_pass", "bet", "bid", "cast", "challenge", "choose_layout", "choose_side", "fire_director", "no_call", "no_challenge", "nominate", "open_sesame", "pass", "place", "thief_pass", "thief_word", "vote"]]
     bots: list[str]
     """
-    the engine's bots a host can seat (POST /seats with `bot`)
+    the levels of the engine's bots a host can seat (POST /seats with `bot`), weakest first
+    """
+    bot_aliases: dict[str, str]
+    """
+    older names a host may still use for some levels: name to level
     """
     bot_seconds: int
     """

@@ -170,8 +170,9 @@ def join_game(transport: Transport, game_id: str, body: models.Join | JSONObject
     """Take the next free seat (`POST /v1/games/{game_id}/seats`).
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
-    With the host's token and `bot` ("random" or "greedy") the seat is a bot's: the engine
-    plays it, and no token is returned. A bot moves once its think time is over (option
+    With the host's token and `bot` (a level of the ruleset's `bots`: "easy", "medium",
+    Turandot's "hard"; or an older name of one, "random", "greedy", "wordsmith") the seat is a
+    bot's: the engine plays it, and no token is returned. A bot moves once its think time is over (option
     `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
     makes it its turn); when is never shown.
 
@@ -444,7 +445,7 @@ def as_rulesets(data: object) -> models.Rulesets:
 
 def as_ruleset(data: object) -> models.Ruleset:
     """``data`` (decoded JSON) as a Ruleset, once its top-level shape is checked."""
-    return cast("models.Ruleset", _checked(data, "Ruleset", [["bot_seconds", "bots", "leave_bot", "max_players", "min_players", "move_types", "name", "options", "title"]]))
+    return cast("models.Ruleset", _checked(data, "Ruleset", [["bot_aliases", "bot_seconds", "bots", "leave_bot", "max_players", "min_players", "move_types", "name", "options", "title"]]))
 
 
 def as_calculator_result(data: object) -> models.CalculatorResult:

@@ -20,9 +20,9 @@ from .wordjam import WordJamScreen
 
 SCREENS: dict[str, type[Screen]] = {"turandot": TurandotScreen, "wordjam": WordJamScreen,
                                     "muzicando": MuzicandoScreen}
-#: the bots the engine plays (seats added by the host), the rules' own; the first is each
-#: ruleset's default (its strongest: random last)
-ENGINE_BOTS = {name: tuple(sorted(r.bot_names, key=lambda bot: bot == "random"))
+#: the bots the engine plays (seats added by the host), the rules' own levels and their older
+#: names; the first is each ruleset's default (``medium``: a fair game for a newcomer)
+ENGINE_BOTS = {name: tuple(sorted(r.bot_names_accepted, key=lambda bot: bot != "medium"))
                for name, r in RULESETS.items()}
 #: how many bots ``impresario play`` seats when not told: a legal, typical table
 DEFAULT_BOTS = {"turandot": 3, "wordjam": 5, "muzicando": 3}

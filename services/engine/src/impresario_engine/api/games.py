@@ -285,15 +285,16 @@ JOIN_PARAM = {"in": "query", "name": "join", "required": False,
          parameters=[IDEMPOTENCY_PARAM, JOIN_PARAM],
          requestBody={"required": True, "content": {"application/json": {
              "schema": "Join", "examples": {"player": {"value": {"name": "Anna"}},
-                                            "bot": {"value": {"name": "Robo", "bot": "greedy"}}}}}})
+                                            "bot": {"value": {"name": "Robo", "bot": "medium"}}}}}})
 @blp.response(201, s.JoinedSchema, description="The seat taken and its token (shown once)")
 @problems(400, 401, 403, 404, 409, 413, 415, 422, 503)
 def join_game(game_id: str):
     """Take the next free seat
 
     Seats are given in join order, clockwise. The game starts when the last seat is taken.
-    With the host's token and `bot` ("random" or "greedy") the seat is a bot's: the engine
-    plays it, and no token is returned. A bot moves once its think time is over (option
+    With the host's token and `bot` (a level of the ruleset's `bots`: "easy", "medium",
+    Turandot's "hard"; or an older name of one, "random", "greedy", "wordsmith") the seat is a
+    bot's: the engine plays it, and no token is returned. A bot moves once its think time is over (option
     `bot_seconds`; 0, the default for Turandot and Muzicando, plays it inside the request that
     makes it its turn); when is never shown.
 

@@ -269,7 +269,7 @@ class JoinSchema(Base):
                                                  "the engine, one of the ruleset's "
                                                  "(GET /v1/rulesets/{ruleset}; unknown_bot)",
                                   "enum": [*sorted({b for r in RULESETS.values()
-                                                    for b in r.bot_names}), None]})
+                                                    for b in r.bot_names_accepted}), None]})
 
 
 def _Ref(component: str, **kw: Any) -> fields.Raw:  # noqa: N802 - reads like a field class
@@ -408,8 +408,13 @@ class RulesetSchema(Base):
                           required=True, metadata={"description": "the options by name"})
     move_types = fields.List(fields.String(validate=validate.OneOf(MOVE_TYPES)), required=True)
     bots = fields.List(fields.String(), required=True, metadata={
-        "description": "the engine's bots a host can seat (POST /seats with `bot`)",
-        "example": ["random", "greedy"]})
+        "description": "the levels of the engine's bots a host can seat (POST /seats with "
+                       "`bot`), weakest first",
+        "example": ["easy", "medium", "hard"]})
+    bot_aliases = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                              metadata={"description": "older names a host may still use for "
+                                                       "some levels: name to level",
+                                        "example": {"random": "easy", "greedy": "medium"}})
     bot_seconds = Int(required=True, metadata={
         "description": "the default of the game option `bot_seconds`: the longest the "
                        "engine's bots think before a move (0: at once)", "example": 0})

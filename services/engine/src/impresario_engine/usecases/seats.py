@@ -43,9 +43,9 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
             if caller is None or not caller.host:
                 raise Refused("host_only", FORBIDDEN if caller else UNAUTHENTICATED,
                               "only the host's token can add a bot seat")
-            if bot not in ruleset.bot_names:
+            if bot not in ruleset.bot_names_accepted:
                 raise Refused("unknown_bot", INVALID, f"unknown bot {bot!r}; {ruleset.title} "
-                              f"bots: {', '.join(ruleset.bot_names)}")
+                              f"bots: {', '.join(ruleset.bot_names_accepted)}")
         may_join(doc, caller, join_token)
         now = engine.clock()
         seat = free_seat(doc["seats"], doc["players"], now)

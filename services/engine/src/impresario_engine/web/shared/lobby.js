@@ -11,7 +11,7 @@ const BLURBS = {
   wordjam: "Find a word worth many coins, then bet on Alì Babà or join the thieves. 5–12 players; 8 turns.",
   muzicando: "Bid for the layout, then shed your hand of notes on the board. 2–8 players, teams with 4.",
 };
-const FALLBACK_BOTS = { turandot: ["greedy", "random"], wordjam: ["wordsmith", "random"], muzicando: ["greedy", "random"] };
+const FALLBACK_BOTS = { turandot: ["easy", "medium", "hard"], wordjam: ["easy", "medium"], muzicando: ["easy", "medium"] };
 export const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
 // "Play now": a game a newcomer can finish in one sitting. Word Jam's bots think as long as the
 // engine has them think (up to 20 s: a newcomer may call first); Muzicando: one hand dealt by
@@ -28,10 +28,11 @@ export async function rulesets() {
   return rulesetCache;
 }
 
-/** The ruleset's bots, the one that plays best first (``random`` only plays legal moves). */
+/** The ruleset's bot levels, the default first (``medium``: a fair game for a newcomer), then
+ * the others weakest first. */
 export function botsOf(ruleset) {
-  const bots = (ruleset && ruleset.bots) || FALLBACK_BOTS[ruleset && ruleset.name] || ["random"];
-  return bots.filter((b) => b !== "random").concat(bots.filter((b) => b === "random"));
+  const bots = (ruleset && ruleset.bots) || FALLBACK_BOTS[ruleset && ruleset.name] || ["easy"];
+  return bots.filter((b) => b === "medium").concat(bots.filter((b) => b !== "medium"));
 }
 
 function uniqueKey() {
