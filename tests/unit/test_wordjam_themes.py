@@ -132,7 +132,8 @@ def test_every_listed_word_is_callable_in_the_game(language):
 @pytest.mark.parametrize("language,theme,word", [
     ("en", "human_body", "carrot"), ("en", "animals", "bicycle"), ("it", "flora", "calcolo"),
     ("it", "imaginary_characters", "calcolo"), ("en", "free_theme", "KCKCKCKC"),
-    ("it", "animals", "rappresentare"), ("en", "flora", "newspaper")])
+    ("it", "animals", "rappresentare"), ("en", "flora", "newspaper"),
+    ("en", "singers", "KCKCKCKC"), ("it", "singers", "tavolo")])
 def test_bots_judge_off_card_words_as_off_card(language, theme, word):
     assert not themes.fits(language, theme, word)
 
@@ -141,6 +142,7 @@ def test_bots_judge_off_card_words_as_off_card(language, theme, word):
     ("en", "human_body", "elbow"), ("en", "animals", "giraffe"), ("it", "flora", "girasole"),
     ("it", "imaginary_characters", "Pinocchio"), ("it", "cinema", "Fellini"),
     ("en", "sports_games", "chess"), ("it", "geography", "Kilimangiaro"),
-    ("en", "verbs_adjectives", "beautiful"), ("it", "verbs_adjectives", "mangiare")])
+    ("en", "verbs_adjectives", "beautiful"), ("it", "verbs_adjectives", "mangiare"),
+    ("en", "cinema", "Tarkovsky")])
 def test_bots_judge_on_card_words_as_on_card(language, theme, word):
     assert themes.fits(language, theme, word)

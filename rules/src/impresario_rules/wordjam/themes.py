@@ -27,8 +27,8 @@ LANGUAGES = ("it", "en")
 DEFAULT_LANGUAGE = "it"
 LANGUAGE_NAMES = {"it": "Italiano", "en": "English"}
 #: cards whose fit is a judgement about names, titles and games: a bot knows the famous ones
-#: and rejects a plain dictionary word; a name it has never heard of gets the benefit of the
-#: doubt (nobody knows every singer)
+#: and rejects a plain dictionary word; a name it has not listed but that is in use (wordfreq's
+#: lists know it) gets the benefit of the doubt (nobody knows every singer); gibberish does not
 JUDGEMENT = ("imaginary_characters", "cinema", "singers", "sports_games")
 
 
@@ -65,16 +65,27 @@ def dictionary(language: str) -> frozenset[str]:
 
 def fits(language: str, theme: str, word: str) -> bool:
     """Whether ``word`` fits ``theme`` as a bot of ``language`` judges it: in the card's list;
-    on a judgement card also any name the bot has never heard of, but never a plain dictionary
-    word the card's list does not hold (CALCOLO is no imaginary character)."""
+    on a judgement card also a name the bot has not listed but that is in use (the lexicon of
+    the ``dictionary`` option knows it), but never a plain dictionary word the card's list does
+    not hold (CALCOLO is no imaginary character) nor letters nobody uses (KCKCKCKC)."""
     folded = fold(word)
     if not folded:
         return False
     if folded in fit_set(language, theme):
         return True
-    if theme in JUDGEMENT:
-        return folded not in dictionary(language)
+    if theme in JUDGEMENT and folded not in dictionary(language):
+        return _in_use(word)
     return False
+
+
+def _in_use(word: str) -> bool:
+    """Whether the lexicon (wordfreq's lists) knows ``word``; without the ``wordjam`` extra the
+    bot has no way to tell a rare name from gibberish and says no."""
+    try:
+        from . import lexicon
+        return lexicon.knows(word)
+    except ImportError:
+        return False
 
 
 __all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "LANGUAGE_NAMES", "JUDGEMENT", "language_of",
