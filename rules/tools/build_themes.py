@@ -93,7 +93,8 @@ EXCLUDE = {
         spazio fondo cima sito""".split()),
 }
 #: names and odd senses no card should call (john: a toilet for WordNet, a name for players)
-EVERYWHERE = set("john gary molly mike jack bill bob tom pat ray joe sam".split())
+EVERYWHERE = set("""john gary molly mike jack bill bob tom pat ray joe sam ero era fatta fatto
+    messo detto stato visto tratta parole scritto""".split())
 #: at a family table bots do not say these, whatever a list holds
 RUDE = set("""ass arse asshole bastard bitch cock cunt damn dick fuck shit slut whore tit tits
     boob boobs pussy fanny behind mona fica fregna chiappa clitoride genitale mammella penis vagina anus scrotum testicle testicles nipple breast breasts butt buttocks
@@ -363,7 +364,7 @@ def italian(mwn: Path, zipf, en_call: dict[str, list[str]]) -> dict[str, dict[st
                 fit["eight_letters"].add(folded)
         single = letters_only(lemma)
         if (single is None or len(single) < MIN_LETTERS or lemma.lower() in RUDE
-                or lemma.lower() in skip):
+                or lemma.lower() in skip or lemma.lower() in EVERYWHERE):
             continue
         freq = zipf(lemma)
         if freq < CALL_ZIPF["it"]:
