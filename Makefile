@@ -9,6 +9,7 @@ PORT   ?= 8000
 GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
+.PHONY: wordnet
 .PHONY: node-deps lint-spec ts-bot bots-report
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
@@ -17,7 +18,7 @@ help: ## this list
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | sort \
 		| awk 'BEGIN {FS = ":.*## "}; {printf "make %-13s %s\n", $$1, $$2}'
 
-install: $(STAMP) ## create .venv with the rules, the engine, the SDK (and its CLI extra) and the test tools
+install: $(STAMP) wordnet ## create .venv with the rules, the engine, the SDK (and its CLI extra) and the test tools
 
 $(STAMP): rules/pyproject.toml services/engine/pyproject.toml clients/python-sdk/pyproject.toml \
 		requirements/dev.txt
@@ -43,6 +44,22 @@ chromium: ## install Debian's chromium for the browser tests (as root; says what
 		|| echo "chromium is not at $(CHROMIUM) and could not be installed here (not root, no" \
 		"apt-get, or the install failed): the browser tests in tests/web will fail; install" \
 		"Debian's chromium package (apt-get install chromium) or set CHROMIUM=/path/to/it"
+
+# The Word Jam bots' test judges the words they call by WordNet's own categories, read from
+# Debian's wordnet-base (WordNet 3.0's database files; the bots themselves use only the lists in
+# rules/src/impresario_rules/wordjam/data/themes, built from it by rules/tools/build_themes.py).
+# Installed here when root, with a clear message otherwise, as chromium above.
+WORDNET ?= /usr/share/wordnet
+wordnet: ## install Debian's wordnet-base for the Word Jam bots' test (as root; says what to do otherwise)
+	@test -f $(WORDNET)/index.noun || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& echo "installing Debian's wordnet-base package for tests/unit/test_wordjam_themes.py" \
+		&& (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null; }); } \
+		&& test -f $(WORDNET)/index.noun \
+		|| echo "WordNet is not at $(WORDNET) and could not be installed here (not root, no" \
+		"apt-get, or the install failed): tests/unit/test_wordjam_themes.py will fail; install" \
+		"Debian's wordnet-base package (apt-get install wordnet-base) or set WORDNET=/path/to/it"
 
 # ---- Node tooling: package.json and its committed package-lock.json pin the spec's linters
 # (Redocly, Spectral) and the TypeScript bot's toolchain (openapi-typescript, openapi-fetch,
@@ -114,7 +131,7 @@ TEST_PASS_2  := $(PYTEST) $(SERIAL_TESTS)
 TEST_PASS_3  := IMPRESARIO_TEST_REDIS=cluster $(PYTEST) -n $(TEST_WORKERS) --dist loadfile \
 	$(STORE_TESTS)
 
-test: install node-deps k8s-validate chromium typecheck-sdk ## the SDK's types, the architecture's contracts, the spec's lint, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
+test: install node-deps k8s-validate chromium wordnet typecheck-sdk ## the SDK's types, the architecture's contracts, the spec's lint, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
 	@started=$$(date +%s); \
 	took() { status=$$?; s=$$(( $$(date +%s) - started )); \
 		echo "--- make test: $$([ $$status = 0 ] && echo passed || echo FAILED), the suite" \

@@ -164,8 +164,11 @@ def test_bots_finish_games_and_only_make_legal_moves():
             assert WJ.score(state)["winners"]
 
 
-def test_wordsmith_bets_thieves_only_with_a_better_word():
-    from impresario_rules.wordjam.bots import settled_word
+def test_wordsmith_bets_thieves_with_a_better_word_or_a_better_estimate():
+    """Thieves when its own word beats Alì Babà's, or its estimate of the best word another
+    seat will find does (by a margin); else it trusts Alì Babà."""
+    from impresario_rules.wordjam.bots import MARGIN, others_best, settled_word
+    bets = set()
     for seed in range(10):
         state, _ = WJ.new_game(6, None, seed)
         while state["phase"] != BETS and not WJ.is_finished(state):
@@ -177,8 +180,14 @@ def test_wordsmith_bets_thieves_only_with_a_better_word():
         for seat in WJ.pending(state):
             move = WJ.bot_action(state, seat, "wordsmith", random.Random(1))
             best = settled_word(WJ.view(state, seat), random.Random(1))
-            beats = best is not None and best[1] > state["ali_word"]["value"]
+            view = WJ.view(state, seat)
+            value = state["ali_word"]["value"]
+            others = [s for s in view["participants"] if s not in (seat, state["ali"])]
+            beats = (best is not None and best[1] > value
+                     or others_best(view, others) > value * MARGIN)
             assert move["side"] == ("thieves" if beats else "ali_baba")
+            bets.add(move["side"])
+    assert bets == {"thieves", "ali_baba"}
 
 
 def test_default_moves_are_always_legal_and_windows_are_timed():

@@ -39,7 +39,9 @@ def test_bots_play_whole_games_from_views_and_actions(n):
     assert WJ.score(state)["winners"]
 
 
-def test_the_bot_bets_thieves_only_with_a_better_word():
+def test_the_bot_bets_thieves_with_a_better_word_or_a_better_estimate():
+    from impresario_rules.wordjam.bots import MARGIN, others_best
+
     state, _ = WJ.new_game(6, None, 2)
     bot = sdk.WordJamBot(seed=0)
     while state["phase"] != "bets":
@@ -49,21 +51,35 @@ def test_the_bot_bets_thieves_only_with_a_better_word():
         view = WJ.view(state, seat)
         move = bot.choose(view, actions(state, seat))
         best = bot.word(view)
-        better = best is not None and best[1] > state["ali_word"]["value"]
+        value = state["ali_word"]["value"]
+        others = [s for s in view["participants"] if s not in (seat, state["ali"])]
+        better = (best is not None and best[1] > value
+                  or others_best(view, others) > value * MARGIN)
         assert move == {"type": "bet", "side": "thieves" if better else "ali_baba"}
 
 
-def test_the_bot_votes_for_its_own_word_and_against_an_unknown_one():
+def test_the_bot_challenges_and_votes_by_the_card_not_by_what_it_knows():
+    """For a word on the card, against a word off it — its own included, and whether or not
+    the lexicon knows the word."""
     bot = sdk.WordJamBot(seed=1)
-    view = {"style": {"id": "animals", "check": None}, "you": {"seat": 2}, "turn": 1}
-    space = {"type": "vote", "word_id": 4, "word": "KCKCKCKC", "author": 0,
-             "in_favour": [True, False]}
-    assert bot.choose(view, {"moves": [space]})["in_favour"] is False  # the lexicon: no
-    assert bot.choose(view, {"moves": [{**space, "author": 2}]})["in_favour"] is True
-    assert bot.choose(view, {"moves": [{**space, "word": "giraffa"}]})["in_favour"] is True
-    challenge = {"type": "challenge", "word_id": 4, "word": "KCKCKCKC", "author": 0}
-    assert bot.choose(view, {"moves": [challenge]})["type"] == "challenge"
-    assert bot.choose(view, {"moves": [{**challenge, "word": "okapi"}]})["type"] == "no_challenge"
+    for language, good, known_off_card in (("it", "giraffa", "calcolo"),
+                                           ("en", "giraffe", "bicycle")):
+        view = {"style": {"id": "animals", "check": None}, "you": {"seat": 2}, "turn": 1,
+                "language": language}
+        space = {"type": "vote", "word_id": 4, "word": "KCKCKCKC", "author": 0,
+                 "in_favour": [True, False]}
+        assert bot.choose(view, {"moves": [space]})["in_favour"] is False
+        assert bot.choose(view, {"moves": [{**space, "author": 2}]})["in_favour"] is False
+        assert bot.choose(view, {"moves": [{**space, "word": good}]})["in_favour"] is True
+        assert sdk.knows(known_off_card)
+        assert bot.choose(view, {"moves": [{**space, "word": known_off_card}]}
+                          )["in_favour"] is False
+        challenge = {"type": "challenge", "word_id": 4, "word": "KCKCKCKC", "author": 0}
+        assert bot.choose(view, {"moves": [challenge]})["type"] == "challenge"
+        assert bot.choose(view, {"moves": [{**challenge, "word": known_off_card}]}
+                          )["type"] == "challenge"
+        assert bot.choose(view, {"moves": [{**challenge, "word": good}]}
+                          )["type"] == "no_challenge"
 
 
 def test_the_sdk_calculator_agrees_with_the_engine():

@@ -266,6 +266,8 @@ class TestCaveR1:
         ({"think_seconds": 0}, "invalid_think_seconds"),
         ({"vote_seconds": True}, "invalid_vote_seconds"),
         ({"no_visible_objects": "yes"}, "invalid_no_visible_objects"),
+        ({"language": "de"}, "invalid_language"),
+        ({"language": None}, "invalid_language"),
         ({"move_seconds": 4}, "unknown_option"),
     ])
     def test_bad_options_are_refused_with_stable_codes(self, options, code):

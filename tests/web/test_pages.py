@@ -61,6 +61,8 @@ HELPERS = """async () => {
   const listed = {ruleset: 'muzicando', status: 'open', seats_taken: 2, seats_total: 4, options: {mode: 'team', hands: 4, move_seconds: 60},
                   seats: [{seat: 0, name: 'Anna', bot: null, held: true}, {seat: 1, name: 'Robo', bot: 'greedy', held: false}]};
   out.listed = [fmt.gameSummary(listed), fmt.seatLine(listed)];
+  out.wordjam = fmt.gameSummary({ruleset: 'wordjam', seats_taken: 1, seats_total: 5, seats: [],
+                                 options: {think_seconds: 120, language: 'en', dictionary: true}});
   out.alike = [fmt.looksAlike(' ANNA ', 'anna'), fmt.looksAlike('Ａnna', 'anna'), fmt.looksAlike('Anna', 'Ann')];
   // events split across network chunks, comments, CRLF, several data lines
   let buffer = 'retry: 2000\\n\\n: heartbeat\\n\\nid: 7\\nevent: hired\\ndata: {"seq":';
@@ -108,6 +110,8 @@ def test_the_client_helpers(open_page):
     assert out["held"] == [[0, {"name": "Anna", "until": 9}]]
     assert out["listed"] == ["2 of 4 seats taken · 1 minute a move · teams · 4 hands",
                              "Anna (seat held), Robo (bot), 2 seats free"]
+    assert out["wordjam"] == ("1 of 5 seats taken · 2 minutes to find a word · words in English"
+                              " · dictionary words only")
     assert out["alike"] == [True, True, False]
     assert out["bounds"] == [{"minX": -1, "maxX": 0, "minY": 0, "maxY": 1},
                              {"minX": 0, "maxX": 6, "minY": 1, "maxY": 7}]

@@ -251,9 +251,13 @@ def test_a_whole_word_jam_game_against_four_bots(open_page, shot, web_server):
     for window in ("think", "bet", "thief", "challenge", "vote"):
         page.fill(f"#create-wordjam-{window}_seconds", "6")
     page.select_option("#create-wordjam-bot_seconds", "0")
+    page.select_option("#create-wordjam-language", "en")
     page.click("text=Create the table")
     page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
     gid = game_id(page)
+    assert api(web_server, "GET", f"/v1/games/{gid}")["language"] == "en"
+    if status(page) == "playing":  # the table says which language counts
+        assert "Words in English" in page.inner_text("[data-testid=language]")
     called, moves = set(), 0
     while True:
         page.wait_for_selector(MINE_OR_OVER, timeout=60_000)

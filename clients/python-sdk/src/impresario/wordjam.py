@@ -10,10 +10,13 @@ actions.
     ...
     wordjam.open_sesame(anna, "pinguino")
 
-The bot is the engine's ``wordsmith`` (``impresario_rules.wordjam.bots``); it plays words from
-the lexicon, the Italian and English lists of the ``wordfreq`` package, an optional dependency
-(``pip install "impresario[wordjam]"``); the moves and the calculator need nothing more than the
-SDK. The calculator is the rules' own (``impresario_rules.wordjam.words``).
+The bot is the engine's ``wordsmith`` (``impresario_rules.wordjam.bots``): it calls words that
+fit the Style card in the game's language, and challenges and votes by the same lists
+(:func:`card_words`, :func:`fits`; data shipped in the rules package). The lexicon of the
+``dictionary`` option (:func:`knows`, :func:`vocabulary`) is the Italian and English lists of the
+``wordfreq`` package, an optional dependency (``pip install "impresario[wordjam]"``); the moves,
+the calculator and the bot need nothing more than the SDK. The calculator is the rules' own
+(``impresario_rules.wordjam.words``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, Iterable, Mapping
 
 from impresario_rules.wordjam import lexicon
 from impresario_rules.wordjam import words as W
+from impresario_rules.wordjam import bots as _bots
 from impresario_rules.wordjam.bots import WordJamBot
 from impresario_rules.wordjam.rules import ALI_BABA, THIEVES
 from impresario_rules.wordjam.words import SEPARATORS, fold
@@ -122,9 +126,20 @@ def best_word(view: Mapping[str, Any], words: Iterable[str] | None = None
     return found[0] if found else None
 
 
+def card_words(view: Mapping[str, Any]) -> list[str]:
+    """The words the bots may call on the view's Style card in the game's language."""
+    return [w for w, _ in _bots.card_words(dict(view))]
+
+
+def fits(view: Mapping[str, Any], word: str) -> bool:
+    """Whether ``word`` fits the view's Style card as the bots judge it (they challenge and vote
+    against a word that does not)."""
+    return _bots.fits(dict(view), word)
+
+
 def vocabulary() -> tuple[tuple[str, str], ...]:
-    """``(word, folded)`` of the words the bots think of (the lexicon's; needs the
-    ``wordjam`` extra)."""
+    """``(word, folded)`` of the lexicon's vocabulary, the most frequent words of its lists
+    (needs the ``wordjam`` extra)."""
     _require_word_lists()
     return lexicon.vocabulary()
 
@@ -150,7 +165,7 @@ def _require_word_lists() -> None:
                           'pip install "impresario[wordjam]"') from None
 
 
-__all__ = ["WordJamBot", "choose_side", "open_sesame", "no_call", "challenge", "no_challenge",
+__all__ = ["WordJamBot", "card_words", "fits", "choose_side", "open_sesame", "no_call", "challenge", "no_challenge",
            "vote", "bet", "thief_word", "thief_pass", "word_value", "fold", "best_word",
            "best_words", "knows", "known_words", "vocabulary", "ALI_BABA", "THIEVES",
            "CONSONANTS", "SEPARATORS"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..declare import (Bool, Declarations, Refusals, Int, List, Obj, Shape, Str, event, move, space)
 from .state import (MAX_EXTRA_TURNS, MAX_SECONDS, NOT_IN_DICTIONARY, OUTCOMES, PHASES,
                     SECONDS_OPTIONS, SIDE_NAMES, TURNS, VOTES_TO_STAND)
+from .themes import DEFAULT_LANGUAGE, LANGUAGES
 from .words import CONSONANTS, MAX_WORD_CHARS, REASON_TEXT, WORD_PATTERN
 
 CONSONANT = Str(enum=CONSONANTS)
@@ -39,6 +40,12 @@ OPTIONS = Shape("WordJamOptions", {
                                    "lists) does not know (word_not_in_dictionary), for tables "
                                    "of strangers; off, words are the table's call as in the "
                                    "rulebook"),
+    "language": Str(required=False, enum=list(LANGUAGES), default=DEFAULT_LANGUAGE,
+                    judged=True, example=DEFAULT_LANGUAGE,
+                    description="the language the table plays in: the words the bots call, "
+                                "challenge and vote on (it Italian, en English; invalid_language "
+                                "otherwise); the dictionary option knows Italian and English "
+                                "words whatever it is"),
 })
 
 # ---------------------------------------------------------------------------- moves
@@ -202,6 +209,8 @@ VIEW = Shape("WordJamView", {
     "coins": List(Obj(COIN), description="the coin cards 1, 2, 3, 3 and their consonants"),
     "forbidden": CONSONANT.but(description="the scimitar's consonant"),
     "style": Obj(STYLE),
+    "language": Str(enum=list(LANGUAGES), description="the language the table plays in (option "
+                                                      "language)"),
     "styles_left": Int(),
     "styles_used": List(Str()),
     "cave": Obj(CAVE_VIEW),
@@ -339,7 +348,7 @@ REFUSALS = Refusals(
              "side_already_chosen", "sitting_out", "vote_already_cast"),
     stale=("stale_word_id",),
     options=("invalid_bet_seconds", "invalid_cave", "invalid_challenge_seconds",
-             "invalid_dictionary", "invalid_no_visible_objects", "invalid_thief_seconds",
+             "invalid_dictionary", "invalid_language", "invalid_no_visible_objects", "invalid_thief_seconds",
              "invalid_think_seconds", "invalid_vote_seconds"),
     calculator=("invalid_coins", "invalid_consonant", "invalid_word", "word_empty",
                 "word_invalid_characters", "word_too_long"),

@@ -1,7 +1,7 @@
 """Word Jam's lexicon: the Italian and English word lists of the ``wordfreq`` package.
 
-The server bots play words from it, challenge and vote against words it does not know, and the
-game option ``dictionary`` refuses such words. The SDK's ``WordJamBot`` reads the same package
+The game option ``dictionary`` refuses words it does not know, in every language (the bots'
+words and judgements come from ``themes.py``, not from here). The SDK reads the same package
 with the same settings (``impresario.wordjam``; a unit test keeps the two in step). The lists
 ship inside the package's wheel: nothing is downloaded at run time. They are loaded once per
 process, on first use (about a second and 50 MB), so a worker that never serves Word Jam never
@@ -14,11 +14,11 @@ Two views of the lists:
   the Zipf scale (1.5: about three uses in a hundred million words), or is a single letter
   (the elisions l', d', un'). KCKCKCKC is unknown; GIRAFFA, OKAPI's Italian cousin
   ORNITORINCO, and FELLINI are known.
-- :func:`vocabulary`: the words a bot may think of, the ``VOCABULARY`` most frequent words of
-  each language with at least ``MIN_LETTERS`` letters, folded once.
+- :func:`vocabulary`: the ``VOCABULARY`` most frequent words of each language with at least
+  ``MIN_LETTERS`` letters, folded once (the words a random legal move may use).
 
-A plain lexicon knows words, not themes: whether a word fits "Animals" is still the table's call
-(challenge and vote).
+A plain lexicon knows words, not themes: whether a word fits "Animals" is the table's call
+(challenge and vote), and the bots judge it by the card's list (``themes.py``).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import rng as rngmod
+from .themes import DEFAULT_LANGUAGE, LANGUAGES, language_of
 from ..base import Action, Event, InvalidOptions, Ruleset, State
 from . import scoring, spaces, views
 from . import words as W
@@ -68,6 +69,11 @@ class WordJam(Ruleset):
         if type(dictionary) is not bool:
             raise InvalidOptions("invalid_dictionary", "dictionary must be true or false")
         out["dictionary"] = dictionary
+        language = options.get("language", DEFAULT_LANGUAGE)
+        if language not in LANGUAGES:
+            raise InvalidOptions("invalid_language",
+                                 f"language must be one of {', '.join(LANGUAGES)}")
+        out["language"] = language
         return out
 
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int
@@ -176,6 +182,7 @@ class WordJam(Ruleset):
         out.update({k: opts[k] for k in SECONDS_OPTIONS})
         out["no_visible_objects"] = opts["no_visible_objects"]
         out["dictionary"] = opts.get("dictionary", False)
+        out["language"] = language_of(opts)
         return out
 
     # ------------------------------------------------------------------ what leaves the engine

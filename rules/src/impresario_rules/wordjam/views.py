@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import State, Viewer
+from .themes import language_of
 from .scoring import score
 from .state import (BETS, FINAL_TURN, FINISHED, SIDES, THINK, TURNS, VOTE, WINDOW, bettors,
                     check_word, coin_list, column, pending, style_view, totals)
@@ -55,6 +56,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "coins": coin_list(state),
         "forbidden": state["forbidden"],
         "style": style_view(state["style"]),
+        "language": language_of(state["opts"]),
         "styles_left": len(state["styles"]),
         "styles_used": list(state["styles_used"]),
         "cave": {

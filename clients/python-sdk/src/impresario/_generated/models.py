@@ -1983,6 +1983,10 @@ class WordJamGame(TypedDict):
     the scimitar's consonant
     """
     style: WordJamStyle
+    language: Literal["it", "en"]
+    """
+    the language the table plays in (option language)
+    """
     styles_left: int
     styles_used: list[str]
     cave: WordJamCaveView
@@ -2132,6 +2136,10 @@ class WordJamOptions(TypedDict):
     dictionary: NotRequired[bool]
     """
     refuse words the lexicon (wordfreq's Italian and English lists) does not know (word_not_in_dictionary), for tables of strangers; off, words are the table's call as in the rulebook
+    """
+    language: NotRequired[Literal["it", "en"]]
+    """
+    the language the table plays in: the words the bots call, challenge and vote on (it Italian, en English; invalid_language otherwise); the dictionary option knows Italian and English words whatever it is
     """
     bot_seconds: NotRequired[int | None]
     """

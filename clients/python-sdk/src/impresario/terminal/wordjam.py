@@ -10,6 +10,9 @@ from .._generated import models
 from ..wordjam import word_value
 from .base import Move, Screen
 
+#: Word Jam's languages (the game option language)
+LANGUAGE_NAMES = {"it": "Italian", "en": "English"}
+
 SIDE_NAMES = {"ali_baba": "Alì Babà", "thieves": "the Thieves"}
 SIDES = [("a", "Alì Babà", "ali_baba"), ("t", "Thieves", "thieves")]
 
@@ -55,6 +58,9 @@ class WordJamScreen(Screen):
         style = view["style"]
         self.out(f"\n=== Word Jam · {title} · {view['phase']} ===")
         self.out(f"  theme: {style['name']} — {style['description']}")
+        if view.get("language"):
+            language = LANGUAGE_NAMES.get(view["language"], view["language"])
+            self.out(f"  words in {language}")
         self.out("  coins: " + "   ".join(f"{c['consonant']} = {c['coins']}"
                                           for c in view["coins"])
                  + f"      forbidden: {view['forbidden']}")

@@ -90,12 +90,16 @@ function secondsText(s) {
   return `${s} s`;
 }
 
+/** Word Jam's languages (option language), by their codes. */
+export const LANGUAGES = { it: "Italian", en: "English" };
+
 /** A list item's options in words: what a player deciding to join wants to know. */
 export function gameSummary(game) {
   const o = game.options || {};
   const parts = [`${game.seats_taken} of ${game.seats_total} seats taken`];
   if (typeof o.move_seconds === "number") parts.push(`${secondsText(o.move_seconds)} a move`);
   if (game.ruleset === "wordjam" && typeof o.think_seconds === "number") parts.push(`${secondsText(o.think_seconds)} to find a word`);
+  if (game.ruleset === "wordjam" && o.language) parts.push(`words in ${LANGUAGES[o.language] || o.language}`);
   if (game.ruleset === "wordjam" && o.dictionary) parts.push("dictionary words only");
   if (game.ruleset === "muzicando") {
     if (o.mode) parts.push(o.mode === "team" ? "teams" : "everyone for themselves");

@@ -115,6 +115,8 @@ function optionFields(ruleset, players) {
       { key: "bot_seconds", label: "How long the bots think before each move", type: "select", initial: "20", number: true,
         choices: [{ value: "0", label: "Not at all: they move at once" }, { value: "5", label: "Up to 5 seconds" },
           { value: "10", label: "Up to 10 seconds" }, { value: "20", label: "Up to 20 seconds, like people (the engine's default)" }] },
+      { key: "language", label: "Language of the words (the bots call, challenge and vote in it)", type: "select", initial: "it",
+        choices: [{ value: "it", label: "Italiano (the game's own)" }, { value: "en", label: "English" }] },
       { key: "dictionary", label: "Refuse words the dictionary does not know (Italian and English lists): for tables of strangers", type: "checkbox", initial: false },
       { key: "no_visible_objects", label: "Leave out the card “Objects visible from where you sit”", type: "checkbox", initial: false },
     ];
@@ -138,7 +140,7 @@ function optionFields(ruleset, players) {
 
 const HANDLED = {
   turandot: ["first_maestro", "catalogue"],
-  wordjam: ["think_seconds", "bet_seconds", "thief_seconds", "challenge_seconds", "vote_seconds", "bot_seconds", "dictionary", "no_visible_objects", "cave"],
+  wordjam: ["think_seconds", "bet_seconds", "thief_seconds", "challenge_seconds", "vote_seconds", "bot_seconds", "language", "dictionary", "no_visible_objects", "cave"],
   muzicando: ["mode", "hands", "auction", "first_dealer"],
 };
 
