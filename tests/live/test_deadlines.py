@@ -361,3 +361,31 @@ def test_a_game_played_entirely_by_deadlines(app, client, make_game, clock, redi
     replay = client.get(f"{game.url}/replay").get_json()
     assert {m["by"] for m in replay["moves"]} == {"deadline"}
     assert replay["move_seconds"] == MINUTE
+
+
+def test_a_searching_bot_thinks_off_the_move_that_hands_it_its_turn(app, client, clock,
+                                                                     redis_client):
+    """Turandot's ``hard`` bot searches before it moves: the human's move that hands it its turn
+    answers without it (the bot thinks at least ``SEARCH_SECONDS``); once that time is over the
+    reaper plays its bid, with nobody asking for the game."""
+    from impresario_engine.table.clock import SEARCH_SECONDS
+
+    from .live_helpers import setup_game
+
+    service = app.extensions["impresario"]
+    created, tokens = setup_game(client, [None, "hard"], seed=11)
+    gid = created["game"]["id"]
+    moved = client.post(f"/v1/games/{gid}/moves", headers=auth(tokens[0]),
+                        json={"type": "bid", "slot": 1, "money": 0, "bluff": False})
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    game = moved.get_json()["game"]
+    assert [p["seat"] for p in game["pending"]] == [1]  # the bot has not bid yet
+    assert [m[2] for m in doc_of(redis_client, gid)["moves"]] == ["seat"]
+    clock.advance(SEARCH_SECONDS / 2)
+    assert reap_once(service)["moves"] == 0  # still thinking
+    clock.advance(SEARCH_SECONDS)
+    report = reap_once(service)
+    assert report["settled"] == 1 and report["moves"] >= 1
+    doc = doc_of(redis_client, gid)
+    assert [m[2] for m in doc["moves"]][:2] == ["seat", "bot"]
+    assert doc["moves"][1][0] == 1 and doc["moves"][1][1]["type"] == "bid"

@@ -296,6 +296,10 @@ class Ruleset:
     #: with windows of its own (Word Jam's) has no such option, and its view no such field
     move_seconds: ClassVar[bool] = True
 
+    #: the bots that search before they move (the engine lets them think off the request that
+    #: hands them their turn)
+    searching_bots: ClassVar[tuple[str, ...]] = ()
+
     @property
     def bot_names(self) -> tuple[str, ...]:
         """The levels of bot this ruleset offers for bot seats, weakest first."""

@@ -95,6 +95,8 @@ class Turandot(Ruleset):
     action_space = staticmethod(spaces.action_space)
     default_action = staticmethod(spaces.default_action)
 
+    searching_bots = ("hard",)
+
     #: a player who leaves a game in play hands the seat to the greedy bot: the others still
     #: bid against a real rival for the singers (no resignation in the rulebook)
     leave_bot = "greedy"

@@ -21,6 +21,10 @@ MAX_BOT_SECONDS = 3600
 #: bot_seconds, at most BOT_WINDOW_SHARE of the window the bot must act in
 BOT_PACE = (0.2, 1.0)
 BOT_WINDOW_SHARE = 0.8
+#: a bot that searches (``Ruleset.searching_bots``) thinks at least this long: the request that
+#: hands it its turn answers without waiting for the search, which the reaper (or a later
+#: request) makes once the time is over
+SEARCH_SECONDS = 1.0
 
 #: the options the service itself handles, name -> (lowest, highest) whole seconds; every
 #: other option goes to the ruleset
@@ -111,6 +115,8 @@ def bot_times(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
         seconds = ruleset.turn_seconds(state, s, limit)
         cap = pace if not seconds else min(pace, BOT_WINDOW_SHARE * seconds)
         delay = cap * draw.uniform(*BOT_PACE) if cap > 0 else 0.0
+        if seats[s]["bot"] in ruleset.searching_bots:
+            delay = max(delay, SEARCH_SECONDS)
         out[s] = (start + delay, draw.random())
     return out
 
