@@ -227,8 +227,10 @@ class Game:
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.id, token=self.host_token)
 
-    def add_bot(self, name: str, bot: str = "greedy") -> int:
-        """As host: a seat played by the engine's bot (``random`` or ``greedy``)."""
+    def add_bot(self, name: str, bot: str = "medium") -> int:
+        """As host: a seat played by the engine's bot of this level (``easy``, ``medium``,
+        Turandot's ``hard``; the older names ``random``, ``greedy``, ``wordsmith`` still
+        work)."""
         joined = ops.join_game(self.client, self.id, {"name": name, "bot": bot},
                                token=self.host_token)
         return joined["seat"]
