@@ -1,0 +1,162 @@
+"""What new players tripped on at the browser table (issue 25, point 3), each held by a test:
+Muzicando on a phone, its colours, the last moves of others, Word Jam's value hint, Turandot's
+tie-break, the focus, and the smaller slips."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+# A Muzicando table drawn by the page's own module from a view shaped as the engine sends it:
+# a Sarabanda board grown to 12 x 10 cells (as late in a hand), a sign covering a note, and a
+# hand whose one playable card fits only at the far corner of the board.
+MUZICANDO_TABLE = """async ({cells, hand, legal, filler}) => {
+  const lib = await import('/web/lib.js');
+  const mz = await import('/web/games/muzicando.js');
+  document.querySelector('#app').style.display = 'none';
+  const host = document.createElement('main');
+  host.id = 'fixture';
+  document.body.appendChild(host);
+  const players = [0, 1, 2].map((s) => ({seat: s, name: ['Mia', 'Ria', 'Rex'][s], bot: s ? 'greedy' : null,
+    team: null, hand_size: s ? 5 : hand.length, blocked: false, out: false, place: null, total: 0}));
+  const view = {ruleset: 'muzicando', status: 'playing', mode: 'individual', hand: 1, hands: 3, phase: 'play',
+    dealer: 0, turn: 0, players, pending: [{seat: 0, kinds: ['place', 'pass']}], pile_size: 4, auction: null,
+    contract: null, declarer: null, chooser: 1, layout: 'S', table: {cells, rows: [], piles: []}, blocked: [],
+    queued_blocks: [], run: null, places: [], results: [], you: {seat: 0, hand}, version: 40};
+  const actions = {moves: [{type: 'place', cards: hand.map((c) => ({card: c, cells: c === legal.card ? legal.cells : []}))},
+                           {type: 'pass', draws: true}]};
+  window.__moves = [];
+  const act = async (m) => { window.__moves.push(m); return null; };
+  const above = document.createElement('div');
+  above.textContent = "the table's heading, turn bar and notes";
+  above.style.height = `${filler}px`;  // through the CSSOM: the page's CSP refuses style attributes
+  const root = document.createElement('div');
+  host.append(above, root);
+  lib.render(lib.html`<div class="game game-muzicando"><${mz.Table} view=${view} actions=${actions} act=${act} busy=${false} me=${0} events=${[]} /></div>`,
+             root);
+}"""
+
+
+def _big_board():
+    """12 columns x 10 rows of cards (every other cell), a covered note in the middle."""
+    colours = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
+    cells = []
+    for y in range(10):
+        for x in range(12):
+            if (x + y) % 2 == 0:
+                card = f"{colours[(x + y) % 7]}-{(x * 3 + y) % 7 + 1}"
+                cells.append({"x": x, "y": y, "card": card, "covered_by": None})
+    cells.append({"x": 5, "y": 4, "card": "blue-5", "covered_by": "red-sign"})
+    cells = [c for c in cells if not (c["x"], c["y"]) == (5, 5)]
+    cells.append({"x": 5, "y": 5, "card": "green-2", "covered_by": "blue-sign"})
+    return cells
+
+
+def _draw_muzicando(page, filler: int = 260) -> None:
+    page.goto("/")
+    page.wait_for_selector("[data-ruleset=muzicando]")
+    page.evaluate(MUZICANDO_TABLE, {
+        "cells": _big_board(), "filler": filler,
+        "hand": ["red-3", "blue-4", "indigo-6", "violet-2", "violet-sign", "yellow-7", "green-1"],
+        "legal": {"card": "indigo-6", "cells": [{"x": 11, "y": 0}, {"x": 12, "y": 1}]}})
+    page.wait_for_selector("#fixture .board .cell")
+
+
+def _visible(page, selector: str) -> bool:
+    """The centre of the element is on screen and the element itself is what is there (not
+    hidden under the hand, the turn bar, or clipped by the board's box)."""
+    return page.evaluate("""sel => {
+      const el = document.querySelector(sel);
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+      const hit = document.elementFromPoint(x, y);
+      return Boolean(hit) && (hit === el || el.contains(hit));
+    }""", selector)
+
+
+def test_muzicando_on_a_phone_keeps_the_hand_at_hand_and_the_legal_cells_in_view(open_page, shot):
+    page = open_page("phone", touch=True).page
+    _draw_muzicando(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # the hand stays at the bottom of the screen while the player looks at the board above
+    page.evaluate("window.scrollTo(0, 0)")
+    hand = page.locator("#fixture section[aria-labelledby=hand-title]")
+    box = hand.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 740 + 1 and box["y"] < 740 - 40, box
+    assert _visible(page, "#fixture .hand button.mcard[data-card='indigo-6']")
+    shot(page, "muzicando-big-board-phone", full_page=False)
+    # the card's one place is at the board's far corner: tapping the card brings it into view
+    page.locator("#fixture .hand button.mcard[data-card='indigo-6']").tap()
+    page.wait_for_function("""() => {
+      const el = document.querySelector('#fixture button.cell.legal');
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return Boolean(hit) && el.contains(hit);
+    }""")
+    shot(page, "muzicando-legal-in-view-phone", full_page=False)
+    page.locator("#fixture button.cell.legal").first.tap()
+    assert page.evaluate("window.__moves") == [{"type": "place", "card": "indigo-6", "x": 12, "y": 1}]
+
+
+def test_muzicando_board_zooms_and_pans(open_page):
+    page = open_page("phone", touch=True).page
+    _draw_muzicando(page)
+    cell = page.locator("#fixture .board .cell").first
+    wrap = page.locator("#fixture .board-wrap")
+    wide = cell.bounding_box()["width"]
+    page.get_by_role("button", name="Zoom out").click()
+    page.wait_for_function("w => document.querySelector('#fixture .board .cell').getBoundingClientRect().width < w - 1", arg=wide)
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    page.wait_for_function("w => document.querySelector('#fixture .board .cell').getBoundingClientRect().width > w + 1", arg=wide)
+    # the whole board at once: no cell outside the board's box
+    page.get_by_role("button", name="Fit the board").click()
+    page.wait_for_function("""() => {
+      const w = document.querySelector('#fixture .board-wrap');
+      return w.scrollWidth <= w.clientWidth + 1;
+    }""")
+    # and panned by dragging (touch scrolls the box; a mouse drags it)
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    page.wait_for_function("() => { const w = document.querySelector('#fixture .board-wrap'); return w.scrollWidth > w.clientWidth + 20; }")
+    before = wrap.evaluate("w => w.scrollLeft")
+    b = wrap.bounding_box()
+    page.mouse.move(b["x"] + b["width"] - 20, b["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(b["x"] + 20, b["y"] + 40, steps=8)
+    page.mouse.up()
+    assert wrap.evaluate("w => w.scrollLeft") > before
+
+
+def test_muzicando_sign_badges_never_cover_the_card_text(open_page):
+    for viewport in ("phone", "desktop"):
+        page = open_page(viewport).page
+        _draw_muzicando(page)
+        overlaps = page.evaluate("""() => {
+          const bad = [];
+          for (const card of document.querySelectorAll('#fixture .board .mcard')) {
+            const box = card.getBoundingClientRect();
+            const parts = [...card.children].filter((c) => !c.classList.contains('sr-only'))
+              .map((c) => ({el: c, r: c.getBoundingClientRect()}));
+            for (const p of parts) {
+              if (p.r.left < box.left - 0.5 || p.r.right > box.right + 0.5 || p.r.top < box.top - 0.5 || p.r.bottom > box.bottom + 0.5)
+                bad.push(card.dataset.card + ': ' + p.el.className + ' outside the card');
+              // a text that needs more room than it has spills over its neighbour
+              if (p.el.scrollWidth > p.el.clientWidth + 1) bad.push(card.dataset.card + ': ' + p.el.className + ' cut');
+            }
+            for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+              const a = parts[i].r, b = parts[j].r;
+              if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+                bad.push(card.dataset.card + ': ' + parts[i].el.className + ' over ' + parts[j].el.className);
+            }
+          }
+          return bad;
+        }""")
+        assert overlaps == [], (viewport, overlaps)
+        covered = page.locator("#fixture .cell[data-x='5'][data-y='4']")
+        assert "sharp" in covered.inner_text() or "sharp" in covered.text_content()
