@@ -160,3 +160,65 @@ def test_muzicando_sign_badges_never_cover_the_card_text(open_page):
         assert overlaps == [], (viewport, overlaps)
         covered = page.locator("#fixture .cell[data-x='5'][data-y='4']")
         assert "sharp" in covered.inner_text() or "sharp" in covered.text_content()
+
+
+CARD_LOOKS = """() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return [...document.querySelectorAll('#fixture .hand button.mcard, #fixture .board .cell .mcard')].map((card) => {
+    const style = getComputedStyle(card);
+    let opacity = 1, filter = 'none';
+    for (let el = card; el; el = el.parentElement) {
+      const s = getComputedStyle(el);
+      opacity *= Number(s.opacity);
+      if (s.filter !== 'none') filter = s.filter;
+    }
+    // the colour's name (or its initial on the board), shown: not only for screen readers
+    const named = [...card.querySelectorAll('.cname')].filter((n) => !n.closest('.sr-only'))
+      .filter((n) => { const r = n.getBoundingClientRect(); return r.width > 3 && r.height > 3; })
+      .map((n) => n.textContent.trim());
+    return {card: card.dataset.card, inHand: Boolean(card.closest('.hand')), selected: card.classList.contains('selected'),
+      disabled: card.disabled === true, background: style.backgroundColor, opacity, filter, named,
+      contrast: contrast(rgb(style.color), rgb(style.backgroundColor))};
+  });
+}"""
+
+COLOUR_OF = {"red": "rgb(198, 40, 40)", "blue": "rgb(30, 100, 200)", "indigo": "rgb(58, 42, 140)",
+             "violet": "rgb(142, 59, 176)", "yellow": "rgb(245, 212, 35)", "green": "rgb(46, 125, 50)"}
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_muzicando_colours_are_named_kept_when_chosen_and_readable(open_page, viewport):
+    page = open_page(viewport, touch=viewport == "phone").page
+    _draw_muzicando(page)
+    card = page.locator("#fixture .hand button.mcard[data-card='indigo-6']")
+    if viewport == "phone":
+        card.tap()
+    else:
+        card.click()  # the mouse stays over it
+    page.wait_for_selector("#fixture .hand button.mcard.selected")
+    looks = page.evaluate(CARD_LOOKS)
+    assert len(looks) > 40
+    problems = []
+    for look in looks:
+        colour = look["card"].split("-")[0]
+        expected = colour if look["inHand"] else colour[0].upper()
+        if look["named"] != [expected]:
+            problems.append(f"{look['card']}: colour shown as {look['named']}, not {expected}")
+        if look["opacity"] < 1 or look["filter"] != "none":
+            problems.append(f"{look['card']}: faded (opacity {look['opacity']}, filter {look['filter']})")
+        if look["contrast"] < 4.5:
+            problems.append(f"{look['card']}: contrast {look['contrast']:.2f}")
+        if colour in COLOUR_OF and look["background"] != COLOUR_OF[colour]:
+            problems.append(f"{look['card']}: background {look['background']}"
+                            f"{' (selected)' if look['selected'] else ''}")
+    assert problems == [], problems
+    hand = {look["card"]: look for look in looks if look["inHand"]}
+    assert hand["indigo-6"]["selected"] and not hand["indigo-6"]["disabled"]
+    assert hand["violet-2"]["disabled"] and hand["blue-4"]["disabled"]  # not playable now
+    # blue, indigo and violet read differently, in words
+    assert len({hand[c]["named"][0] for c in ("blue-4", "indigo-6", "violet-2")}) == 3

@@ -41,9 +41,11 @@ export function contractText(contract) {
 
 function Card({ id, covered = null }) {
   const c = parseCard(id);
+  // on the board: the note (or the sign's mark), then the colour's initial and the number
+  const initial = html`<span class="cname" title=${c.colour}>${c.colour[0].toUpperCase()}</span>`;
   return html`<span class=${`mcard c-${c.colour}`} data-card=${id}>
-    ${c.sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[c.sign]}</span><span>${c.sign}</span>`
-      : html`<span class="note">${NOTES[c.value]}</span><span>${c.value}${c.oval ? " ◯" : ""}</span>`}
+    ${c.sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[c.sign]}</span><span class="val" aria-hidden="true">${initial}</span>`
+      : html`<span class="note" aria-hidden="true">${NOTES[c.value]}</span><span class="val" aria-hidden="true">${initial}\u2009${c.value}${c.oval ? "\u2009◯" : ""}</span>`}
     <span class="sr-only">${cardText(id)}</span>
     ${covered && html`<span class="covered" title=${`covered by a ${SIGNS[parseCard(covered).colour]}`}><span aria-hidden="true">${SIGN_MARK[SIGNS[parseCard(covered).colour]]}</span><span class="sr-only">, covered by a ${SIGNS[parseCard(covered).colour]}</span></span>`}
   </span>`;
@@ -165,7 +167,7 @@ function Hand({ view, place, selected, setSelected, busy }) {
   return html`<section class="card hand-dock" aria-labelledby="hand-title">
     <h2 id="hand-title">Your hand (${plural(hand.length, "card")})</h2>
     ${place && (Object.values(legalOf).some((n) => n > 0)
-      ? html`<p class="small">Tap a card, then one of the highlighted cells (or drag the card onto it); the board shows the first one.</p>`
+      ? html`<p class="small">Tap a card, then a highlighted cell (or drag the card onto it).</p>`
       : html`<p class="small">None of your cards fits on the board now: pass.</p>`)}
     <ul class="hand">${hand.map((id) => {
       const playable = place && legalOf[id] > 0;
@@ -176,6 +178,7 @@ function Hand({ view, place, selected, setSelected, busy }) {
         onDragStart=${(e) => { setSelected(id); e.dataTransfer.setData("text/plain", id); }}>
         ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span aria-hidden="true">${parseCard(id).sign}</span>`
           : html`<span class="note" aria-hidden="true">${NOTES[parseCard(id).value]}</span><span aria-hidden="true">${parseCard(id).value}${parseCard(id).oval ? " ◯" : ""}</span>`}
+        <span class="cname" aria-hidden="true">${parseCard(id).colour}</span>
       </button></li>`;
     })}</ul>
   </section>`;
