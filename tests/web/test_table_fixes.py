@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, playable_words,
+                          seat_token, start_from_lobby, status, turandot_move, version)
+
 pytestmark = pytest.mark.slow
 
 # A Muzicando table drawn by the page's own module from a view shaped as the engine sends it:
@@ -222,3 +225,119 @@ def test_muzicando_colours_are_named_kept_when_chosen_and_readable(open_page, vi
     assert hand["violet-2"]["disabled"] and hand["blue-4"]["disabled"]  # not playable now
     # blue, indigo and violet read differently, in words
     assert len({hand[c]["named"][0] for c in ("blue-4", "indigo-6", "violet-2")}) == 3
+
+
+# ------------------------------------------------------------------ the last moves of others
+SEATING = {"seat_taken", "seat_left", "seat_held", "rematch_of", "game_started", "game_abandoned"}
+
+
+def _wordjam_move(page, base, gid, called):
+    if page.locator("#call-word").count():
+        view = api(base, "GET", f"/v1/games/{gid}")
+        if view["turn"] not in called and (words := playable_words(view)):
+            called.add(view["turn"])
+            page.fill("#call-word", words[-1])
+            page.get_by_role("button", name="Open Sesame!").click()
+        else:
+            page.get_by_role("button", name="I have nothing this turn").click()
+    elif page.locator("#challenge-title").count():
+        page.get_by_role("button", name="Let it stand").click()
+    elif page.locator("#vote-title").count():
+        page.get_by_role("button", name="Keep it").click()
+    elif page.locator("#side-title").count():
+        page.get_by_role("button", name="Trust Alì Babà").click()
+    elif page.locator("#thief-word").count():
+        page.get_by_role("button", name="Pass", exact=True).click()
+    else:
+        raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
+
+
+def _until_others_moved(page, base, gid, move, limit=40):
+    """Move whenever asked, until the page lists moves of others made since this seat's last
+    move; then check the list against the seat's own events from the API."""
+    me = page.evaluate("id => JSON.parse(localStorage.getItem('impresario:game:' + id)).seat", gid)
+    token = seat_token(page, gid)
+    for _ in range(limit):
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if status(page) == "finished":
+            break
+        before = version(page)
+        try:
+            move(page)
+            after_move(page, before)
+        except Exception:  # noqa: BLE001 - a window may close under the click: the page moves on
+            if version(page) == before and status(page) != "finished":
+                raise
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if not page.locator("[data-testid=recent-moves] li").count():
+            continue
+        looked = page.evaluate("id => JSON.parse(localStorage.getItem('impresario:game:' + id)).looked", gid)
+        events = api(base, "GET", f"/v1/games/{gid}/events", token)["events"]
+        expected = [e["seq"] for e in events if e["seq"] > looked and isinstance(e.get("seat"), int)
+                    and e["seat"] != me and e["type"] not in SEATING]
+        page.wait_for_function("n => document.querySelectorAll('[data-testid=recent-moves] li').length >= n",
+                               arg=min(12, len(expected)))
+        shown = page.locator("[data-testid=recent-moves] li").evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+        assert expected and shown == expected[-12:], (shown, expected)
+        return [e for e in events if e["seq"] in expected]
+    raise AssertionError("the others never moved after this seat")
+
+
+def _animation(page, selector):
+    return page.locator(selector).first.evaluate("el => getComputedStyle(el).animationName")
+
+
+def test_the_last_moves_of_others_are_highlighted_at_muzicando(open_page, shot, web_server):
+    page = open_page("phone", touch=True).page
+    gid = start_from_lobby(page, "Mia", "muzicando")
+    for _ in range(10):  # until the others placed cards after one of Mia's moves
+        moved = _until_others_moved(page, web_server, gid, muzicando_move)
+        hand = api(web_server, "GET", f"/v1/games/{gid}")["hand"]
+        placed = [e for e in moved if e["type"] == "card_placed" and e["hand"] == hand]
+        if placed and status(page) == "playing":
+            break
+    assert placed
+    assert _animation(page, "[data-testid=recent-moves] li") == "recent-flash"
+    cells = page.locator(".board .cell.recent")
+    assert sorted(cells.evaluate_all("els => els.map(e => e.dataset.x + ',' + e.dataset.y)")) == sorted(
+        f"{e['x']},{e['y']}" for e in placed)
+    assert _animation(page, ".board .cell.recent") == "recent-ring"
+    shot(page, "muzicando-recent-phone", full_page=False)
+    # a player who asks for less motion sees the same marks, standing still
+    page.emulate_media(reduced_motion="reduce")
+    assert _animation(page, "[data-testid=recent-moves] li") == "none"
+    assert _animation(page, ".board .cell.recent") == "none"
+    assert page.locator(".board .cell.recent").count() == len(placed)
+
+
+def test_the_last_moves_of_others_are_highlighted_at_turandot(open_page, shot, web_server):
+    page = open_page("desktop").page
+    gid = start_from_lobby(page, "Anna", "turandot")
+    for _ in range(10):
+        moved = _until_others_moved(page, web_server, gid, turandot_move)
+        hired = [e for e in moved if e["type"] == "hired"]
+        if hired:
+            break
+    assert hired
+    for e in hired:
+        assert page.locator(f".company[data-seat='{e['seat']}'] .tcard.recent[data-card='{e['card']}']").count() == 1
+    assert _animation(page, ".tcard.recent") == "recent-ring"
+    shot(page, "turandot-recent-desktop")
+
+
+def test_the_last_moves_of_others_are_highlighted_at_word_jam(open_page, web_server):
+    page = open_page("phone").page
+    page.goto("/")
+    page.fill("#player-name", "Lia")
+    page.click("[data-ruleset=wordjam] >> text=Set up a table…")
+    page.fill("#create-wordjam-players", "5")
+    page.fill("#create-wordjam-bots", "4")
+    for window in ("think", "bet", "thief", "challenge", "vote"):
+        page.fill(f"#create-wordjam-{window}_seconds", "8")
+    page.select_option("#create-wordjam-bot_seconds", "0")
+    page.click("text=Create the table")
+    page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
+    gid = game_id(page)
+    called: set[int] = set()
+    _until_others_moved(page, web_server, gid, lambda p: _wordjam_move(p, web_server, gid, called))
+    assert _animation(page, "[data-testid=recent-moves] li") == "recent-flash"

@@ -88,7 +88,8 @@ export function boardBounds(layout, cells, legal) {
   return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
 }
 
-function Board({ view, place, selected, busy }) {
+function Board({ view, place, selected, busy, recent = [] }) {
+  const fresh = new Map(recent.filter((e) => e.type === "card_placed" && e.hand === view.hand).map((e) => [`${e.x},${e.y}`, e]));
   const cells = (view.table && view.table.cells) || [];
   const legalAll = place ? place.cards.flatMap((c) => c.cells) : [];
   const legal = selected && place ? ((place.cards.find((c) => c.card === selected) || {}).cells || []) : [];
@@ -144,7 +145,9 @@ function Board({ view, place, selected, busy }) {
           onDrop=${(e) => { e.preventDefault(); setOver(null); place.onPlace(selected, x, y); }}>
           ${cell ? html`<${Card} id=${cell.card} covered=${cell.covered_by} />` : "here"}</button>`);
       } else if (cell) {
-        rows.push(html`<div class="cell" data-x=${x} data-y=${y}><${Card} id=${cell.card} covered=${cell.covered_by} /></div>`);
+        const by = fresh.get(key);
+        rows.push(html`<div class=${`cell${by ? " recent" : ""}`} data-x=${x} data-y=${y} title=${by ? `just placed by ${nameOf(view, by.seat)}` : null}>
+          <${Card} id=${cell.card} covered=${cell.covered_by} />${by && html`<span class="sr-only">, just placed by ${nameOf(view, by.seat)}</span>`}</div>`);
       } else {
         rows.push(html`<div class="cell" aria-hidden="true"></div>`);
       }
@@ -236,7 +239,7 @@ function Sheet({ view, results }) {
   </table></div>`;
 }
 
-export function Table({ view, actions, act, busy, me }) {
+export function Table({ view, actions, act, busy, me, recent = [] }) {
   const [selected, setSelected] = useState(null);
   const find = (t) => actions && actions.moves.find((m) => m.type === t);
   const placeSpace = find("place");
@@ -257,7 +260,7 @@ export function Table({ view, actions, act, busy, me }) {
         Draw pile: ${plural(view.pile_size, "card")}.${view.blocked.length ? ` Blocked: ${listNames(view, view.blocked)}.` : ""}
         ${view.places.length ? ` Out: ${view.places.map((p) => `${nameOf(view, p.seat)} (${p.place})`).join(", ")}.` : ""}</p>
       ${view.layout && html`<p class="small" data-testid="layout-rule"><strong>${LAYOUTS[view.layout]}:</strong> ${LAYOUT_RULES[view.layout]}</p>`}
-      ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} />` : html`<p class="muted">The board appears once the layout is chosen.</p>`}
+      ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} recent=${recent} />` : html`<p class="muted">The board appears once the layout is chosen.</p>`}
       ${(placeSpace || passSpace) && html`<div class="actions">
         ${passSpace && html`<button type="button" onClick=${() => act({ type: "pass" })} disabled=${busy}>${passSpace.draws ? "Pass and draw a card" : "Pass"}</button>`}
         ${placeSpace && !passSpace && html`<span class="small">You must play a card.</span>`}

@@ -47,17 +47,18 @@ export function Stars({ n }) {
 }
 
 /** A singer's or director's face: category, sex, stars and favourite role as symbols with text. */
-export function CardFace({ card, compact = false, highlight = false, role = null }) {
+export function CardFace({ card, compact = false, highlight = false, role = null, recent = false }) {
   if (!card) return html`<div class="tcard empty">—</div>`;
   if (card.kind === "director") {
-    return html`<div class="tcard director" data-card=${card.id}>
+    return html`<div class=${`tcard director${recent ? " recent" : ""}`} data-card=${card.id}>
       <div class="tcard-top"><span class="cat-badge cat-director">Director</span></div>
       <div class="tcard-name">${directorName(card.id)}</div>
       ${!compact && html`<div class="tcard-effect">${card.effect}</div>`}
     </div>`;
   }
   const [symbol, sexText] = SEXES[card.sex] || ["?", card.sex];
-  return html`<div class=${`tcard singer cat-${card.category}${highlight ? " highlight" : ""}`} data-card=${card.id}>
+  return html`<div class=${`tcard singer cat-${card.category}${highlight ? " highlight" : ""}${recent ? " recent" : ""}`} data-card=${card.id}>
+    ${recent && html`<span class="sr-only">Just hired. </span>`}
     ${role && html`<div class="tcard-role">${ROLE_NAME[role] || role}</div>`}
     <div class="tcard-top">
       <span class="cat-badge">${CATEGORIES[card.category] || card.category}</span>
@@ -140,7 +141,8 @@ function Reveal({ view, events }) {
   </section>`;
 }
 
-function Company({ view, player, me }) {
+function Company({ view, player, me, recent = [] }) {
+  const hired = new Set(recent.filter((e) => e.type === "hired" && e.seat === player.seat).map((e) => e.card));
   const bidding = view.phase === "bidding";
   return html`<li class=${`company${player.seat === me ? " me" : ""}`} data-seat=${player.seat}>
     <div class="company-head">
@@ -153,8 +155,8 @@ function Company({ view, player, me }) {
         : html`<span class="bid-state muted">thinking…</span>`)}
     </div>
     <div class="company-cards">
-      ${player.director && html`<${CardFace} card=${player.director} compact=${true} />`}
-      ${(player.singers || []).map((s) => html`<${CardFace} card=${s} compact=${true} />`)}
+      ${player.director && html`<${CardFace} card=${player.director} compact=${true} recent=${hired.has(player.director.id)} />`}
+      ${(player.singers || []).map((s) => html`<${CardFace} card=${s} compact=${true} recent=${hired.has(s.id)} />`)}
       ${!player.director && !(player.singers || []).length && html`<span class="muted">No cards yet</span>`}
     </div>
   </li>`;
@@ -243,7 +245,7 @@ function Decisions({ view, actions, act, busy, me }) {
   </div>`;
 }
 
-export function Table({ view, actions, act, busy, me, events }) {
+export function Table({ view, actions, act, busy, me, events, recent = [] }) {
   const bidSpace = actions && actions.moves.find((m) => m.type === "bid");
   const you = view.you;
   const dealing = view.phase !== "casting" && view.phase !== "finished";
@@ -265,7 +267,7 @@ export function Table({ view, actions, act, busy, me, events }) {
     </div><div class="side-col">
     <section class="card" aria-labelledby="companies-title">
       <h2 id="companies-title">Companies</h2>
-      <ul class="companies">${view.players.map((p) => html`<${Company} view=${view} player=${p} me=${me} />`)}</ul>
+      <ul class="companies">${view.players.map((p) => html`<${Company} view=${view} player=${p} me=${me} recent=${recent} />`)}</ul>
       ${view.dummy && html`<div class="dummy"><h3>The dummy (2 players)</h3>
         <div class="company-cards">${view.dummy.director && html`<${CardFace} card=${view.dummy.director} compact=${true} />`}
         ${view.dummy.singers.map((s) => html`<${CardFace} card=${s} compact=${true} />`)}

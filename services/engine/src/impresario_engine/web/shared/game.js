@@ -45,6 +45,13 @@ export function describeEvent(module, e, view, live = false) {
   }
 }
 
+/** The moves other seats made after ``since`` (the last event this seat had seen when it last
+ * moved): the events of a seat that is not ``me``, the table's own (seats, rematches) left out. */
+export function othersSince(events, since, me) {
+  if (me === null || me === undefined || since === null || since === undefined) return [];
+  return events.filter((e) => e.seq > since && typeof e.seat === "number" && e.seat !== me && !SEATING.has(e.type));
+}
+
 export function GamePage({ id, query }) {
   const saved = seatOf(id);
   const seatToken = saved.token || null;
@@ -59,6 +66,8 @@ export function GamePage({ id, query }) {
   const [events, setEvents] = useState([]);
   const [feed, setFeed] = useState("connecting");
   const [announce, setAnnounce] = useState("");
+  // the last event this seat had seen when it last moved (kept per game: a reload keeps it)
+  const [lookedAt, setLookedAt] = useState(() => (typeof saved.looked === "number" ? saved.looked : null));
   const current = useRef(null);
   const loading = useRef(false);
   const again = useRef(false);
@@ -82,6 +91,10 @@ export function GamePage({ id, query }) {
     }
     if (current.current && current.current.version > v.version) return;  // a newer one is shown
     current.current = v;
+    if (seatToken && me !== null) {
+      // a seat's first look at the game: what happened before it is not news
+      setLookedAt((old) => (old === null ? (remember(id, { looked: v.last_seq }), v.last_seq) : old));
+    }
     setActions(moves);
     setView(v);
   }, [id, seatToken]);
@@ -159,6 +172,9 @@ export function GamePage({ id, query }) {
   const act = useCallback(async (move, opts = {}) => {
     const v = current.current;
     setBusy(true);
+    // this move is made having seen the game up to here: what others do next is news
+    remember(id, { looked: v.last_seq });
+    setLookedAt(v.last_seq);
     if (!opts.inline) setError(null);
     setNotice(null);
     try {
@@ -197,6 +213,7 @@ export function GamePage({ id, query }) {
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
+  const recent = view.status === "open" ? [] : othersSince(events, lookedAt, me);
   return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
@@ -213,12 +230,24 @@ export function GamePage({ id, query }) {
       ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />
         ${howTo}`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
+        <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
-        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} />`}`}
+        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
     ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} />`}
   </div>`;
+}
+
+/** What the other seats did since this seat last moved, newest last, each line flashing once as
+ * it arrives (not with prefers-reduced-motion); the tables mark the same moves (``recent``). */
+function RecentMoves({ recent, view, module }) {
+  const lines = recent.map((e) => ({ seq: e.seq, text: describeEvent(module, e, view, false) })).filter((l) => l.text);
+  if (!lines.length) return null;
+  return html`<section class="card recent-moves" aria-labelledby="recent-title" data-testid="recent-moves">
+    <h2 id="recent-title">Since your last move</h2>
+    <ul>${lines.slice(-12).map((l) => html`<li key=${l.seq} class="fresh" data-seq=${l.seq}>${l.text}</li>`)}</ul>
+  </section>`;
 }
 
 /** The rules in a minute: open the first time this browser plays a ruleset, folded after. */
