@@ -341,3 +341,64 @@ def test_the_last_moves_of_others_are_highlighted_at_word_jam(open_page, web_ser
     called: set[int] = set()
     _until_others_moved(page, web_server, gid, lambda p: _wordjam_move(p, web_server, gid, called))
     assert _animation(page, "[data-testid=recent-moves] li") == "recent-flash"
+
+
+# ------------------------------------------------------------------ Word Jam's value hint
+def _seed_with_theme(check: str) -> int:
+    """A seed whose first theme card asks the engine to check ``check`` (the rules' own deal)."""
+    from impresario_rules import RULESETS
+    from impresario_rules.wordjam import words
+
+    for seed in range(500):
+        state, _ = RULESETS["wordjam"].new_game(5, {}, seed)
+        if words.style_by_id()[state["style"]]["check"] == check:
+            return seed
+    raise AssertionError(f"no seed deals a {check} theme first")
+
+
+def _hint(page, word: str) -> str:
+    page.fill("#call-word", "")
+    page.fill("#call-word", word)
+    page.wait_for_function("w => { const h = document.querySelector('[data-testid=word-value]');"
+                           " return h && (h.dataset.word === undefined || h.dataset.word === w); }",
+                           arg=word)
+    return page.inner_text("[data-testid=word-value]")
+
+
+@pytest.mark.parametrize("check, reason, words", [
+    ("first_letter", "wrong_first_letter", "must start with the 1-coin consonant"),
+    ("eight_letters", "not_eight_letters", "exactly 8 letters"),
+])
+def test_word_jam_value_hint_applies_the_engines_checks(open_page, web_server, check, reason, words):
+    from impresario_rules.wordjam import lexicon
+
+    created = api(web_server, "POST", "/v1/games", json={
+        "ruleset": "wordjam", "players": 5, "seed": _seed_with_theme(check),
+        "options": {"think_seconds": 600, "bot_seconds": 300}})
+    gid, host = created["game"]["id"], created["host_token"]
+    for name in ("Ada", "Bea", "Cy", "Dee"):
+        api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "wordsmith"})
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    assert view["style"]["check"] == check
+    coins = {c["consonant"]: c["coins"] for c in view["coins"]}
+    one = view["coins"][0]["consonant"]
+    # a word the calculator would value (coins, no forbidden consonant) that the theme refuses
+    wrong = next(w for w, folded in lexicon.vocabulary()
+                 if view["forbidden"] not in folded and sum(coins.get(c, 0) for c in folded) > 1
+                 and (not folded.startswith(one) if check == "first_letter" else len(folded) != 8))
+    good = playable_words(view)[0]
+    page = open_page("phone").page
+    page.goto(f"/#/join/{gid}")
+    page.fill("#join-name", "Eve")
+    page.click("text=Take a seat")
+    page.wait_for_selector("#call-word")
+    token = seat_token(page, gid)
+    hint = _hint(page, wrong)
+    assert "Worth" not in hint and words in hint, hint
+    # the same answer as the engine's own check, and the call is refused for that reason
+    checked = api(web_server, "POST", f"/v1/games/{gid}/word-check", token, json={"word": wrong})
+    assert checked["valid"] is False and checked["reason"] == reason
+    expected = api(web_server, "POST", f"/v1/games/{gid}/word-check", token, json={"word": good})
+    assert expected["valid"] is True
+    assert _hint(page, good) == f"Worth {expected['value']} coins."
+

@@ -1697,6 +1697,29 @@ class TurnSkippedEvent(TypedDict):
     seat: int
 
 
+class WordCheck(TypedDict):
+    word: str
+    """
+    the word, as sent
+    """
+    value: int
+    """
+    its coins this turn (counted whatever its validity)
+    """
+    valid: bool
+    """
+    whether the engine would take it now
+    """
+    reason: Literal["forbidden_consonant", "already_used", "not_eight_letters", "wrong_first_letter", "not_in_dictionary"] | None
+    """
+    why the engine would refuse it now (null when valid)
+    """
+
+
+class WordCheckRequest(TypedDict):
+    word: str
+
+
 class WordJamAward(TypedDict):
     seat: int
     colour: Literal["red", "yellow"]

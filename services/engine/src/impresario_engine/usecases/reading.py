@@ -41,6 +41,21 @@ def events(engine: Engine, loaded: Loaded, caller: Caller, after: int) -> list[d
             for seq, e in engine.store.events(loaded.doc["id"], after)]
 
 
+def check_word(loaded: Loaded, word: str) -> dict[str, Any]:
+    """What ``word`` would be worth if called now, and whether the engine would take it: the
+    rules' own checks of a call (letters, the forbidden consonant, reuse, the theme's first
+    letter or eight letters, the dictionary when the game uses one), on the game's state as it
+    is. Nothing secret goes in: the coins, the forbidden consonant, the theme and the words
+    used are in every view. A game whose rules judge no words refuses it."""
+    rules = loaded.ruleset
+    if not hasattr(rules, "check_word"):
+        raise Refused("not_a_word_game", CONFLICT, f"{loaded.doc['ruleset']} games have no words "
+                      "to check: only Word Jam's")
+    result = rules.check_word(loaded.doc["state"], word)
+    return {"word": word, "value": result["value"], "valid": result["valid"],
+            "reason": result["reason"]}
+
+
 def score(loaded: Loaded) -> dict[str, Any]:
     """The final score (the rules refuse it before the end), with the ruleset's name first: a
     client tells the rulesets' scores apart by it."""

@@ -2,7 +2,7 @@
 // panel for whatever the player may do now (call Open Sesame, challenge, vote, bet, steal),
 // with the engine's own messages when a word is refused.
 import { html, useEffect, useState } from "../lib.js";
-import { call } from "../shared/api.js";
+import { Problem } from "../shared/api.js";
 import { listNames, nameOf, plural, titleCase } from "../shared/format.js";
 
 const SIDES = { ali_baba: "Alì Babà", thieves: "the Thieves" };
@@ -11,6 +11,7 @@ const REASONS = {
   empty: "the word is empty", too_long: "the word is too long", invalid_characters: "only letters are allowed",
   forbidden_consonant: "it uses the forbidden consonant", already_used: "it was already used in this game",
   not_eight_letters: "the theme asks for exactly 8 letters", wrong_first_letter: "it must start with the 1-coin consonant",
+  not_in_dictionary: "the dictionary does not know it",
 };
 const OUTCOMES = { pass: "passed", invalid: "invalid", not_enough: "not enough", voided: "voided by the vote", chief: "Chief Thief!", not_counted: "not said", counted: "counted", pending: "being judged" };
 const ROLES = { ali_baba: "Alì Babà", follower: "trusted Alì Babà", chief_thief: "Chief Thief", thief: "thief", best_ali_baba: "best word, Alì Babà side", best_thieves: "best word, Thieves side" };
@@ -37,32 +38,41 @@ function Cave({ view }) {
   </ol>`;
 }
 
-function useWordValue(view, word) {
+/** What the word typed would be worth now, and whether the engine would take it: the game's own
+ * check (``POST /v1/games/{id}/word-check``, the rules' checks of a call: letters, the
+ * forbidden consonant, reuse, the theme's first letter or eight letters, the dictionary),
+ * never a copy of the rules here. ``{word, valid, value, reason, detail}`` or null. */
+function useWordValue(view, word, checkWord) {
   const [value, setValue] = useState(null);
   useEffect(() => {
-    if (!word.trim()) { setValue(null); return undefined; }
+    const typed = word.trim();
+    if (!typed || !checkWord) { setValue(null); return undefined; }
+    let live = true;
     const timer = setTimeout(async () => {
       try {
-        const coins = Object.fromEntries(view.coins.map((c) => [c.consonant, c.coins]));
-        const r = await call("POST", "/v1/rulesets/wordjam/value", { body: { word: word.trim().slice(0, 64), coins, forbidden: view.forbidden } });
-        setValue(r.data);
-      } catch { setValue(null); }
+        const r = await checkWord(typed.slice(0, 64));
+        if (live) setValue({ ...r, word: typed });
+      } catch (err) {
+        // a word that is not one (no letters, too long, other characters): the engine says why
+        if (live) setValue(err instanceof Problem && err.status === 422
+          ? { word: typed, valid: false, reason: (err.body && err.body.reason) || err.code, detail: err.detail } : null);
+      }
     }, 250);
-    return () => clearTimeout(timer);
-  }, [word, view.turn, view.forbidden]);
+    return () => { live = false; clearTimeout(timer); };
+  }, [word, view.version, checkWord]);
   return value;
 }
 
 function ValueHint({ value }) {
   if (!value) return null;
-  return html`<p class="small" aria-live="polite" data-testid="word-value">${value.valid
-    ? `Worth ${plural(value.value, "coin")}.` : `Not valid: ${REASONS[value.reason] || value.reason}.`}</p>`;
+  return html`<p class="small" aria-live="polite" data-testid="word-value" data-word=${value.word}>${value.valid
+    ? `Worth ${plural(value.value, "coin")}.` : `Not valid: ${REASONS[value.reason] || value.detail || value.reason}.`}</p>`;
 }
 
-function CallPanel({ view, space, act, busy, canPass }) {
+function CallPanel({ view, space, act, busy, canPass, checkWord }) {
   const [word, setWord] = useState("");
   const [error, setError] = useState(null);
-  const value = useWordValue(view, word);
+  const value = useWordValue(view, word, checkWord);
   const submit = async (e) => {
     e.preventDefault();
     if (!word.trim()) { setError("Write a word first."); return; }
@@ -124,11 +134,11 @@ function SidePanel({ view, kind, act, busy }) {
   </section>`;
 }
 
-function ThiefPanel({ view, space, act, busy }) {
+function ThiefPanel({ view, space, act, busy, checkWord }) {
   const you = view.you || {};
   const [word, setWord] = useState(you.word || "");
   const [error, setError] = useState(null);
-  const value = useWordValue(view, word);
+  const value = useWordValue(view, word, checkWord);
   const send = async (final) => {
     if (!word.trim()) { setError("Write a word first."); return; }
     setError(await act({ type: "thief_word", word: word.trim(), final }, { inline: true }));
@@ -152,15 +162,15 @@ function ThiefPanel({ view, space, act, busy }) {
   </form>`;
 }
 
-function MyMove({ view, actions, act, busy }) {
+function MyMove({ view, actions, act, busy, checkWord }) {
   if (!actions || !actions.moves.length) return null;
   const find = (t) => actions.moves.find((m) => m.type === t);
-  if (find("open_sesame")) return html`<${CallPanel} key=${`call-${view.turn}`} view=${view} space=${find("open_sesame")} act=${act} busy=${busy} canPass=${Boolean(find("no_call"))} />`;
+  if (find("open_sesame")) return html`<${CallPanel} key=${`call-${view.turn}`} view=${view} space=${find("open_sesame")} act=${act} busy=${busy} canPass=${Boolean(find("no_call"))} checkWord=${checkWord} />`;
   if (find("challenge") || find("no_challenge")) return html`<${ChallengePanel} view=${view} space=${find("challenge") || { ...find("no_challenge"), word: view.challenge && view.challenge.word, value: view.challenge && view.challenge.value, author: view.challenge && view.challenge.seat, about: view.challenge && view.challenge.about }} act=${act} busy=${busy} />`;
   if (find("vote")) return html`<${VotePanel} view=${view} space=${find("vote")} act=${act} busy=${busy} />`;
   if (find("bet")) return html`<${SidePanel} view=${view} kind="bet" act=${act} busy=${busy} />`;
   if (find("choose_side")) return html`<${SidePanel} view=${view} kind="choose_side" act=${act} busy=${busy} />`;
-  if (find("thief_word") || find("thief_pass")) return html`<${ThiefPanel} key=${`thief-${view.turn}`} view=${view} space=${find("thief_word") || {}} act=${act} busy=${busy} />`;
+  if (find("thief_word") || find("thief_pass")) return html`<${ThiefPanel} key=${`thief-${view.turn}`} view=${view} space=${find("thief_word") || {}} act=${act} busy=${busy} checkWord=${checkWord} />`;
   return null;
 }
 
@@ -214,7 +224,7 @@ function Players({ view, me }) {
   </section>`;
 }
 
-export function Table({ view, actions, act, busy, me }) {
+export function Table({ view, actions, act, busy, me, checkWord }) {
   const turn = view.extra_turn ? `Extra turn ${view.extra_turn}` : `Turn ${view.turn} of 8`;
   return html`<div class="wj two-col"><div class="main-col">
     <section class="card" aria-labelledby="wj-board-title">
@@ -227,7 +237,7 @@ export function Table({ view, actions, act, busy, me }) {
       <h3>The cave</h3>
       <${Cave} view=${view} />
     </section>
-    <${MyMove} view=${view} actions=${actions} act=${act} busy=${busy} />
+    <${MyMove} view=${view} actions=${actions} act=${act} busy=${busy} checkWord=${checkWord} />
     <${Situation} view=${view} />
   </div><div class="side-col">
     <${Players} view=${view} me=${me} />

@@ -198,6 +198,10 @@ export function GamePage({ id, query }) {
     }
   }, [id, seatToken, show, refresh, addEvents]);
 
+  // Word Jam: the engine's own check of a word against the game as it is (the value hint)
+  const checkWord = useCallback(async (word) => (await call("POST", `/v1/games/${encodeURIComponent(id)}/word-check`, {
+    token: readToken, spectator, body: { word } })).data, [id, readToken, spectator]);
+
   const module = view && GAMES[view.ruleset];
   useEffect(() => {
     if (!view) return;
@@ -233,7 +237,7 @@ export function GamePage({ id, query }) {
         <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
-        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} />`}`}
+        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
     ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} />`}
   </div>`;
