@@ -402,3 +402,49 @@ def test_word_jam_value_hint_applies_the_engines_checks(open_page, web_server, c
     assert expected["valid"] is True
     assert _hint(page, good) == f"Worth {expected['value']} coins."
 
+
+# ------------------------------------------------------------------ Turandot's tie-break
+#: a finished table's score drawn by the page's own module, from a score shaped as the engine's
+SCORE = """async ({ruleset, view, score}) => {
+  const lib = await import('/web/lib.js');
+  const mod = (await import(`/web/games/${ruleset}.js`)).default;
+  document.querySelector('#app').style.display = 'none';
+  const host = document.createElement('main');
+  host.id = 'fixture';
+  document.body.appendChild(host);
+  lib.render(lib.html`<section class="card finished"><${mod.Score} view=${view} score=${score} /></section>`, host);
+}"""
+
+
+def _turandot_score(stars, totals, winners):
+    lines = lambda s, t: {"stars": s, "stage_elements": 1, "favourite_roles": t - s - 1, "wrong_sex": 0,  # noqa: E731
+                          "director": 0, "puccini": 0}
+    names = ["Anna", "Bruno", "Robo", "Zia"][:len(totals)]
+    view = {"ruleset": "turandot", "status": "finished", "players": [
+        {"seat": i, "name": n, "bot": "greedy" if n in ("Robo", "Zia") else None, "singers": []}
+        for i, n in enumerate(names)], "table": []}
+    score = {"players": [{"seat": i, "total": t, "lines": lines(s, t), "cast": []}
+                         for i, (s, t) in enumerate(zip(stars, totals))],
+             "dummy": None, "winners": winners, "dummy_wins": False}
+    return view, score
+
+
+@pytest.mark.parametrize("stars, totals, winners, why", [
+    ([7, 9, 8, 5], [10, 13, 13, 9], [1], "Bruno and Robo both have 13 points: the tie is broken by "
+     "stars alone, and Bruno has more (9 against 8)."),
+    ([7, 9, 9, 5], [10, 13, 13, 9], [1, 2], "Bruno and Robo both have 13 points and as many stars "
+     "(9): a shared victory."),
+])
+def test_turandot_says_why_the_tie_went_to_the_winner(open_page, stars, totals, winners, why):
+    page = open_page("desktop").page
+    page.goto("/")
+    page.wait_for_selector("[data-ruleset=turandot]")
+    view, score = _turandot_score(stars, totals, winners)
+    page.evaluate(SCORE, {"ruleset": "turandot", "view": view, "score": score})
+    page.wait_for_selector("#fixture [data-testid=winners]")
+    assert why in page.inner_text("#fixture [data-testid=tie-break]")
+    # only the winners' casts are marked, whoever else has as many points
+    marked = page.locator("#fixture .cast.best-cast").evaluate_all("els => els.map(e => Number(e.dataset.seat))")
+    assert marked == winners
+    badges = page.locator("#fixture .cast .badge").all_inner_texts()
+    assert len(badges) == len(winners) and all("winner" in b.lower() for b in badges), badges

@@ -282,23 +282,44 @@ export function Table({ view, actions, act, busy, me, events, recent = [] }) {
   </div></div>`;
 }
 
+/** Why the winners won when others had as many points: the rulings' tie-break (the highest sum
+ * of stars alone; still tied, a shared victory), in words, from the score's own lines. */
+export function tieBreak(view, score) {
+  if (score.dummy_wins || !score.winners.length) return null;
+  const top = Math.max(...score.players.map((p) => p.total));
+  const tied = score.players.filter((p) => p.total === top);
+  if (tied.length < 2) return null;
+  const names = listNames(view, tied.map((p) => p.seat));
+  const both = tied.length === 2 ? "both" : "all";
+  const starsOf = (p) => p.lines.stars;
+  if (tied.every((p) => score.winners.includes(p.seat))) {
+    return `${names} ${both} have ${top} points and as many stars (${starsOf(tied[0])}): a shared victory.`;
+  }
+  const winners = tied.filter((p) => score.winners.includes(p.seat));
+  const others = tied.filter((p) => !score.winners.includes(p.seat));
+  const who = listNames(view, winners.map((p) => p.seat));
+  const stars = [...new Set([starsOf(winners[0]), ...others.map(starsOf)])].join(" against ");
+  return `${names} ${both} have ${top} points: the tie is broken by stars alone, and ${who} ${winners.length > 1 ? "have" : "has"} more (${stars}).`;
+}
+
 export function Score({ view, score }) {
   if (!score) return null;
   const cards = cardsOf(view);
-  const best = Math.max(...score.players.map((p) => p.total), score.dummy ? score.dummy.total : -Infinity);
   const rows = score.players.map((p) => ({ ...p, name: nameOf(view, p.seat), winner: score.winners.includes(p.seat) }));
   if (score.dummy) rows.push({ ...score.dummy, name: "The dummy", winner: score.dummy_wins, seat: "dummy" });
+  const why = tieBreak(view, score);
   return html`<div class="score">
     <p class="winners" data-testid="winners">${score.dummy_wins ? "The dummy wins." : `Winner${score.winners.length > 1 ? "s" : ""}: ${listNames(view, score.winners)}.`}</p>
+    ${why && html`<p data-testid="tie-break">${why}</p>`}
     <div class="table-wrap"><table class="grid-table score-table">
       <thead><tr><th scope="col">Line</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
       <tbody>${LINES.filter(([key]) => key !== "puccini" || view.players.length === 2).map(([key, label]) => html`<tr><th scope="row">${label}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">Total</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr></tbody>
     </table></div>
     <h3>Casts</h3>
-    ${rows.map((r) => html`<div class=${`cast${r.total === best ? " best-cast" : ""}`} data-seat=${r.seat}>
-      <h4>${r.name}${r.total === best ? html` <span class="badge badge-turn">best cast · ${r.total} points</span>` : ` · ${r.total} points`}</h4>
-      <div class="company-cards">${(r.cast || []).map((id, i) => html`<${CardFace} card=${cards[id] || { id, kind: "singer", category: "", sex: "", stars: 0 }} compact=${true} role=${ROLES[i] && ROLES[i].key} highlight=${r.total === best} />`)}</div>
+    ${rows.map((r) => html`<div class=${`cast${r.winner ? " best-cast" : ""}`} data-seat=${r.seat}>
+      <h4>${r.name}${r.winner ? html` <span class="badge badge-turn">winner · ${r.total} points</span>` : ` · ${r.total} points`}</h4>
+      <div class="company-cards">${(r.cast || []).map((id, i) => html`<${CardFace} card=${cards[id] || { id, kind: "singer", category: "", sex: "", stars: 0 }} compact=${true} role=${ROLES[i] && ROLES[i].key} highlight=${r.winner} />`)}</div>
     </div>`)}
   </div>`;
 }
