@@ -448,3 +448,30 @@ def test_turandot_says_why_the_tie_went_to_the_winner(open_page, stars, totals, 
     assert marked == winners
     badges = page.locator("#fixture .cast .badge").all_inner_texts()
     assert len(badges) == len(winners) and all("winner" in b.lower() for b in badges), badges
+
+
+# ------------------------------------------------------------------ focus
+FOCUSED = "() => { const a = document.activeElement; return a ? a.tagName + (a.closest('.game-head') ? '.game-head' : '') + ':' + a.textContent.trim().slice(0, 40) : null; }"
+
+
+def test_entering_a_game_puts_the_focus_on_its_heading(open_page):
+    page = open_page("desktop").page
+    start_from_lobby(page, "Anna", "turandot")
+    page.wait_for_selector("form.composer")
+    assert page.evaluate(FOCUSED).startswith("H1.game-head:Turandot"), page.evaluate(FOCUSED)
+
+
+def test_escape_on_a_dialog_that_opened_by_itself_returns_to_the_heading(open_page):
+    page = open_page("desktop").page
+    start_from_lobby(page, "Anna", "turandot")
+    for _ in range(30):  # bids until a dialog opens by itself (Anna is the maestro of round 1)
+        page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
+        if page.locator("dialog[open]").count():
+            break
+        turandot_move(page)
+    dialog = page.locator("dialog[open]")
+    assert dialog.count() == 1
+    assert page.evaluate("() => document.activeElement.closest('dialog') !== null")  # focus moved in
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('dialog[open]')")
+    assert page.evaluate(FOCUSED).startswith("H1.game-head:Turandot"), page.evaluate(FOCUSED)

@@ -7,7 +7,7 @@ import { call, explain, isStale, Problem, withQuery } from "./api.js";
 import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
 import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert, Countdown, Dialog, Seats, ShareLink } from "./ui.js";
+import { Alert, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
@@ -201,6 +201,11 @@ export function GamePage({ id, query }) {
   // Word Jam: the engine's own check of a word against the game as it is (the value hint)
   const checkWord = useCallback(async (word) => (await call("POST", `/v1/games/${encodeURIComponent(id)}/word-check`, {
     token: readToken, spectator, body: { word } })).data, [id, readToken, spectator]);
+
+  // the heading that had the focus ("Loading the table…") is replaced by the game's: the
+  // focus goes to the new one rather than falling back to the body
+  const shown = view !== null;
+  useEffect(() => { if (shown && focusLost()) focusHeading(); }, [shown]);
 
   const module = view && GAMES[view.ruleset];
   useEffect(() => {
