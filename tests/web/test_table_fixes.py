@@ -475,3 +475,76 @@ def test_escape_on_a_dialog_that_opened_by_itself_returns_to_the_heading(open_pa
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('dialog[open]')")
     assert page.evaluate(FOCUSED).startswith("H1.game-head:Turandot"), page.evaluate(FOCUSED)
+
+
+# ------------------------------------------------------------------ the smaller slips
+#: a table drawn by the page's own module from a view (and events) as the engine sends them
+TABLE = """async ({ruleset, view, events}) => {
+  const lib = await import('/web/lib.js');
+  const mod = (await import(`/web/games/${ruleset}.js`)).default;
+  document.querySelector('#app').style.display = 'none';
+  let host = document.querySelector('#fixture');
+  if (!host) { host = document.createElement('main'); host.id = 'fixture'; document.body.appendChild(host); }
+  lib.render(lib.html`<div class="game"><${mod.Table} view=${view} actions=${null} act=${async () => null} busy=${false}
+    me=${null} events=${events} recent=${[]} /></div>`, host);
+}"""
+
+
+def _dealt(base, ruleset, players, seed, **options):
+    created = api(base, "POST", "/v1/games", json={"ruleset": ruleset, "players": players, "seed": seed,
+                                                     "options": options})
+    gid, host = created["game"]["id"], created["host_token"]
+    for i in range(players):
+        api(base, "POST", f"/v1/games/{gid}/seats", host, json={"name": f"P{i}"})
+    return api(base, "GET", f"/v1/games/{gid}")
+
+
+def test_word_jam_this_turn_box_and_feed_follow_the_extra_turn(open_page, web_server):
+    view = _dealt(web_server, "wordjam", 5, 3, think_seconds=600)
+    vote = {"word_id": 4, "seat": 1, "word": "calcolo", "about": "call", "challenger": 2, "in_favour": 2,
+            "votes": [{"seat": s, "in_favour": s < 2} for s in range(5)], "stands": False}
+    page = open_page("desktop").page
+    page.goto("/")
+    page.wait_for_selector("[data-ruleset=wordjam]")
+    # turn 1: the vote just happened, this turn
+    turn1 = dict(view, last_vote=vote)
+    events = [{"seq": 1, "type": "turn_started", "turn": 1, "extra_turn": 0},
+              {"seq": 2, "type": "vote_result", **{k: v for k, v in vote.items()}}]
+    page.evaluate(TABLE, {"ruleset": "wordjam", "view": turn1, "events": events})
+    box = page.locator("#fixture section[aria-labelledby=situation-title]")
+    assert "Last vote on “calcolo”: 2 in favour, the word falls (P0 for" in box.inner_text()
+    # the extra turn after turn 8: that vote belongs to turn 1, not to this turn
+    extra = dict(view, last_vote=vote, turn=9, extra_turn=1)
+    events.append({"seq": 40, "type": "turn_started", "turn": 9, "extra_turn": 1})
+    page.evaluate(TABLE, {"ruleset": "wordjam", "view": extra, "events": events})
+    page.wait_for_selector("#fixture #wj-board-title:has-text('Extra turn 1')")
+    assert "calcolo" not in page.inner_text("#fixture")
+    # the feed names the extra turn as the table does
+    said = page.evaluate("""async (view) => {
+      const wj = await import('/web/games/wordjam.js');
+      return [wj.describeEvent({type: 'turn_scored', turn: 9, extra_turn: 1, called: false, awards: [], totals: []}, view),
+              wj.describeEvent({type: 'turn_started', turn: 9, extra_turn: 1, style: {name: 'Cinema'}}, view),
+              wj.describeEvent({type: 'turn_scored', turn: 3, extra_turn: 0, called: false, awards: [], totals: []}, view)];
+    }""", extra)
+    assert said[0].startswith("Extra turn 1 scored") and said[1].startswith("Extra turn 1 begins"), said
+    assert said[2].startswith("Turn 3 scored")
+
+
+def test_turandot_round_four_offers_no_helpers_and_a_taken_slot_is_plain(open_page, web_server):
+    view = _dealt(web_server, "turandot", 4, 7)
+    assert view["helpers"]  # helpers are left in the box…
+    table = [dict(view["table"][0], card=None), *view["table"][1:]]
+    page = open_page("desktop").page
+    page.goto("/")
+    page.wait_for_selector("[data-ruleset=turandot]")
+    page.evaluate(TABLE, {"ruleset": "turandot", "view": dict(view, table=table), "events": []})
+    stage = page.locator("#fixture section.stage")
+    assert "Helpers still to hire" in stage.inner_text()  # rounds 1–3 and 5–7 offer them
+    # a taken slot is a dashed outline, without the card's thick coloured edge
+    widths = page.locator("#fixture .slot .tcard.empty").evaluate(
+        "el => { const s = getComputedStyle(el); return [s.borderLeftWidth, s.borderRightWidth]; }")
+    assert widths[0] == widths[1], widths
+    # …but round 4 (the directors) hires none (R4)
+    page.evaluate(TABLE, {"ruleset": "turandot", "view": dict(view, table=table, round=4), "events": []})
+    page.wait_for_selector("#fixture #stage-title:has-text('Directors')")
+    assert "Helpers still to hire" not in stage.inner_text()

@@ -256,7 +256,7 @@ export function Table({ view, actions, act, busy, me, events, recent = [] }) {
         <span class="slot-no">Slot ${place.slot}</span>
         ${place.card ? html`<${CardFace} card=${place.card} />` : html`<div class="tcard empty">taken</div>`}</li>`)}</ol>
       <p class="small">${plural(view.deck_left, "singer")} left in the deck.
-        ${view.helpers && view.helpers.length ? ` Helpers still to hire: ${view.helpers.map((h) => HELPERS[h] || h).join(", ")}.` : ""}</p>
+        ${view.round !== 4 && view.helpers && view.helpers.length ? ` Helpers still to hire: ${view.helpers.map((h) => HELPERS[h] || h).join(", ")}.` : ""}</p>
     </section>`}
     ${bidSpace && html`<${BidComposer} key=${`bid-${view.round}`} view=${view} space=${bidSpace} act=${act} busy=${busy} />`}
     ${you && you.bid && view.phase === "bidding" && html`<p class="card sealed" data-testid="my-sealed-bid">Your sealed bid:

@@ -174,14 +174,27 @@ function MyMove({ view, actions, act, busy, checkWord }) {
   return null;
 }
 
-function Situation({ view }) {
+/** Whether the view's ``last_vote`` (the game's last, kept across turns) was this turn's: the
+ * feed's last vote comes after the last turn's start. Without events (the replay) it is shown. */
+export function voteThisTurn(view, events) {
+  if (!view.last_vote) return false;
+  if (!events || !events.length) return true;
+  let started = -1;
+  let voted = -1;
+  for (const e of events) {
+    if (e.type === "turn_started") started = e.seq;
+    else if (e.type === "vote_result") voted = e.seq;
+  }
+  return started < 0 || voted > started;
+}
+
+function Situation({ view, events }) {
   const items = [];
   if (view.ali_word) items.push(html`<li>Alì Babà: <strong>${nameOf(view, view.ali_baba)}</strong> with <strong>${view.ali_word.word}</strong> (${plural(view.ali_word.value, "coin")}).</li>`);
   if (view.barred.length) items.push(html`<li>Barred this turn (call voided): ${listNames(view, view.barred)}.</li>`);
   if (view.challenge) items.push(html`<li>“${view.challenge.word}” by ${nameOf(view, view.challenge.seat)}: ${view.challenge.stage === "vote"
     ? `challenged by ${nameOf(view, view.challenge.challenger)}; ${plural(view.challenge.votes_cast, "vote")} cast so far` : "anyone may challenge it now"}.</li>`);
-  if (view.last_vote) items.push(html`<li>Last vote on “${view.last_vote.word}”: ${view.last_vote.in_favour} in favour, the word ${view.last_vote.stands ? "stands" : "falls"}
-    (${view.last_vote.votes.map((v) => `${nameOf(view, v.seat)} ${v.in_favour ? "for" : "against"}`).join(", ")}).</li>`);
+  if (voteThisTurn(view, events)) items.push(html`<li>Last vote on “${view.last_vote.word}”: ${view.last_vote.in_favour} in favour, the word ${view.last_vote.stands ? "stands" : "falls"}${" "}(${view.last_vote.votes.map((v) => `${nameOf(view, v.seat)} ${v.in_favour ? "for" : "against"}`).join(", ")}).</li>`);
   if (view.bets) items.push(html`<li>Bets: ${view.bets.map((b) => `${nameOf(view, b.seat)} → ${SIDES[b.side]}`).join(", ")}.</li>`);
   if (view.sides) items.push(html`<li>Sides: ${view.sides.map((b) => `${nameOf(view, b.seat)} → ${SIDES[b.side]}`).join(", ")}.</li>`);
   if (view.window && view.window.length) items.push(html`<li>In the window: ${listNames(view, view.window)}${view.must_beat !== null ? `; they must beat ${plural(view.must_beat, "coin")}` : ""}.</li>`);
@@ -224,7 +237,7 @@ function Players({ view, me }) {
   </section>`;
 }
 
-export function Table({ view, actions, act, busy, me, checkWord }) {
+export function Table({ view, actions, act, busy, me, checkWord, events }) {
   const turn = view.extra_turn ? `Extra turn ${view.extra_turn}` : `Turn ${view.turn} of 8`;
   return html`<div class="wj two-col"><div class="main-col">
     <section class="card" aria-labelledby="wj-board-title">
@@ -238,7 +251,7 @@ export function Table({ view, actions, act, busy, me, checkWord }) {
       <${Cave} view=${view} />
     </section>
     <${MyMove} view=${view} actions=${actions} act=${act} busy=${busy} checkWord=${checkWord} />
-    <${Situation} view=${view} />
+    <${Situation} view=${view} events=${events} />
   </div><div class="side-col">
     <${Players} view=${view} me=${me} />
     <${Awards} view=${view} />
@@ -279,10 +292,15 @@ export function yourTurn(view, mine) {
   return `Your move: ${k.map(titleCase).join(" or ")}.`;
 }
 
+/** A turn as the table names it: "Turn 3", or "Extra turn 1" (turn 9 counts on, R7). */
+function turnName(e) {
+  return e.extra_turn ? `Extra turn ${e.extra_turn}` : `Turn ${e.turn}`;
+}
+
 export function describeEvent(e, view, live = false) {
   const who = (s) => nameOf(view, s);
   switch (e.type) {
-    case "turn_started": return `Turn ${e.turn} begins: theme ${e.style ? e.style.name : ""}.`;
+    case "turn_started": return `${turnName(e)} begins: theme ${e.style ? e.style.name : ""}.`;
     case "game_started": return "The game begins.";
     case "no_call": return live ? null : `${who(e.seat)} has nothing.`;
     case "sesame_called": return `${who(e.seat)} calls Open Sesame with “${e.word}” (${plural(e.value, "coin")}).`;
@@ -301,7 +319,7 @@ export function describeEvent(e, view, live = false) {
     case "chief_thief": return `${who(e.seat)} is the Chief Thief.`;
     case "sides_revealed": return "The sides are revealed.";
     case "word_counted": return `${who(e.seat)}'s “${e.word}” counts for ${SIDES[e.side]}.`;
-    case "turn_scored": return `Turn ${e.turn} scored: ${(e.awards || []).map((a) => `${who(a.seat)} +${a.points}`).join(", ") || "nothing"}.`;
+    case "turn_scored": return `${turnName(e)} scored: ${(e.awards || []).map((a) => `${who(a.seat)} +${a.points}`).join(", ") || "nothing"}.`;
     case "extra_turn": return "A tie: an extra turn.";
     case "game_finished": return "The game is over.";
     case "deadline_passed": return `${who(e.seat)}'s time ran out: the engine played the default.`;
