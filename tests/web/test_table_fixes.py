@@ -548,3 +548,23 @@ def test_turandot_round_four_offers_no_helpers_and_a_taken_slot_is_plain(open_pa
     page.evaluate(TABLE, {"ruleset": "turandot", "view": dict(view, table=table, round=4), "events": []})
     page.wait_for_selector("#fixture #stage-title:has-text('Directors')")
     assert "Helpers still to hire" not in stage.inner_text()
+
+
+def test_a_player_who_left_gets_no_401(open_page, web_server):
+    rec = open_page("desktop")
+    page = rec.page
+    gid = start_from_lobby(page, "Cy", "turandot")
+    page.wait_for_selector("form.composer")
+    page.wait_for_selector(".feed-live")
+    page.click("text=Leave the game…")
+    page.locator("dialog[open]").get_by_role("button", name="Leave the game").click()
+    page.wait_for_selector(".alert-notice")
+    page.wait_for_selector(".game")
+    assert "You are watching" in page.inner_text(".who")
+    # the watching page follows the game (the bots may have finished it already)
+    page.wait_for_selector(".game[data-status='finished'], .feed-live")
+    page.wait_for_load_state("networkidle") if status(page) == "finished" else None
+    seat = api(web_server, "GET", f"/v1/games/{gid}")["players"][0]
+    assert seat["bot"] == "greedy"
+    refused = [f"{r.request.method} {r.url} -> {r.status}" for r in rec.responses if r.status == 401]
+    assert refused == [], refused

@@ -69,6 +69,9 @@ export function GamePage({ id, query }) {
   // the last event this seat had seen when it last moved (kept per game: a reload keeps it)
   const [lookedAt, setLookedAt] = useState(() => (typeof saved.looked === "number" ? saved.looked : null));
   const current = useRef(null);
+  // the seat is being given up: its token is about to stop working, so nothing asks with it
+  const leaving = useRef(false);
+  const [feedEpoch, setFeedEpoch] = useState(0);
   const loading = useRef(false);
   const again = useRef(false);
 
@@ -100,6 +103,7 @@ export function GamePage({ id, query }) {
   }, [id, seatToken]);
 
   const refresh = useCallback(async () => {
+    if (leaving.current) return;
     if (loading.current) { again.current = true; return; }
     loading.current = true;
     try {
@@ -129,7 +133,7 @@ export function GamePage({ id, query }) {
   // (a game that ends while followed keeps its stream: the server closes it after the last event)
   const status = view ? view.status : null;
   useEffect(() => {
-    if (!status) return undefined;
+    if (!status || leaving.current) return undefined;
     if (current.current.status === "finished") {
       call("GET", `/v1/games/${encodeURIComponent(id)}/events`, { token: readToken, spectator })
         .then((r) => addEvents(r.data.events)).catch(() => {});
@@ -150,7 +154,23 @@ export function GamePage({ id, query }) {
       },
     });
     return () => handle.close();
-  }, [id, status !== null, readToken]);
+  }, [id, status !== null, readToken, feedEpoch]);
+
+  // leaving a game in play: the feed stops and the view is not asked for with the seat's token
+  // (it would answer 401 once the seat is given up); if the seat could not be given up, both
+  // start again
+  const leave = useCallback(async (give) => {
+    leaving.current = true;
+    setFeedEpoch((n) => n + 1);
+    try {
+      await give();
+    } catch (err) {
+      leaving.current = false;
+      setFeedEpoch((n) => n + 1);
+      refresh();
+      throw err;
+    }
+  }, [refresh]);
 
   // a finished game: its feed has ended, but a player may ask for a rematch at any time; its
   // link is in the view (asked without If-None-Match: linking a rematch leaves the version)
@@ -244,7 +264,7 @@ export function GamePage({ id, query }) {
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
-    ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} />`}
+    ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
   </div>`;
 }
 
@@ -376,7 +396,7 @@ function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
 }
 
 /** Leaving a game in play: the seat stays, played by the ruleset's bot or its defaults. */
-function LeaveGame({ view, id, me, seatToken }) {
+function LeaveGame({ view, id, me, seatToken, leave: stopping }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -387,7 +407,7 @@ function LeaveGame({ view, id, me, seatToken }) {
   const leave = async () => {
     setBusy(true); setError(null);
     try {
-      await call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${me}`, { token: seatToken });
+      await stopping(() => call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${me}`, { token: seatToken }));
       forgetSeat(id);
       setFlash(`You left the game: ${who} until the end.`);
       if (view.private) location.hash = route("lobby");
