@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, playable_words,
-                          seat_token, start_from_lobby, status, turandot_move, version)
+from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_defaults,
+                          playable_words, seat_token, start_from_lobby, status, turandot_move, version)
 
 pytestmark = pytest.mark.slow
 
@@ -568,3 +568,27 @@ def test_a_player_who_left_gets_no_401(open_page, web_server):
     assert seat["bot"] == "greedy"
     refused = [f"{r.request.method} {r.url} -> {r.status}" for r in rec.responses if r.status == 401]
     assert refused == [], refused
+
+
+def test_the_replay_shows_a_player_who_left_as_a_player_until_they_left(open_page, web_server):
+    created = api(web_server, "POST", "/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 4})
+    gid = created["game"]["id"]
+    anna = api(web_server, "POST", f"/v1/games/{gid}/seats", json={"name": "Anna"})["token"]
+    bruno = api(web_server, "POST", f"/v1/games/{gid}/seats", json={"name": "Bruno"})["token"]
+    for token in (anna, bruno):  # one bid each, then Anna leaves: the greedy bot plays on
+        default = api(web_server, "GET", f"/v1/games/{gid}/actions", token)["default"]
+        api(web_server, "POST", f"/v1/games/{gid}/moves", token, json=default)
+    api(web_server, "DELETE", f"/v1/games/{gid}/seats/0", anna)
+    play_defaults(web_server, gid, [bruno])
+    steps = len(api(web_server, "GET", f"/v1/games/{gid}/replay")["moves"])
+    first = api(web_server, "GET", f"/v1/games/{gid}/replay/0")["game"]["players"]
+    last = api(web_server, "GET", f"/v1/games/{gid}/replay/{steps}")["game"]["players"]
+    assert first[0]["bot"] is None and last[0]["bot"] == "greedy"
+    assert api(web_server, "GET", f"/v1/games/{gid}/replay/2")["game"]["players"][0]["bot"] is None
+    page = open_page("desktop").page
+    page.goto(f"/#/replay/{gid}")
+    page.wait_for_selector(".company[data-seat='0']")
+    assert page.locator(".company[data-seat='0'] .badge:text-is('bot')").count() == 0
+    page.click("[aria-label='Last move']")
+    page.wait_for_selector("text=Final score")
+

@@ -115,8 +115,10 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
                               "player can leave the seat")
             bot = ruleset.leave_bot
             new = dict(doc)
+            # ``left_at``: the moves played when the player left (a replay shows the seat as
+            # the player's before that, as the bot's after)
             new["seats"] = put(seats, seat, {"name": entry["name"], "token": None, "bot": bot,
-                                             "left": True})
+                                             "left": True, "left_at": len(doc["moves"])})
             events = [{"type": "seat_left", "seat": seat, "name": entry["name"], "bot": bot}]
             new = advance(new, ruleset, events, now)  # the seat's new player may be due now
         new["seq"] = doc["seq"] + len(events)
