@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_defaults,
-                          playable_words, seat_token, start_from_lobby, status, turandot_move, version)
+                          playable_words, seat_token, set_up_table, start_from_lobby, status,
+                          turandot_move, version)
 
 pytestmark = pytest.mark.slow
 
@@ -592,3 +593,26 @@ def test_the_replay_shows_a_player_who_left_as_a_player_until_they_left(open_pag
     page.click("[aria-label='Last move']")
     page.wait_for_selector("text=Final score")
 
+
+
+# ------------------------------------------------------------------ a rematch's host
+def test_the_host_of_a_rematch_seats_a_bot_for_a_player_who_does_not_come_back(open_page, web_server):
+    anna = open_page("desktop").page
+    gid = set_up_table(anna, "Anna", "turandot", 2, 0)
+    bruno = open_page("phone").page
+    bruno.goto(anna.input_value("#join-link"))
+    bruno.fill("#join-name", "Bruno")
+    bruno.click("text=Take a seat")
+    bruno.wait_for_selector(".game[data-status='playing']")
+    play_defaults(web_server, gid, [seat_token(anna, gid), seat_token(bruno, gid)])
+    anna.wait_for_selector("section.finished")
+    anna.get_by_role("button", name="Rematch").click()
+    anna.wait_for_selector("section.setup .badge-held")
+    rematch = game_id(anna)
+    # Anna set the table up and sat at it: she hosts the rematch; Bruno does not come back
+    anna.get_by_role("button", name="Free seat", exact=False).click()
+    anna.wait_for_selector("text=Add a bot")
+    anna.click("text=Add a bot")
+    anna.wait_for_selector(".game[data-status='playing']")
+    view = api(web_server, "GET", f"/v1/games/{rematch}")
+    assert view["status"] == "playing" and [p["bot"] is not None for p in view["players"]].count(True) == 1

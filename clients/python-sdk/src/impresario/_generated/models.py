@@ -1309,6 +1309,10 @@ class Rematch(TypedDict):
     """
     the bearer token of that seat (the same each time this player asks)
     """
+    host_token: NotRequired[str]
+    """
+    the rematch's host token, for the player who hosts it (the one whose seat the finished game's host took with the host token; when the host did not sit there, the first player to claim a seat): it seats bots and frees seats before the start. The same each time this player asks; absent for the others
+    """
     game: Game
 
 

@@ -369,13 +369,14 @@ function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
     const h = held.get(p.seat);
     return h && html`<span class="badge badge-held">held for ${h.name}, <${Countdown} deadline=${h.until} label="hold ends in" /></span>`;
   };
-  const canFree = (p) => p.name && !held.has(p.seat) && (p.seat === mySeat ? seatToken : host);
+  // the host frees any seat, one held for a rematch's player who does not come back included
+  const canFree = (p) => p.name && (p.seat === mySeat ? seatToken : host);
   return html`<section class="card setup" aria-labelledby="setup-title">
     <h2 id="setup-title">Waiting for players: ${view.seats_taken} of ${view.seats_total} seated</h2>
     <p>The game starts by itself when the last seat is taken.${held.size ? " Seats held for the players of the last game stay theirs for a few minutes, then anyone may take them." : ""}</p>
     <${Seats} view=${view} me=${mySeat} extra=${seatLabel}
       action=${(p) => canFree(p) && html`<button type="button" class="link" disabled=${busy} onClick=${() => free_(p.seat)}
-        aria-label=${p.seat === mySeat ? "Leave this table" : `Free seat ${p.seat + 1} (${p.name})`}>${p.seat === mySeat ? "leave" : "remove"}</button>`} />
+        aria-label=${p.seat === mySeat ? "Leave this table" : `Free seat ${p.seat + 1} (${held.has(p.seat) ? `held for ${p.name}` : p.name})`}>${p.seat === mySeat ? "leave" : "remove"}</button>`} />
     <${Alert} message=${error} />
     ${!seatToken && free > 0 && (maySit ? html`<form onSubmit=${takeSeat} class="inline-form">
       <div class="field"><label for="seat-name">Your name</label>
@@ -439,8 +440,10 @@ function Finished({ view, id, module, seatToken, spectator }) {
       // one gets that player's seat in it (asking again gives the same seat and token)
       const r = await call("POST", `/v1/games/${encodeURIComponent(id)}/rematch`, { token: seatToken });
       const saved = seatOf(id);
+      // the rematch's host (the table's host who sat at it, or the first player back) gets
+      // its host token too: bots and seats, as at the first table
       remember(r.data.rematch, { token: r.data.token, seat: r.data.seat, name: saved.name, ruleset: view.ruleset,
-        join: saved.join || undefined });
+        join: saved.join || undefined, host: r.data.host_token || undefined });
       location.hash = route("game", r.data.rematch);
     } catch (err) {
       if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") {
