@@ -242,7 +242,7 @@ export function GamePage({ id, query }) {
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
-  const recent = view.status === "open" ? [] : othersSince(events, lookedAt, me);
+  const recent = view.status === "playing" ? othersSince(events, lookedAt, me) : [];
   return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
