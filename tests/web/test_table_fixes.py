@@ -52,7 +52,7 @@ def _big_board():
                 card = f"{colours[(x + y) % 7]}-{(x * 3 + y) % 7 + 1}"
                 cells.append({"x": x, "y": y, "card": card, "covered_by": None})
     cells.append({"x": 5, "y": 4, "card": "blue-5", "covered_by": "red-sign"})
-    cells = [c for c in cells if not (c["x"], c["y"]) == (5, 5)]
+    cells = [c for c in cells if (c["x"], c["y"]) != (5, 5)]
     cells.append({"x": 5, "y": 5, "card": "green-2", "covered_by": "blue-sign"})
     return cells
 
@@ -266,19 +266,19 @@ def _until_others_moved(page, base, gid, move, limit=40):
         try:
             move(page)
             after_move(page, before)
-        except Exception:  # noqa: BLE001 - a window may close under the click: the page moves on
+        except Exception:
             if version(page) == before and status(page) != "finished":
                 raise
         page.wait_for_selector(MINE_OR_OVER, timeout=60_000)
         if not page.locator("[data-testid=recent-moves] li").count():
             continue
         looked = page.evaluate("id => JSON.parse(localStorage.getItem('impresario:game:' + id)).looked", gid)
-        events = api(base, "GET", f"/v1/games/{gid}/events", token)["events"]
-        expected = [e["seq"] for e in events if e["seq"] > looked and isinstance(e.get("seat"), int)
-                    and e["seat"] != me and e["type"] not in SEATING]
-        page.wait_for_function("n => document.querySelectorAll('[data-testid=recent-moves] li').length >= n",
-                               arg=min(12, len(expected)))
         shown = page.locator("[data-testid=recent-moves] li").evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+        # the seat's events up to the last one shown (the others may have moved on since)
+        events = [e for e in api(base, "GET", f"/v1/games/{gid}/events", token)["events"]
+                  if looked < e["seq"] <= shown[-1]]
+        expected = [e["seq"] for e in events if isinstance(e.get("seat"), int) and e["seat"] != me
+                    and e["type"] not in SEATING]
         assert expected and shown == expected[-12:], (shown, expected)
         return [e for e in events if e["seq"] in expected]
     raise AssertionError("the others never moved after this seat")
@@ -418,8 +418,10 @@ SCORE = """async ({ruleset, view, score}) => {
 
 
 def _turandot_score(stars, totals, winners):
-    lines = lambda s, t: {"stars": s, "stage_elements": 1, "favourite_roles": t - s - 1, "wrong_sex": 0,  # noqa: E731
-                          "director": 0, "puccini": 0}
+    def lines(s, t):
+        return {"stars": s, "stage_elements": 1, "favourite_roles": t - s - 1, "wrong_sex": 0,
+                "director": 0, "puccini": 0}
+
     names = ["Anna", "Bruno", "Robo", "Zia"][:len(totals)]
     view = {"ruleset": "turandot", "status": "finished", "players": [
         {"seat": i, "name": n, "bot": "greedy" if n in ("Robo", "Zia") else None, "singers": []}
@@ -431,10 +433,10 @@ def _turandot_score(stars, totals, winners):
 
 
 @pytest.mark.parametrize("stars, totals, winners, why", [
-    ([7, 9, 8, 5], [10, 13, 13, 9], [1], "Bruno and Robo both have 13 points: the tie is broken by "
-     "stars alone, and Bruno has more (9 against 8)."),
-    ([7, 9, 9, 5], [10, 13, 13, 9], [1, 2], "Bruno and Robo both have 13 points and as many stars "
-     "(9): a shared victory."),
+    ([7, 9, 8, 5], [10, 13, 13, 9], [1], ("Bruno and Robo both have 13 points: the tie is broken "
+                                          "by stars alone, and Bruno has more (9 against 8).")),
+    ([7, 9, 9, 5], [10, 13, 13, 9], [1, 2], ("Bruno and Robo both have 13 points and as many "
+                                             "stars (9): a shared victory.")),
 ])
 def test_turandot_says_why_the_tie_went_to_the_winner(open_page, stars, totals, winners, why):
     page = open_page("desktop").page
@@ -564,7 +566,8 @@ def test_a_player_who_left_gets_no_401(open_page, web_server):
     assert "You are watching" in page.inner_text(".who")
     # the watching page follows the game (the bots may have finished it already)
     page.wait_for_selector(".game[data-status='finished'], .feed-live")
-    page.wait_for_load_state("networkidle") if status(page) == "finished" else None
+    if status(page) == "finished":
+        page.wait_for_load_state("networkidle")  # the last view and events of a finished game
     seat = api(web_server, "GET", f"/v1/games/{gid}")["players"][0]
     assert seat["bot"] == "greedy"
     refused = [f"{r.request.method} {r.url} -> {r.status}" for r in rec.responses if r.status == 401]
