@@ -340,8 +340,11 @@ def test_the_last_moves_of_others_are_highlighted_at_word_jam(open_page, web_ser
     page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
     gid = game_id(page)
     called: set[int] = set()
-    _until_others_moved(page, web_server, gid, lambda p: _wordjam_move(p, web_server, gid, called))
+    moved = _until_others_moved(page, web_server, gid, lambda p: _wordjam_move(p, web_server, gid, called))
     assert _animation(page, "[data-testid=recent-moves] li") == "recent-flash"
+    # the players' table marks who moved
+    rows = set(page.locator(".players-table tr.recent").evaluate_all("els => els.map(e => Number(e.dataset.seat))"))
+    assert {e["seat"] for e in moved} <= rows
 
 
 # ------------------------------------------------------------------ Word Jam's value hint

@@ -216,7 +216,9 @@ function Awards({ view }) {
   </section>`;
 }
 
-function Players({ view, me }) {
+function Players({ view, me, recent = [] }) {
+  // the seats that moved since this seat's last move: their rows are marked (and say so)
+  const moved = new Set(recent.map((e) => e.seat));
   const flags = (p) => {
     const out = [];
     if (p.seat === view.ali_baba) out.push("Alì Babà");
@@ -232,12 +234,12 @@ function Players({ view, me }) {
   return html`<section class="card" aria-labelledby="wj-players-title">
     <h2 id="wj-players-title">Players</h2>
     <table class="grid-table players-table"><thead><tr><th scope="col">Player</th><th scope="col">Points</th><th scope="col">Now</th></tr></thead>
-      <tbody>${view.players.map((p) => html`<tr class=${p.seat === me ? "me" : ""}><th scope="row">${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " · bot" : ""}</th>
+      <tbody>${view.players.map((p) => html`<tr class=${`${p.seat === me ? "me" : ""}${moved.has(p.seat) ? " recent" : ""}`} data-seat=${p.seat}><th scope="row">${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " · bot" : ""}${moved.has(p.seat) ? html`<span class="sr-only"> (moved since your last move)</span>` : ""}</th>
         <td>${p.total}</td><td class="flags">${flags(p)}</td></tr>`)}</tbody></table>
   </section>`;
 }
 
-export function Table({ view, actions, act, busy, me, checkWord, events }) {
+export function Table({ view, actions, act, busy, me, checkWord, events, recent = [] }) {
   const turn = view.extra_turn ? `Extra turn ${view.extra_turn}` : `Turn ${view.turn} of 8`;
   return html`<div class="wj two-col"><div class="main-col">
     <section class="card" aria-labelledby="wj-board-title">
@@ -253,7 +255,7 @@ export function Table({ view, actions, act, busy, me, checkWord, events }) {
     <${MyMove} view=${view} actions=${actions} act=${act} busy=${busy} checkWord=${checkWord} />
     <${Situation} view=${view} events=${events} />
   </div><div class="side-col">
-    <${Players} view=${view} me=${me} />
+    <${Players} view=${view} me=${me} recent=${recent} />
     <${Awards} view=${view} />
     ${view.used_words.length > 0 && html`<section class="card"><h2>Words used</h2><p class="small">${view.used_words.join(", ")}</p></section>`}
   </div></div>`;
