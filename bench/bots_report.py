@@ -41,7 +41,7 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
     lines = [
         "# The bots' strength, measured",
         "",
-        f"Produced by `make bots-report GAMES={games}` ({datetime.date.today().isoformat()}, "
+        f"Produced by `make bots-report BOT_GAMES={games}` ({datetime.date.today().isoformat()}, "
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"{os.cpu_count()} CPUs; think budget "
         f"{f'{think_ms:g} ms of CPU' if think_ms else 'none: the worlds the bot samples'}). "
