@@ -80,8 +80,10 @@ def test_the_modules_import_only_what_is_served():
 
 def test_rulesets_name_their_bots_and_who_plays_a_seat_left_and_turandot_its_catalogue(client):
     rulesets = {r["name"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
-    assert rulesets["turandot"]["bots"] == ["random", "greedy"]
-    assert rulesets["wordjam"]["bots"] == ["random", "wordsmith"]
+    assert rulesets["turandot"]["bots"] == ["easy", "medium", "hard"]
+    assert rulesets["wordjam"]["bots"][:2] == ["easy", "medium"]
+    assert rulesets["turandot"]["bot_aliases"] == {"random": "easy", "greedy": "medium"}
+    assert rulesets["wordjam"]["bot_aliases"] == {"random": "easy", "wordsmith": "medium"}
     # what a leave button and a create form tell a player
     assert [(rulesets[r]["leave_bot"], rulesets[r]["bot_seconds"])
             for r in ("turandot", "wordjam", "muzicando")] == [
