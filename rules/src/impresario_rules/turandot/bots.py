@@ -1,4 +1,5 @@
-"""Turandot's bots by level: ``easy`` (uniform over the legal moves; alias ``random``),
+"""Turandot's bots by level: ``easy`` (random moves, softened: at most one money card a bid,
+the best cast; alias ``random``),
 ``medium`` (a heuristic on the marginal value of each card for the bot's own cast; alias
 ``greedy``) and ``hard`` (a search over the worlds its view allows, ``search.py``).
 
@@ -37,6 +38,19 @@ def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
     if kind == "cast":
         return {"type": "cast", "roles": rng.sample(space["singers"], len(space["singers"]))}
     return dict(actions["default"])
+
+
+# ------------------------------------------------------------------------------ easy
+def easy(view: View, actions: Actions, rng: random.Random) -> Move:
+    """A newcomer: a bid drawn at random with at most one money card (money spread over every
+    round instead of thrown away at once), office hires, the nomination and the firing at
+    random, and the best cast (a cast at random only throws points away)."""
+    space = actions["moves"][0]
+    if space["type"] == "bid":
+        return random_bid(rng, space["slots"], min(space["max_money"], 1), space["helper"])
+    if space["type"] == "cast":
+        return {"type": "cast", "roles": None}
+    return uniform(view, actions, rng)
 
 
 # ------------------------------------------------------------------------------ greedy
@@ -138,7 +152,7 @@ def greedy(view: View, actions: Actions, rng: random.Random) -> Move:
 
 
 
-RandomBot = seat_bot("RandomBot", "random", uniform)
+RandomBot = seat_bot("RandomBot", "random", easy)
 GreedyBot = seat_bot("GreedyBot", "greedy", greedy)
 #: the classes the SDK has long exported, by the older names of the levels ``easy`` and
 #: ``medium`` (``impresario_rules.play.SEAT_BOTS`` has every level)
