@@ -4,6 +4,7 @@
 import { html, useEffect, useState } from "../lib.js";
 import { Problem } from "../shared/api.js";
 import { LANGUAGES, listNames, nameOf, plural, titleCase } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
 
 const SIDES = { ali_baba: "Alì Babà", thieves: "the Thieves" };
 const PHASES = { sides: "choose a side", think: "find a word", challenge: "challenge?", vote: "vote", bets: "bets", window: "thieves' window", finished: "game over" };
@@ -248,7 +249,7 @@ export function Table({ view, actions, act, busy, me, checkWord, events, recent 
       <div class="card theme-card" data-testid="theme">
         <strong>Theme: ${view.style.name}</strong>${view.style.name_it !== view.style.name ? html` <span class="muted">(${view.style.name_it})</span>` : ""}
         <div class="small">${view.style.description}${view.style.dictionary ? " · a dictionary may settle a dispute" : ""}${view.style.proper_nouns ? " · proper nouns allowed" : ""}</div>
-        ${view.language && html`<div class="small" data-testid="language">Words in ${LANGUAGES[view.language] || view.language}</div>`}
+        ${view.language && html`<div class="small" data-testid="language">Words in ${LANGUAGES[view.language] ? t(LANGUAGES[view.language]) : view.language}</div>`}
       </div>
       <h3>The cave</h3>
       <${Cave} view=${view} />
