@@ -113,7 +113,7 @@ function optionFields(ruleset, players) {
         choices: [{ value: "0", label: t("opt.bot_seconds_0") }, { value: "5", label: t("opt.bot_seconds_upto", { n: 5 }) },
           { value: "10", label: t("opt.bot_seconds_upto", { n: 10 }) }, { value: "20", label: t("opt.bot_seconds_20") }] },
       { key: "language", label: t("opt.language"), type: "select", initial: "it",
-        choices: [{ value: "it", label: t("opt.language_it") }, { value: "en", label: "English" }] },
+        choices: [{ value: "it", label: t("opt.language_it") }, { value: "en", label: t("opt.language_en") }] },
       { key: "dictionary", label: t("opt.dictionary"), type: "checkbox", initial: false },
       { key: "no_visible_objects", label: t("opt.no_visible_objects"), type: "checkbox", initial: false },
     ];
@@ -190,14 +190,14 @@ function CreateForm({ ruleset, name, onCancel }) {
     } finally { setBusy(false); }
   };
 
-  return html`<form class="create-form" onSubmit=${submit} aria-label=${`Set up a ${ruleset.title} table`}>
+  return html`<form class="create-form" onSubmit=${submit} aria-label=${t("lobby.form_label", { game: ruleset.title })}>
     <div class="field">
-      <label for=${`${prefix}-players`}>Players (${ruleset.min_players}–${ruleset.max_players})</label>
+      <label for=${`${prefix}-players`}>${t("lobby.players_range", { min: ruleset.min_players, max: ruleset.max_players })}</label>
       <input id=${`${prefix}-players`} type="number" min=${ruleset.min_players} max=${ruleset.max_players}
         value=${players} onInput=${(e) => { const n = Number(e.target.value); setPlayers(n); setBots(Math.max(0, n - 1)); }} />
     </div>
     <div class="field">
-      <label for=${`${prefix}-bots`}>Seats played by the engine's bots</label>
+      <label for=${`${prefix}-bots`}>${t("lobby.bot_seats")}</label>
       <input id=${`${prefix}-bots`} type="number" min="0" max=${Math.max(0, players - 1)} value=${bots}
         onInput=${(e) => setBots(Number(e.target.value))} />
     </div>
