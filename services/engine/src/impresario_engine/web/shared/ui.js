@@ -124,7 +124,7 @@ export function Seats({ view, me, extra = null, action = null }) {
       <span class="seat-name">${p.name || t("format.seat", { n: p.seat + 1 })}</span>
       ${!p.name && view.status === "open" && html`<span class="badge">${t("ui.free")}</span>`}
       ${p.bot && html`<span class="badge" title=${t("ui.played_by_engine")}>${p.bot === "defaults" ? t("ui.plays_defaults") : t("ui.bot_level", { level: botLevel(p.bot) })}</span>`}
-      ${p.seat === me && html`<span class="badge badge-you">${t("ui.you")}</span>`}
+      ${p.seat === me && html`<span class="badge badge-you">${t("ui.you_badge")}</span>`}
       ${pending.has(p.seat) && view.status === "playing" && html`<span class="badge badge-turn">${t("ui.to_act")}</span>`}
       ${extra && extra(p)}
       ${action && action(p)}
