@@ -247,3 +247,40 @@ def test_a_problem_is_worded_by_its_code_in_the_page_language(open_page):
     # in English the engine's own words stay (they are English)
     assert english[1] == "That word was already used."
     assert english[2] == "That name cannot be used: names are at most 40 characters."
+
+
+# --- the turn bar and the game's heading line, in each language ---------------------------
+
+@pytest.mark.slow
+def test_the_turn_bar_and_the_status_line_speak_the_page_language(open_page):
+    page = open_page("desktop", locale="it-IT").page
+    page.goto("/")
+    lobby_heading(page)
+    said = page.evaluate("""async () => {
+      const i18n = await import('/web/shared/i18n.js');
+      const games = {
+        turandot: (await import('/web/games/turandot.js')).default,
+        wordjam: (await import('/web/games/wordjam.js')).default,
+        muzicando: (await import('/web/games/muzicando.js')).default,
+      };
+      const views = {
+        turandot: [{status: 'playing', round: 2, phase: 'bidding'}, {kinds: ['bid']}],
+        wordjam: [{status: 'playing', turn: 3, phase: 'bets'}, {kinds: ['bet']}],
+        muzicando: [{status: 'playing', hand: 1, hands: 3, phase: 'play', mode: 'team'}, {kinds: ['place', 'pass']}],
+      };
+      const out = {};
+      for (const lang of ['it', 'de', 'fr', 'en']) {
+        await i18n.setLanguage(lang);
+        out[lang] = Object.fromEntries(Object.entries(games).map(([name, g]) =>
+          [name, [g.status(views[name][0]), g.yourTurn(views[name][0], views[name][1])]]));
+      }
+      return out;
+    }""")
+    assert said["it"]["turandot"] == ["round 2 di 7 · offerte segrete", "Tocca a te: fai un'offerta segreta."]
+    assert said["it"]["wordjam"] == ["turno 3 di 8 · scommesse", "Tocca a te: scommetti su una parte."]
+    assert said["it"]["muzicando"] == ["mano 1 di 3 · gioco · a squadre", "Tocca a te: gioca una carta o passa."]
+    assert said["de"]["turandot"][1] == "Du bist dran: Gib ein geheimes Gebot ab."
+    assert said["fr"]["muzicando"][1] == "À vous : posez une carte ou passez."
+    # English as before (the other tests read it)
+    assert said["en"]["turandot"] == ["round 2 of 7 · sealed bids", "Your move: seal a bid."]
+    assert said["en"]["muzicando"] == ["hand 1 of 3 · play · teams", "Your move: place a card or pass."]

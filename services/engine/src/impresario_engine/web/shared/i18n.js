@@ -120,5 +120,12 @@ export function has(key) {
   return lookup(current, key) !== undefined || lookup(DEFAULT_LANGUAGE, key) !== undefined;
 }
 
+/** A game's phase in words: the catalogue's `phase.<ruleset>.<phase>`, else the game's own
+ * (English) name from ``fallback``, else the engine's. */
+export function phaseName(ruleset, phase, fallback = {}) {
+  const key = `phase.${ruleset}.${phase}`;
+  return has(key) ? t(key) : (fallback[phase] || phase);
+}
+
 await load(DEFAULT_LANGUAGE);
 await setLanguage(pickLanguage(storedLanguage(), navigator.languages || [navigator.language]), { keep: false });
