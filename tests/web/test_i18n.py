@@ -224,6 +224,7 @@ def test_a_problem_is_worded_by_its_code_in_the_page_language(open_page):
         api.explain(new api.Problem(422, {code: 'name_too_long', detail: 'names are at most 40 characters'})),
         api.explain(new api.Problem(429, {code: 'create_rate_limited', detail: 'slow down'}, 42)),
         api.explain(new api.Problem(409, {code: 'deadline_passed', cause: 'bot', turn: 3, phase: 'bets'})),
+        api.explain(new api.Problem(422, {code: 'word_forbidden_consonant', detail: 'the word uses the forbidden consonant R'})),
       ];
       const italian = say();
       await i18n.setLanguage('fr');
@@ -239,6 +240,9 @@ def test_a_problem_is_worded_by_its_code_in_the_page_language(open_page):
     assert italian[3] == f"{it['error.create_rate_limited']} {it['error.wait_seconds'].replace('{n}', '42')}"
     assert italian[4].startswith("Un bot ha mosso prima") and "turno 3" in italian[4]
     assert "bets" not in italian[4]
+    # a ruleset's own refusal (Word Jam's of a word): the catalogue's words, not the engine's
+    assert italian[5] == it["error.word_forbidden_consonant"]
+    assert french[5] == fr["error.word_forbidden_consonant"]
     assert french[0] == fr["error.game_not_found"]
     assert french[1] == fr["error.unknown"].replace("{code}", "word_reused")
     for text in italian + french:
@@ -247,6 +251,7 @@ def test_a_problem_is_worded_by_its_code_in_the_page_language(open_page):
     # in English the engine's own words stay (they are English)
     assert english[1] == "That word was already used."
     assert english[2] == "That name cannot be used: names are at most 40 characters."
+    assert english[5] == "The word uses the forbidden consonant R."
 
 
 # --- the turn bar and the game's heading line, in each language ---------------------------
