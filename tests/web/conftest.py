@@ -7,8 +7,9 @@ Playwright for Python (its wheel carries the driver; no browser is downloaded, e
 - ``browser``: headless Chromium at ``IMPRESARIO_CHROMIUM`` (default /usr/bin/chromium; `make
   test` installs Debian's package when it can), launched with the flags this machine's closed
   network needs; Playwright gives it a fresh temporary profile.
-- ``open_page(viewport="phone"|"desktop", touch=False)``: a new browser context (``touch``: a
-  phone's touch screen, tapped rather than clicked) (its own localStorage: one
+- ``open_page(viewport="phone"|"desktop", touch=False, locale="en-US")``: a new browser context
+  (``touch``: a phone's touch screen, tapped rather than clicked; ``locale``: the browser's
+  language, which the page follows) (its own localStorage: one
   player's phone or laptop) and a page in it, recording every response it receives; console
   errors and uncaught exceptions fail the test.
 - ``shot(page, name)``: a screenshot under build/screenshots/.
@@ -72,9 +73,11 @@ class Recorded:
 def open_page(browser, web_server):
     opened: list[Recorded] = []
 
-    def make(viewport: str = "desktop", touch: bool = False) -> Recorded:
+    def make(viewport: str = "desktop", touch: bool = False, locale: str = "en-US") -> Recorded:
+        # the page speaks the browser's language (navigator.languages): English unless a test
+        # asks for another, whatever language this machine's Chromium would report
         context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=web_server,
-                                      has_touch=touch)
+                                      has_touch=touch, locale=locale)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         rec = Recorded(context, page)

@@ -2,13 +2,27 @@
 // from the public API (/v1); tokens live in localStorage, never in a URL the server sees.
 import { html, render, useEffect, useState } from "./lib.js";
 import { parseRoute } from "./shared/format.js";
+import { language, LANGUAGES, onLanguage, setLanguage, t } from "./shared/i18n.js";
 import { Lobby, JoinPage } from "./shared/lobby.js";
 import { GamePage } from "./shared/game.js";
 import { ReplayPage } from "./shared/replay.js";
 import { CalculatorPage } from "./shared/calculators.js";
 
+/** The header's language switch: each language by its own name; the choice is remembered. */
+function LanguageSwitch({ lang }) {
+  return html`<div class="lang-switch">
+    <label for="lang-select">${t("chrome.language")}</label>
+    <select id="lang-select" value=${lang} onChange=${(e) => setLanguage(e.target.value)}>
+      ${Object.entries(LANGUAGES).map(([code, name]) => html`<option value=${code} lang=${code}>${name}</option>`)}
+    </select>
+  </div>`;
+}
+
 function App() {
   const [where, setWhere] = useState(parseRoute(location.hash));
+  // a new language re-renders every page from here, without a reload
+  const [lang, setLang] = useState(language());
+  useEffect(() => onLanguage(setLang), []);
   useEffect(() => {
     const moved = () => {
       setWhere(parseRoute(location.hash));
@@ -29,14 +43,15 @@ function App() {
   else if (where.page === "calc") page = html`<${CalculatorPage} query=${where.query} />`;
   else page = html`<${Lobby} />`;
   return html`
-    <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById("main").focus(); }}>Skip to the table</a>
+    <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById("main").focus(); }}>${t("chrome.skip")}</a>
     <header class="topbar">
       <a class="brand" href="#/">Impresario</a>
-      <nav aria-label="Main">
-        <a href="#/">Lobby</a>
-        <a href="#/calc">Calculators</a>
+      <nav aria-label=${t("chrome.nav")}>
+        <a href="#/">${t("chrome.lobby")}</a>
+        <a href="#/calc">${t("chrome.calculators")}</a>
         <a href="/docs">API</a>
       </nav>
+      <${LanguageSwitch} lang=${lang} />
     </header>
     <main id="main" tabindex="-1">${page}</main>`;
 }

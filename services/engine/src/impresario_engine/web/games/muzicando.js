@@ -3,6 +3,7 @@
 // score sheet, in the team game and the individual game.
 import { html, useEffect, useRef, useState } from "../lib.js";
 import { listNames, nameOf, plural, titleCase } from "../shared/format.js";
+import { phaseName, t } from "../shared/i18n.js";
 
 export const COLOURS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
 export const NOTES = ["", "Do", "Re", "Mi", "Fa", "Sol", "La", "Si"];
@@ -292,17 +293,17 @@ export function Score({ view, score }) {
 }
 
 export function status(view) {
-  if (view.status === "open") return "waiting for players";
-  if (view.status === "finished") return "game over";
-  return `hand ${view.hand} of ${view.hands} · ${PHASES[view.phase] || view.phase}${view.mode === "team" ? " · teams" : ""}`;
+  if (view.status === "open") return t("status.open");
+  if (view.status === "finished") return t("status.over");
+  return `${t("status.hand_of", { n: view.hand, total: view.hands })} · ${phaseName("muzicando", view.phase, PHASES)}${view.mode === "team" ? ` · ${t("format.teams")}` : ""}`;
 }
 
 export function yourTurn(view, mine) {
   const k = mine.kinds;
-  if (k.includes("auction_bid")) return "Your move: bid a contract or pass.";
-  if (k.includes("choose_layout")) return "Your move: choose the layout.";
-  if (k.includes("place")) return k.includes("pass") ? "Your move: place a card or pass." : "Your move: place a card.";
-  return `Your move: ${k.map(titleCase).join(" or ")}.`;
+  if (k.includes("auction_bid")) return t("turn.muzicando.auction_bid");
+  if (k.includes("choose_layout")) return t("turn.muzicando.choose_layout");
+  if (k.includes("place")) return k.includes("pass") ? t("turn.muzicando.place_or_pass") : t("turn.muzicando.place");
+  return t("game.your_move_kinds", { kinds: k.map(titleCase).join(t("format.or")) });
 }
 
 export function describeEvent(e, view, live = false) {

@@ -2,6 +2,7 @@
 // event feed, the maestro's decisions as dialogs, the players' companies and the final score.
 import { html, useEffect, useState } from "../lib.js";
 import { faceDown, listNames, nameOf, plural, titleCase } from "../shared/format.js";
+import { phaseName, t } from "../shared/i18n.js";
 import { Dialog } from "../shared/ui.js";
 
 export const CATEGORIES = {
@@ -325,15 +326,15 @@ export function Score({ view, score }) {
 }
 
 export function status(view) {
-  if (view.status === "open") return "waiting for players";
-  if (view.status === "finished") return "game over";
-  return `round ${view.round} of 7 · ${PHASES[view.phase] || view.phase}`;
+  if (view.status === "open") return t("status.open");
+  if (view.status === "finished") return t("status.over");
+  return `${t("status.round_of", { n: view.round, total: 7 })} · ${phaseName("turandot", view.phase, PHASES)}`;
 }
 
 export function yourTurn(view, mine) {
   const kind = mine.kinds[0];
-  return { bid: "Your move: seal a bid.", assign_office: "Your move: hand out the office hires.", nominate: "Your move: name who fires a director.",
-    fire_director: "Your move: fire a director.", cast: "Your move: cast your opera." }[kind] || `Your move: ${titleCase(kind)}.`;
+  const known = ["bid", "assign_office", "nominate", "fire_director", "cast"];
+  return known.includes(kind) ? t(`turn.turandot.${kind}`) : t("game.your_move_kinds", { kinds: titleCase(kind) });
 }
 
 export function describeEvent(e, view, live = false) {

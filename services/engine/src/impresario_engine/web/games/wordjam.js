@@ -4,6 +4,7 @@
 import { html, useEffect, useState } from "../lib.js";
 import { Problem } from "../shared/api.js";
 import { LANGUAGES, listNames, nameOf, plural, titleCase } from "../shared/format.js";
+import { phaseName, t } from "../shared/i18n.js";
 
 const SIDES = { ali_baba: "Alì Babà", thieves: "the Thieves" };
 const PHASES = { sides: "choose a side", think: "find a word", challenge: "challenge?", vote: "vote", bets: "bets", window: "thieves' window", finished: "game over" };
@@ -248,7 +249,7 @@ export function Table({ view, actions, act, busy, me, checkWord, events, recent 
       <div class="card theme-card" data-testid="theme">
         <strong>Theme: ${view.style.name}</strong>${view.style.name_it !== view.style.name ? html` <span class="muted">(${view.style.name_it})</span>` : ""}
         <div class="small">${view.style.description}${view.style.dictionary ? " · a dictionary may settle a dispute" : ""}${view.style.proper_nouns ? " · proper nouns allowed" : ""}</div>
-        ${view.language && html`<div class="small" data-testid="language">Words in ${LANGUAGES[view.language] || view.language}</div>`}
+        ${view.language && html`<div class="small" data-testid="language">Words in ${LANGUAGES[view.language] ? t(LANGUAGES[view.language]) : view.language}</div>`}
       </div>
       <h3>The cave</h3>
       <${Cave} view=${view} />
@@ -278,21 +279,18 @@ export function Score({ view, score }) {
 }
 
 export function status(view) {
-  if (view.status === "open") return "waiting for players";
-  if (view.status === "finished") return "game over";
-  const turn = view.extra_turn ? `extra turn ${view.extra_turn}` : `turn ${view.turn} of 8`;
-  return `${turn} · ${PHASES[view.phase] || view.phase}`;
+  if (view.status === "open") return t("status.open");
+  if (view.status === "finished") return t("status.over");
+  const turn = view.extra_turn ? t("status.extra_turn", { n: view.extra_turn }) : t("status.turn_of", { n: view.turn, total: 8 });
+  return `${turn} · ${phaseName("wordjam", view.phase, PHASES)}`;
 }
 
 export function yourTurn(view, mine) {
   const k = mine.kinds;
-  if (k.includes("open_sesame")) return "Your move: find a word and call Open Sesame!";
-  if (k.includes("challenge")) return "Your move: challenge the word, or let it stand.";
-  if (k.includes("vote")) return "Your move: vote on the word.";
-  if (k.includes("bet")) return "Your move: bet on a side.";
-  if (k.includes("choose_side")) return "Your move: choose a side in secret.";
-  if (k.includes("thief_word")) return "Your move: your secret word.";
-  return `Your move: ${k.map(titleCase).join(" or ")}.`;
+  for (const kind of ["open_sesame", "challenge", "vote", "bet", "choose_side", "thief_word"]) {
+    if (k.includes(kind)) return t(`turn.wordjam.${kind}`);
+  }
+  return t("game.your_move_kinds", { kinds: k.map(titleCase).join(t("format.or")) });
 }
 
 /** A turn as the table names it: "Turn 3", or "Extra turn 1" (turn 9 counts on, R7). */

@@ -1,5 +1,6 @@
 // The public API, as any frontend uses it: JSON in and out, bearer tokens, If-Match on moves,
 // and problem+json errors turned into a Problem with the engine's code and message.
+import { has, language, t } from "./i18n.js";
 
 export class Problem extends Error {
   constructor(status, body = {}, retryAfter = null) {
@@ -55,7 +56,7 @@ export async function call(method, path, opts = {}) {
     });
   } catch (err) {
     if (err.name === "AbortError") throw err;
-    throw new Problem(0, { detail: "the server cannot be reached; check the connection" });
+    throw new Problem(0, { code: "network_error" });
   }
   noteDate(resp);
   if (resp.status === 304) return { status: 304, data: null, etag: resp.headers.get("ETag") };
@@ -71,69 +72,54 @@ export async function call(method, path, opts = {}) {
   return { status: resp.status, data, etag: resp.headers.get("ETag") };
 }
 
-const PLAIN = {
-  stale_version: "The table changed before your move arrived, so it was not played. " +
-    "The table now shows what happened: look again and choose.",
-  rate_limited: "Too many requests at once.",
-  create_rate_limited: "You have set up a lot of tables in the last minute.",
-  auth_rate_limited: "Too many wrong links or tokens came from this address.",
-  network_error: "The server cannot be reached. Check the connection; the table reconnects " +
-    "by itself.",
-  game_full: "Every seat of this game is taken. You can still watch it.",
-  game_finished: "The game is over.",
-  not_your_turn: "It is not your turn any more: the table now shows who must act.",
-  storage_unavailable: "The server cannot reach its game store just now. Try again in a moment.",
-  contention: "The game is changing very fast. Try again in a moment.",
-  game_not_found: "There is no such table. Its link may be incomplete, or the table expired " +
-    "(a table nobody joins closes after a day; a finished one is kept for a while).",
-  private_game: "This table is private: only its players, and people with its spectator " +
-    "link, can see it.",
-  join_link_required: "This table is private: taking a seat needs its join link. Ask the " +
-    "host to send it to you.",
-  invalid_join_token: "This join link does not open this table (it may have been cut short " +
-    "when it was copied). Ask the host for the link again.",
-  spectator_read_only: "This is the spectator link: it lets you watch, not play. To take a " +
-    "seat, ask the host for the join link.",
-  name_taken: "Someone at this table already has that name, or one that looks just like it " +
-    "(capitals and look-alike letters count as the same). Choose another name.",
-  name_blank: "Write a name with at least one visible letter.",
-  seat_only: "Once the game has started, only the player can leave the seat.",
-  not_your_seat: "You can only leave your own seat.",
-};
+// The codes a player meets, by their stable API code: each has a catalogue key
+// ("error.<code>"), so the sentence is in the page's language, never the server's English.
+const CODES = ["stale_version", "rate_limited", "create_rate_limited", "auth_rate_limited",
+  "network_error", "game_full", "game_finished", "not_your_turn", "storage_unavailable", "contention",
+  "game_not_found", "private_game", "join_link_required", "invalid_join_token", "spectator_read_only",
+  "name_taken", "name_blank", "seat_only", "not_your_seat",
+  "invalid_token", "missing_token", "too_many_streams", "host_only", "game_not_started", "not_now",
+  "seat_not_found", "not_a_player", "cursor_expired", "invalid_cursor", "invalid_body"];
+
+// A ruleset's own refusals of a move (Word Jam's of a word): on an English page the engine's
+// `detail` says it best (it names the letter or the rule); another language has these words.
+const RULE_CODES = ["word_already_used", "word_empty", "word_forbidden_consonant", "word_invalid_characters",
+  "word_not_eight_letters", "word_not_in_dictionary", "word_too_long", "word_wrong_first_letter", "call_barred", "own_word"];
 
 /** The words of a 409 deadline_passed: what moved the game on, and what it did for the player. */
 function movedOn(problem) {
   const body = problem.body || {};
-  const where = [body.turn && `turn ${body.turn}`, body.round && `round ${body.round}`,
-    body.hand && `hand ${body.hand}`].filter(Boolean).join(", ");
-  const now = where ? ` It is now ${where}${body.phase ? ` (${String(body.phase).replace(/_/g, " ")})` : ""}.` : "";
-  if (body.cause === "bot") {
-    return `A bot moved first: the game moved on before your move arrived, so it was not played.${now} ` +
-      "Look at the table and choose again.";
-  }
-  if (body.default_played) {
-    return `Too late: your time for that move ran out, and the engine played the default move for you.${now}`;
-  }
-  return `Too late: the time for that move ran out before it arrived, and the game moved on.${now} ` +
-    "Look at the table and choose again.";
+  const where = [body.turn && t("where.turn", { n: body.turn }), body.round && t("where.round", { n: body.round }),
+    body.hand && t("where.hand", { n: body.hand })].filter(Boolean).join(", ");
+  // the phase is the engine's own name (English): shown on an English page only
+  const phase = body.phase && language() === "en" ? String(body.phase).replace(/_/g, " ") : null;
+  const now = where ? ` ${phase ? t("error.now_phase", { where, phase }) : t("error.now", { where })}` : "";
+  if (body.cause === "bot") return t("error.deadline_bot", { now });
+  if (body.default_played) return t("error.deadline_default", { now });
+  return t("error.deadline_passed", { now });
 }
 
-/** A sentence a player understands: our wording for the codes that need one, else the engine's. */
+/** A sentence a player understands, in the page's language, chosen by the problem's code. In
+ * English an unknown code shows the engine's own ``detail`` (written in English); in another
+ * language a general sentence naming the code, never the English ``detail``. */
 export function explain(problem) {
   if (!(problem instanceof Problem)) return String(problem && problem.message || problem);
   if (problem.code === "deadline_passed") return movedOn(problem);
-  let text = PLAIN[problem.code];
+  let text = CODES.includes(problem.code) ? t(`error.${problem.code}`) : null;
+  if (!text && RULE_CODES.includes(problem.code) && !(language() === "en" && problem.detail)) text = t(`error.${problem.code}`);
   if (text && problem.status === 429) {
-    text += problem.retryAfter ? ` Wait ${problem.retryAfter} s and try again.` : " Wait a minute and try again.";
+    text += " " + (problem.retryAfter ? t("error.wait_seconds", { n: problem.retryAfter }) : t("error.wait_minute"));
   }
   if (!text && problem.code.startsWith("name_")) {
-    // name_too_long, name_invisible_characters: the engine says which limit or character
-    text = `That name cannot be used: ${problem.detail || "choose another"}.`;
+    // name_too_long, name_invisible_characters: in English the engine says which limit or
+    // character; in another language the page's own sentence for the code
+    if (language() === "en" && problem.detail) text = t("error.name_detail", { detail: problem.detail });
+    else text = has(`error.${problem.code}`) ? t(`error.${problem.code}`) : t("error.name_other");
   }
-  if (!text) {
-    text = problem.detail || `The server refused (${problem.status}).`;
-    text = text.charAt(0).toUpperCase() + text.slice(1);
+  if (!text && language() === "en" && problem.detail) {
+    text = problem.detail.charAt(0).toUpperCase() + problem.detail.slice(1);
   }
+  if (!text) text = t("error.unknown", { code: problem.code, status: problem.status });
   if (!/[.!?]$/.test(text)) text += ".";
   return text;
 }

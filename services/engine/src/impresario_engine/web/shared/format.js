@@ -1,5 +1,6 @@
 // Pure helpers shared by the pages (no DOM, no network): tested in the browser by
-// tests/web/test_helpers.py.
+// tests/web/test_helpers.py. Their words come from the catalogues (i18n.js).
+import { t } from "./i18n.js";
 
 /** "#/game/abc?spectator=x" → {page: "game", id: "abc", query: {spectator: "x"}} */
 export function parseRoute(hash) {
@@ -49,15 +50,15 @@ export function faceDown(bid) {
 
 /** seat → display name from a view's players (or a replay's names). */
 export function nameOf(view, seat) {
-  if (seat === null || seat === undefined) return "nobody";
+  if (seat === null || seat === undefined) return t("format.nobody");
   const player = (view.players || []).find((p) => p.seat === seat);
-  return (player && player.name) || `Seat ${seat + 1}`;
+  return (player && player.name) || t("format.seat", { n: seat + 1 });
 }
 
 export function listNames(view, seats) {
   const names = (seats || []).map((s) => nameOf(view, s));
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return t("format.list", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 /** The pending entry of ``seat`` in a view (or null). */
@@ -85,33 +86,33 @@ export function looksAlike(a, b) {
 }
 
 function secondsText(s) {
-  if (s % 3600 === 0) return plural(s / 3600, "hour");
-  if (s % 60 === 0) return plural(s / 60, "minute");
-  return `${s} s`;
+  if (s % 3600 === 0) return t("format.hours", { n: s / 3600 });
+  if (s % 60 === 0) return t("format.minutes", { n: s / 60 });
+  return t("format.seconds_short", { n: s });
 }
 
-/** Word Jam's languages (option language), by their codes. */
-export const LANGUAGES = { it: "Italian", en: "English" };
+/** Word Jam's languages (option language), by their codes: the catalogue's key of each. */
+export const LANGUAGES = { it: "format.lang_it", en: "format.lang_en" };
 
 /** A list item's options in words: what a player deciding to join wants to know. */
 export function gameSummary(game) {
   const o = game.options || {};
-  const parts = [`${game.seats_taken} of ${game.seats_total} seats taken`];
-  if (typeof o.move_seconds === "number") parts.push(`${secondsText(o.move_seconds)} a move`);
-  if (game.ruleset === "wordjam" && typeof o.think_seconds === "number") parts.push(`${secondsText(o.think_seconds)} to find a word`);
-  if (game.ruleset === "wordjam" && o.language) parts.push(`words in ${LANGUAGES[o.language] || o.language}`);
-  if (game.ruleset === "wordjam" && o.dictionary) parts.push("dictionary words only");
+  const parts = [t("format.seats_taken", { taken: game.seats_taken, total: game.seats_total })];
+  if (typeof o.move_seconds === "number") parts.push(t("format.per_move", { time: secondsText(o.move_seconds) }));
+  if (game.ruleset === "wordjam" && typeof o.think_seconds === "number") parts.push(t("format.to_find_word", { time: secondsText(o.think_seconds) }));
+  if (game.ruleset === "wordjam" && o.language) parts.push(t("format.words_in", { language: LANGUAGES[o.language] ? t(LANGUAGES[o.language]) : o.language }));
+  if (game.ruleset === "wordjam" && o.dictionary) parts.push(t("format.dictionary_only"));
   if (game.ruleset === "muzicando") {
-    if (o.mode) parts.push(o.mode === "team" ? "teams" : "everyone for themselves");
-    if (typeof o.hands === "number") parts.push(plural(o.hands, "hand"));
+    if (o.mode) parts.push(o.mode === "team" ? t("format.teams") : t("format.individual"));
+    if (typeof o.hands === "number") parts.push(t("format.hands", { n: o.hands }));
   }
   return parts.join(" · ");
 }
 
 /** Who sits where in a list item: names, bots, seats held for a rematch's players, free seats. */
 export function seatLine(game) {
-  const names = (game.seats || []).map((s) => (s.held ? `${s.name} (seat held)` : s.bot ? `${s.name} (bot)` : s.name));
+  const names = (game.seats || []).map((s) => (s.held ? t("format.seat_held", { name: s.name }) : s.bot ? t("format.seat_bot", { name: s.name }) : s.name));
   const free = game.seats_total - game.seats_taken;
-  if (free > 0 && game.status === "open") names.push(free === 1 ? "1 seat free" : `${free} seats free`);
+  if (free > 0 && game.status === "open") names.push(t("format.seats_free", { n: free }));
   return names.join(", ");
 }

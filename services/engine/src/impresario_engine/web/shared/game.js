@@ -7,8 +7,9 @@ import { call, explain, isStale, Problem, withQuery } from "./api.js";
 import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
 import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
+import { Alert, botLevel, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
+import { t } from "./i18n.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
@@ -33,14 +34,14 @@ export function heldSeats(events) {
 export function describeEvent(module, e, view, live = false) {
   const who = (s) => nameOf(view, s);
   switch (e.type) {
-    case "seat_taken": return live ? null : `${e.name} sat down${e.bot ? " (bot)" : ""}.`;
-    case "seat_held": return live ? null : `Seat ${e.seat + 1} is held for ${e.name}.`;
+    case "seat_taken": return live ? null : t(e.bot ? "event.seat_taken_bot" : "event.seat_taken", { name: e.name });
+    case "seat_held": return live ? null : t("event.seat_held", { n: e.seat + 1, name: e.name });
     case "seat_left":
-      if (!e.bot) return `${e.name} left the table.`;
-      return e.bot === "defaults" ? `${e.name} left the game: the seat plays its default moves from now on.`
-        : `${e.name} left the game: the ${e.bot} bot plays the seat from now on.`;
-    case "rematch_of": return live ? null : "A rematch: the same players, seats held for them.";
-    case "game_abandoned": return "Nobody moved for a long time: the game was abandoned and every seat played its defaults.";
+      if (!e.bot) return t("event.seat_left", { name: e.name });
+      return e.bot === "defaults" ? t("event.seat_left_defaults", { name: e.name })
+        : t("event.seat_left_bot", { name: e.name, bot: botLevel(e.bot) });
+    case "rematch_of": return live ? null : t("event.rematch_of");
+    case "game_abandoned": return t("event.game_abandoned");
     default: return module ? module.describeEvent(e, view, live) : (live ? null : titleCase(e.type));
   }
 }
@@ -117,7 +118,7 @@ export function GamePage({ id, query }) {
       } while (again.current);
     } catch (err) {
       if (err instanceof Problem && err.status === 401 && seatToken) {
-        setError("This browser's seat is no longer valid for this game. You are watching it now.");
+        setError(t("game.seat_invalid"));
         forgetSeat(id);
       } else {
         setError(explain(err));
@@ -232,11 +233,11 @@ export function GamePage({ id, query }) {
     if (!view) return;
     const me = view.you ? view.you.seat : null;
     const mine = me !== null && view.status === "playing" && pendingOf(view, me);
-    document.title = `${mine ? "● Your move · " : ""}${RULESET_TITLES[view.ruleset] || "Game"} · Impresario`;
+    document.title = `${mine ? `● ${t("game.your_move_title")} · ` : ""}${RULESET_TITLES[view.ruleset] || t("lobby.game")} · Impresario`;
   }, [view]);
 
   if (!view) {
-    return html`<div><h1>Loading the table…</h1><${Alert} message=${error} /></div>`;
+    return html`<div><h1>${t("game.loading")}</h1><${Alert} message=${error} /></div>`;
   }
   const me = view.you ? view.you.seat : null;
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
@@ -247,11 +248,11 @@ export function GamePage({ id, query }) {
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
       <h1>${title} <small>${module ? module.status(view) : view.status}</small>
-        ${view.private && html`<span class="badge">private</span>`}
-        ${view.seeded && html`<span class="badge badge-practice" title="created with a seed: the same deal every time">practice game</span>`}</h1>
+        ${view.private && html`<span class="badge">${t("game.private")}</span>`}
+        ${view.seeded && html`<span class="badge badge-practice" title=${t("game.practice_title")}>${t("game.practice")}</span>`}</h1>
       <${FeedStatus} feed=${feed} status=${view.status} />
     </div>
-    <p class="who">${me !== null ? html`You are <strong>${nameOf(view, me)}</strong>.` : html`You are watching${spectator ? " (spectator link)" : ""}.`}</p>
+    <p class="who">${me !== null ? html`${t("game.you_are")} <strong>${nameOf(view, me)}</strong>.` : spectator ? t("game.watching_link") : t("game.watching")}</p>
     <${Alert} message=${error} onDismiss=${() => setError(null)} />
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
     <div class="sr-only" aria-live="polite">${announce}</div>
@@ -274,7 +275,7 @@ function RecentMoves({ recent, view, module }) {
   const lines = recent.map((e) => ({ seq: e.seq, text: describeEvent(module, e, view, false) })).filter((l) => l.text);
   if (!lines.length) return null;
   return html`<section class="card recent-moves" aria-labelledby="recent-title" data-testid="recent-moves">
-    <h2 id="recent-title">Since your last move</h2>
+    <h2 id="recent-title">${t("game.since_last")}</h2>
     <ul>${lines.slice(-12).map((l) => html`<li key=${l.seq} class="fresh" data-seq=${l.seq}>${l.text}</li>`)}</ul>
   </section>`;
 }
@@ -285,14 +286,14 @@ function HowToPlay({ ruleset, title, module }) {
   const [first] = useState(() => { try { return !localStorage.getItem(key); } catch { return false; } });
   useEffect(() => { try { localStorage.setItem(key, "1"); } catch { /* private mode */ } }, [key]);
   return html`<details class="card how-to" open=${first}>
-    <summary>How to play ${title}</summary>
+    <summary>${t("game.how_to", { game: title })}</summary>
     <${module.HowTo} />
   </details>`;
 }
 
 function FeedStatus({ feed, status }) {
-  if (status === "finished") return html`<span class="feed feed-closed">Game over</span>`;
-  const text = { live: "Live", reconnecting: "Reconnecting…", polling: "Updating every 2 s", connecting: "Connecting…", closed: "Not updating" }[feed] || feed;
+  if (status === "finished") return html`<span class="feed feed-closed">${t("feed.over")}</span>`;
+  const text = ["live", "reconnecting", "polling", "connecting", "closed"].includes(feed) ? t(`feed.${feed}`) : feed;
   return html`<span class=${`feed feed-${feed}`} role="status">${text}</span>`;
 }
 
@@ -302,11 +303,11 @@ function TurnBar({ view, me, module, refresh }) {
   const others = (view.pending || []).filter((p) => p.seat !== me).map((p) => p.seat);
   const deadline = mine ? mine.deadline : nextDeadline(view);
   const text = mine
-    ? (module && module.yourTurn ? module.yourTurn(view, mine) : `Your move: ${mine.kinds.map(titleCase).join(" or ")}.`)
-    : others.length ? `Waiting for ${listNames(view, others)}.` : "The engine is playing…";
+    ? (module && module.yourTurn ? module.yourTurn(view, mine) : t("game.your_move_kinds", { kinds: mine.kinds.map(titleCase).join(t("format.or")) }))
+    : others.length ? t("game.waiting_for", { names: listNames(view, others) }) : t("game.engine_playing");
   return html`<div class=${`turnbar${mine ? " mine" : ""}`} data-testid="turnbar">
     <span class="turn-text">${text}</span>
-    ${typeof deadline === "number" && html`<${Countdown} deadline=${deadline} label=${mine ? "Your time" : "Time left"} onExpire=${refresh} />`}
+    ${typeof deadline === "number" && html`<${Countdown} deadline=${deadline} label=${mine ? t("game.your_time") : t("ui.time_left")} onExpire=${refresh} />`}
   </div>`;
 }
 
@@ -340,7 +341,7 @@ function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
   };
   const takeSeat = (e) => {
     e.preventDefault();
-    if (!name.trim()) { setError("Write your name first."); return; }
+    if (!name.trim()) { setError(t("lobby.name_first")); return; }
     run(async () => {
       const r = await call("POST", withQuery(`/v1/games/${encodeURIComponent(id)}/seats`, { join: host ? null : joinToken }),
         { token: host, body: { name: name.trim() } });
@@ -360,39 +361,39 @@ function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
     await call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${seat}`, { token: own ? seatToken : host });
     if (own) {
       forgetSeat(id);
-      setFlash("You left the table: your seat is free for someone else.");
+      setFlash(t("setup.left"));
       location.hash = route("lobby");
     }
   });
   const origin = location.origin;
   const seatLabel = (p) => {
     const h = held.get(p.seat);
-    return h && html`<span class="badge badge-held">held for ${h.name}, <${Countdown} deadline=${h.until} label="hold ends in" /></span>`;
+    return h && html`<span class="badge badge-held">${t("setup.held_for", { name: h.name })} <${Countdown} deadline=${h.until} label=${t("setup.hold_ends")} /></span>`;
   };
   // the host frees any seat, one held for a rematch's player who does not come back included
   const canFree = (p) => p.name && (p.seat === mySeat ? seatToken : host);
   return html`<section class="card setup" aria-labelledby="setup-title">
-    <h2 id="setup-title">Waiting for players: ${view.seats_taken} of ${view.seats_total} seated</h2>
-    <p>The game starts by itself when the last seat is taken.${held.size ? " Seats held for the players of the last game stay theirs for a few minutes, then anyone may take them." : ""}</p>
+    <h2 id="setup-title">${t("setup.waiting", { taken: view.seats_taken, total: view.seats_total })}</h2>
+    <p>${t("setup.starts_itself")}${held.size ? ` ${t("setup.held_note")}` : ""}</p>
     <${Seats} view=${view} me=${mySeat} extra=${seatLabel}
       action=${(p) => canFree(p) && html`<button type="button" class="link" disabled=${busy} onClick=${() => free_(p.seat)}
-        aria-label=${p.seat === mySeat ? "Leave this table" : `Free seat ${p.seat + 1} (${held.has(p.seat) ? `held for ${p.name}` : p.name})`}>${p.seat === mySeat ? "leave" : "remove"}</button>`} />
+        aria-label=${p.seat === mySeat ? t("setup.leave_table") : t("setup.free_seat", { n: p.seat + 1, who: held.has(p.seat) ? t("setup.held_for", { name: p.name }) : p.name })}>${p.seat === mySeat ? t("setup.leave") : t("setup.remove")}</button>`} />
     <${Alert} message=${error} />
     ${!seatToken && free > 0 && (maySit ? html`<form onSubmit=${takeSeat} class="inline-form">
-      <div class="field"><label for="seat-name">Your name</label>
+      <div class="field"><label for="seat-name">${t("setup.your_name")}</label>
         <input id="seat-name" type="text" maxlength="40" value=${name} onInput=${(e) => setName(e.target.value)} autocomplete="nickname" /></div>
-      <button type="submit" class="primary" disabled=${busy}>Take a seat</button></form>`
-      : html`<p>You are watching with the spectator link. To play, ask the host for the join link.</p>`)}
+      <button type="submit" class="primary" disabled=${busy}>${t("join.take_seat")}</button></form>`
+      : html`<p>${t("setup.spectator_only")}</p>`)}
     ${host && free > 0 && html`<div class="inline-form">
-      <div class="field"><label for="bot-kind">Which bot</label>
-        <select id="bot-kind" value=${chosenBot} onChange=${(e) => setBot(e.target.value)}>${bots.map((b) => html`<option value=${b}>${b}</option>`)}</select></div>
-      <button type="button" onClick=${addBot} disabled=${busy || !chosenBot}>Add a bot</button></div>`}
-    ${(!view.private || joinToken) && html`<${ShareLink} id="join-link" label=${view.private ? "Players join with this link (keep it among them)" : "Send this link to the players"}
+      <div class="field"><label for="bot-kind">${t("lobby.which_bot")}</label>
+        <select id="bot-kind" value=${chosenBot} onChange=${(e) => setBot(e.target.value)}>${bots.map((b) => html`<option value=${b}>${botLevel(b)}</option>`)}</select></div>
+      <button type="button" onClick=${addBot} disabled=${busy || !chosenBot}>${t("setup.add_bot")}</button></div>`}
+    ${(!view.private || joinToken) && html`<${ShareLink} id="join-link" label=${view.private ? t("setup.join_link_keep") : t("setup.join_link")}
       url=${joinLink(origin, id, view.private ? joinToken : null)} />`}
-    ${view.private && !joinToken && html`<p class="small">A private table: its host has the link players join with.</p>`}
-    ${(!view.private || spectator) && html`<${ShareLink} id="watch-link" label=${view.private ? "Spectators watch with this link (it never seats anyone)" : "Spectators watch with this link"}
+    ${view.private && !joinToken && html`<p class="small">${t("setup.private_no_link")}</p>`}
+    ${(!view.private || spectator) && html`<${ShareLink} id="watch-link" label=${view.private ? t("setup.watch_link_only") : t("setup.watch_link")}
       url=${watchLink(origin, id, view.private ? spectator : null)} />`}
-    ${seatToken && html`<button type="button" class="danger" onClick=${() => free_(mySeat)} disabled=${busy}>Leave this table</button>`}
+    ${seatToken && html`<button type="button" class="danger" onClick=${() => free_(mySeat)} disabled=${busy}>${t("setup.leave_table")}</button>`}
   </section>`;
 }
 
@@ -403,26 +404,25 @@ function LeaveGame({ view, id, me, seatToken, leave: stopping }) {
   const [busy, setBusy] = useState(false);
   const ruleset = useRuleset(view.ruleset);
   const by = ruleset && ruleset.leave_bot;
-  const who = by === "defaults" || !by ? "your seat plays its default moves (what the engine plays when a player's time runs out)"
-    : `the engine's ${by} bot plays your seat`;
+  const who = by === "defaults" || !by ? t("leave.defaults") : t("leave.bot", { bot: botLevel(by) });
   const leave = async () => {
     setBusy(true); setError(null);
     try {
       await stopping(() => call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${me}`, { token: seatToken }));
       forgetSeat(id);
-      setFlash(`You left the game: ${who} until the end.`);
+      setFlash(t("leave.done", { who }));
       if (view.private) location.hash = route("lobby");
       else location.reload();
     } catch (err) { setError(explain(err)); setBusy(false); }
   };
   return html`<div class="leave-game">
-    <button type="button" class="danger" onClick=${() => setOpen(true)}>Leave the game…</button>
-    <${Dialog} open=${open} title="Leave the game?" id="leave-dialog" onClose=${() => setOpen(false)}>
-      <p data-testid="leave-text">If you leave now, ${who} until the end of the game. You cannot come back to this seat${view.private ? "" : ", but you can still watch"}.</p>
+    <button type="button" class="danger" onClick=${() => setOpen(true)}>${t("leave.open")}</button>
+    <${Dialog} open=${open} title=${t("leave.title")} id="leave-dialog" onClose=${() => setOpen(false)}>
+      <p data-testid="leave-text">${t(view.private ? "leave.text_no_watch" : "leave.text", { who })}</p>
       <${Alert} message=${error} />
       <div class="actions">
-        <button type="button" class="danger" onClick=${leave} disabled=${busy}>Leave the game</button>
-        <button type="button" onClick=${() => setOpen(false)}>Stay</button>
+        <button type="button" class="danger" onClick=${leave} disabled=${busy}>${t("leave.confirm")}</button>
+        <button type="button" onClick=${() => setOpen(false)}>${t("leave.stay")}</button>
       </div>
     <//>
   </div>`;
@@ -448,24 +448,23 @@ function Finished({ view, id, module, seatToken, spectator }) {
     } catch (err) {
       if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") {
         setSupported(false);
-        setError("This server does not offer rematches: start a new table from the lobby.");
+        setError(t("final.no_rematch"));
       } else setError(explain(err));
     } finally { setBusy(false); }
   };
   return html`<section class="card finished" aria-labelledby="final-title">
-    <h2 id="final-title">Final score</h2>
+    <h2 id="final-title">${t("final.title")}</h2>
     ${module && html`<${module.Score} view=${view} score=${view.score} />`}
     <${Alert} message=${error} />
     ${seatToken && supported && html`<p class="small" data-testid="rematch-text">${view.rematch
-      ? "Another player asked for a rematch: your seat is held for you for a few minutes."
-      : "Play again with the same players: everyone's seat is held for them for a few minutes, and the new game starts when all are back."}</p>`}
+      ? t("final.rematch_asked") : t("final.rematch_offer")}</p>`}
     <div class="actions">
-      ${joined ? html`<a class="button primary" href=${route("game", view.rematch)}>Go to the rematch</a>`
+      ${joined ? html`<a class="button primary" href=${route("game", view.rematch)}>${t("final.go_rematch")}</a>`
         : seatToken && supported && html`<button type="button" class="primary" onClick=${rematch} disabled=${busy}>
-        ${view.rematch ? "Join the rematch" : "Rematch"}</button>`}
-      ${!seatToken && view.rematch && html`<a class="button" href=${route("game", view.rematch)}>Watch the rematch</a>`}
-      <a class="button" href=${route("replay", id, { spectator })}>Replay the game</a>
-      <a class="button" href="#/">Back to the lobby</a>
+        ${view.rematch ? t("final.join_rematch") : t("final.rematch")}</button>`}
+      ${!seatToken && view.rematch && html`<a class="button" href=${route("game", view.rematch)}>${t("final.watch_rematch")}</a>`}
+      <a class="button" href=${route("replay", id, { spectator })}>${t("final.replay")}</a>
+      <a class="button" href="#/">${t("nav.back_lobby")}</a>
     </div>
   </section>`;
 }
@@ -487,7 +486,7 @@ function EventLog({ events, view, module }) {
   }
   if (!lines.length) return null;
   return html`<details class="card log">
-    <summary>What happened (${lines.length})</summary>
+    <summary>${t("game.log", { n: lines.length })}</summary>
     <ol reversed>${lines.slice(-60).reverse().map((l) => html`<li key=${l.seq}>${l.text}</li>`)}</ol>
   </details>`;
 }

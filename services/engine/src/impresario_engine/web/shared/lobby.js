@@ -4,13 +4,10 @@ import { html, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, Problem, withQuery } from "./api.js";
 import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine } from "./format.js";
 import { myGames, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert } from "./ui.js";
+import { Alert, botLevel } from "./ui.js";
+import { t } from "./i18n.js";
 
-const BLURBS = {
-  turandot: "Bid in secret for singers, hire a director, cast your opera. 2–5 players, about 15 minutes against bots.",
-  wordjam: "Find a word worth many coins, then bet on Alì Babà or join the thieves. 5–12 players; 8 turns.",
-  muzicando: "Bid for the layout, then shed your hand of notes on the board. 2–8 players, teams with 4.",
-};
+const BLURBS = { turandot: "lobby.blurb_turandot", wordjam: "lobby.blurb_wordjam", muzicando: "lobby.blurb_muzicando" };
 const FALLBACK_BOTS = { turandot: ["easy", "medium", "hard"], wordjam: ["easy", "medium"], muzicando: ["easy", "medium"] };
 export const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
 // "Play now": a game a newcomer can finish in one sitting. Word Jam's bots think as long as the
@@ -82,7 +79,7 @@ export async function startTable({ ruleset, players, options, isPrivate, name, b
 /** After a failed start: the table's page when the table exists (its host can go on), else the message. */
 function startFailed(err, setError) {
   if (err.gameId) {
-    setFlash(`The table is set up, but you have no seat yet: ${explain(err)}`);
+    setFlash(t("lobby.no_seat_yet", { reason: explain(err) }));
     location.hash = route("game", err.gameId);
   } else {
     setError(explain(err));
@@ -91,7 +88,7 @@ function startFailed(err, setError) {
 
 function NameField({ name, setName }) {
   return html`<div class="field name-field">
-    <label for="player-name">Your name at the table</label>
+    <label for="player-name">${t("lobby.your_name")}</label>
     <input id="player-name" type="text" maxlength="40" autocomplete="nickname" value=${name}
       onInput=${(e) => { setName(e.target.value); setPlayerName(e.target.value.trim()); }} />
   </div>`;
@@ -99,40 +96,40 @@ function NameField({ name, setName }) {
 
 function optionFields(ruleset, players) {
   // the options of each ruleset, as form fields (docs: GET /v1/rulesets/{ruleset})
-  const seats = Array.from({ length: players }, (_, i) => ({ value: String(i), label: `Seat ${i + 1}` }));
+  const seats = Array.from({ length: players }, (_, i) => ({ value: String(i), label: t("format.seat", { n: i + 1 }) }));
   if (ruleset === "turandot") {
-    return [{ key: "first_maestro", label: "First maestro (holds Puccini)", type: "select",
-      choices: [...seats.map((s, i) => ({ ...s, label: i === 0 ? "Seat 1 (the creator)" : s.label })),
-        { value: "random", label: "Drawn at random" }], initial: "0", number: true }];
+    return [{ key: "first_maestro", label: t("opt.first_maestro"), type: "select",
+      choices: [...seats.map((s, i) => ({ ...s, label: i === 0 ? t("opt.seat_creator") : s.label })),
+        { value: "random", label: t("opt.random") }], initial: "0", number: true }];
   }
   if (ruleset === "wordjam") {
     return [
-      { key: "think_seconds", label: "Seconds to find a word", type: "number", initial: 120, min: 1 },
-      { key: "bet_seconds", label: "Seconds to bet", type: "number", initial: 15, min: 1 },
-      { key: "thief_seconds", label: "Seconds for the thieves' window", type: "number", initial: 20, min: 1 },
-      { key: "challenge_seconds", label: "Seconds to challenge a word", type: "number", initial: 10, min: 1 },
-      { key: "vote_seconds", label: "Seconds to vote", type: "number", initial: 20, min: 1 },
-      { key: "bot_seconds", label: "How long the bots think before each move", type: "select", initial: "20", number: true,
-        choices: [{ value: "0", label: "Not at all: they move at once" }, { value: "5", label: "Up to 5 seconds" },
-          { value: "10", label: "Up to 10 seconds" }, { value: "20", label: "Up to 20 seconds, like people (the engine's default)" }] },
-      { key: "language", label: "Language of the words (the bots call, challenge and vote in it)", type: "select", initial: "it",
-        choices: [{ value: "it", label: "Italiano (the game's own)" }, { value: "en", label: "English" }] },
-      { key: "dictionary", label: "Refuse words the dictionary does not know (Italian and English lists): for tables of strangers", type: "checkbox", initial: false },
-      { key: "no_visible_objects", label: "Leave out the card “Objects visible from where you sit”", type: "checkbox", initial: false },
+      { key: "think_seconds", label: t("opt.think_seconds"), type: "number", initial: 120, min: 1 },
+      { key: "bet_seconds", label: t("opt.bet_seconds"), type: "number", initial: 15, min: 1 },
+      { key: "thief_seconds", label: t("opt.thief_seconds"), type: "number", initial: 20, min: 1 },
+      { key: "challenge_seconds", label: t("opt.challenge_seconds"), type: "number", initial: 10, min: 1 },
+      { key: "vote_seconds", label: t("opt.vote_seconds"), type: "number", initial: 20, min: 1 },
+      { key: "bot_seconds", label: t("opt.bot_seconds"), type: "select", initial: "20", number: true,
+        choices: [{ value: "0", label: t("opt.bot_seconds_0") }, { value: "5", label: t("opt.bot_seconds_upto", { n: 5 }) },
+          { value: "10", label: t("opt.bot_seconds_upto", { n: 10 }) }, { value: "20", label: t("opt.bot_seconds_20") }] },
+      { key: "language", label: t("opt.language"), type: "select", initial: "it",
+        choices: [{ value: "it", label: t("opt.language_it") }, { value: "en", label: t("opt.language_en") }] },
+      { key: "dictionary", label: t("opt.dictionary"), type: "checkbox", initial: false },
+      { key: "no_visible_objects", label: t("opt.no_visible_objects"), type: "checkbox", initial: false },
     ];
   }
   if (ruleset === "muzicando") {
     const team = players === 4;
     return [
-      { key: "mode", label: "Mode", type: "select", initial: team ? "team" : "individual",
-        choices: team ? [{ value: "team", label: "Teams: North–South against East–West" }, { value: "individual", label: "Everyone for themselves" }]
-          : [{ value: "individual", label: "Everyone for themselves" }] },
-      { key: "hands", label: "Hands in the match (teams: 4 or more; everyone for themselves: a multiple of the players)", type: "number",
+      { key: "mode", label: t("opt.mode"), type: "select", initial: team ? "team" : "individual",
+        choices: team ? [{ value: "team", label: t("opt.mode_team") }, { value: "individual", label: t("opt.mode_individual") }]
+          : [{ value: "individual", label: t("opt.mode_individual") }] },
+      { key: "hands", label: t("opt.hands"), type: "number",
         initial: team ? 4 : players, min: 1, max: 64 },
-      { key: "auction", label: "Open each hand with the auction (individual game of 4 or 8)", type: "checkbox", initial: false,
+      { key: "auction", label: t("opt.auction"), type: "checkbox", initial: false,
         when: (values) => values.mode === "individual" && (players === 4 || players === 8) },
-      { key: "first_dealer", label: "First dealer", type: "select", initial: "0", number: true,
-        choices: [...seats, { value: "random", label: "Drawn at random" }] },
+      { key: "first_dealer", label: t("opt.first_dealer"), type: "select", initial: "0", number: true,
+        choices: [...seats, { value: "random", label: t("opt.random") }] },
     ];
   }
   return [];
@@ -174,7 +171,7 @@ function CreateForm({ ruleset, name, onCancel }) {
 
   const submit = async (e) => {
     e.preventDefault();
-    if (!name.trim()) { setError("Write your name first (top of the page)."); return; }
+    if (!name.trim()) { setError(t("lobby.name_first_top")); return; }
     const options = {};
     for (const f of fields) {
       if (f.when && !f.when(current)) continue;
@@ -193,31 +190,31 @@ function CreateForm({ ruleset, name, onCancel }) {
     } finally { setBusy(false); }
   };
 
-  return html`<form class="create-form" onSubmit=${submit} aria-label=${`Set up a ${ruleset.title} table`}>
+  return html`<form class="create-form" onSubmit=${submit} aria-label=${t("lobby.form_label", { game: ruleset.title })}>
     <div class="field">
-      <label for=${`${prefix}-players`}>Players (${ruleset.min_players}–${ruleset.max_players})</label>
+      <label for=${`${prefix}-players`}>${t("lobby.players_range", { min: ruleset.min_players, max: ruleset.max_players })}</label>
       <input id=${`${prefix}-players`} type="number" min=${ruleset.min_players} max=${ruleset.max_players}
         value=${players} onInput=${(e) => { const n = Number(e.target.value); setPlayers(n); setBots(Math.max(0, n - 1)); }} />
     </div>
     <div class="field">
-      <label for=${`${prefix}-bots`}>Seats played by the engine's bots</label>
+      <label for=${`${prefix}-bots`}>${t("lobby.bot_seats")}</label>
       <input id=${`${prefix}-bots`} type="number" min="0" max=${Math.max(0, players - 1)} value=${bots}
         onInput=${(e) => setBots(Number(e.target.value))} />
     </div>
     <div class="field">
-      <label for=${`${prefix}-botkind`}>Which bot</label>
+      <label for=${`${prefix}-botkind`}>${t("lobby.which_bot")}</label>
       <select id=${`${prefix}-botkind`} value=${botKind} onChange=${(e) => setBotKind(e.target.value)}>
-        ${botsOf(ruleset).map((b) => html`<option value=${b}>${b}</option>`)}
+        ${botsOf(ruleset).map((b) => html`<option value=${b}>${botLevel(b)}</option>`)}
       </select>
     </div>
     ${ruleset.name !== "wordjam" && html`<div class="field">
-      <label for=${`${prefix}-move`}>Time per move</label>
+      <label for=${`${prefix}-move`}>${t("lobby.time_per_move")}</label>
       <select id=${`${prefix}-move`} value=${moveSeconds} onChange=${(e) => setMoveSeconds(e.target.value)}>
-        <option value="">No limit</option>
-        <option value="30">30 seconds</option>
-        <option value="60">1 minute</option>
-        <option value="120">2 minutes</option>
-        <option value="300">5 minutes</option>
+        <option value="">${t("lobby.no_limit")}</option>
+        <option value="30">${t("format.seconds", { n: 30 })}</option>
+        <option value="60">${t("format.minutes", { n: 1 })}</option>
+        <option value="120">${t("format.minutes", { n: 2 })}</option>
+        <option value="300">${t("format.minutes", { n: 5 })}</option>
       </select>
     </div>`}
     ${fields.filter((f) => !f.when || f.when(current)).map((f) => {
@@ -239,12 +236,12 @@ function CreateForm({ ruleset, name, onCancel }) {
     })}
     <div class="field check">
       <input id=${`${prefix}-private`} type="checkbox" checked=${isPrivate} onChange=${(e) => setPrivate(e.target.checked)} />
-      <label for=${`${prefix}-private`}>Private: not in the list of games; players need the join link and spectators the spectator link</label>
+      <label for=${`${prefix}-private`}>${t("lobby.private")}</label>
     </div>
     <${Alert} message=${error} />
     <div class="actions">
-      <button type="submit" class="primary" disabled=${busy}>${busy ? "Creating…" : "Create the table"}</button>
-      <button type="button" onClick=${onCancel}>Cancel</button>
+      <button type="submit" class="primary" disabled=${busy}>${busy ? t("lobby.creating") : t("lobby.create")}</button>
+      <button type="button" onClick=${onCancel}>${t("lobby.cancel")}</button>
     </div>
   </form>`;
 }
@@ -255,7 +252,7 @@ function RulesetCard({ ruleset, name }) {
   const [busy, setBusy] = useState(false);
   const quick = QUICK[ruleset.name] || { players: ruleset.min_players, options: {} };
   const play = async () => {
-    if (!name.trim()) { setError("Write your name first (top of the page)."); document.getElementById("player-name").focus(); return; }
+    if (!name.trim()) { setError(t("lobby.name_first_top")); document.getElementById("player-name").focus(); return; }
     setBusy(true); setError(null);
     try {
       const id = await startTable({ ruleset, players: quick.players, options: quick.options, isPrivate: false,
@@ -265,11 +262,11 @@ function RulesetCard({ ruleset, name }) {
   };
   return html`<section class="card ruleset" aria-labelledby=${`rs-${ruleset.name}`} data-ruleset=${ruleset.name}>
     <h2 id=${`rs-${ruleset.name}`}>${ruleset.title}</h2>
-    <p>${BLURBS[ruleset.name] || `${ruleset.min_players}–${ruleset.max_players} players.`}</p>
+    <p>${BLURBS[ruleset.name] ? t(BLURBS[ruleset.name]) : t("lobby.blurb_players", { min: ruleset.min_players, max: ruleset.max_players })}</p>
     <div class="actions">
       <button type="button" class="primary" onClick=${play} disabled=${busy}>
-        ${busy ? "Starting…" : `Play now against ${quick.players - 1} bots`}</button>
-      <button type="button" aria-expanded=${open} onClick=${() => setOpen(!open)}>Set up a table…</button>
+        ${busy ? t("lobby.starting") : t("lobby.play_now", { n: quick.players - 1 })}</button>
+      <button type="button" aria-expanded=${open} onClick=${() => setOpen(!open)}>${t("lobby.set_up")}</button>
     </div>
     <${Alert} message=${error} />
     ${open && html`<${CreateForm} ruleset=${ruleset} name=${name} onCancel=${() => setOpen(false)} />`}
@@ -277,19 +274,19 @@ function RulesetCard({ ruleset, name }) {
 }
 
 export const PAGE_SIZE = 10;
-const STATUS_FILTERS = [{ value: "open", label: "Open to join" }, { value: "playing", label: "In play" },
-  { value: "finished", label: "Finished" }, { value: "", label: "All" }];
-const BOT_FILTERS = [{ value: "", label: "With or without bots" }, { value: "true", label: "With bots" },
-  { value: "false", label: "Only people" }];
+const STATUS_FILTERS = [{ value: "open", label: "list.open" }, { value: "playing", label: "list.playing" },
+  { value: "finished", label: "list.finished" }, { value: "", label: "list.all" }];
+const BOT_FILTERS = [{ value: "", label: "list.bots_any" }, { value: "true", label: "list.bots_with" },
+  { value: "false", label: "list.bots_none" }];
 
 function GameItem({ game }) {
   const mine = seatOf(game.id);
   const free = game.seats_total - game.seats_taken;
   let action;
-  if (mine.token || mine.host) action = html`<a class="button" href=${route("game", game.id)}>Open</a>`;
-  else if (game.status === "open" && free > 0) action = html`<a class="button primary" href=${route("join", game.id)}>Join</a>`;
-  else if (game.status === "finished") action = html`<a class="button" href=${route("replay", game.id)}>Replay</a>`;
-  else action = html`<a class="button" href=${route("game", game.id)}>Watch</a>`;
+  if (mine.token || mine.host) action = html`<a class="button" href=${route("game", game.id)}>${t("list.open_game")}</a>`;
+  else if (game.status === "open" && free > 0) action = html`<a class="button primary" href=${route("join", game.id)}>${t("list.join")}</a>`;
+  else if (game.status === "finished") action = html`<a class="button" href=${route("replay", game.id)}>${t("list.replay")}</a>`;
+  else action = html`<a class="button" href=${route("game", game.id)}>${t("list.watch")}</a>`;
   return html`<li data-game=${game.id}>
     <div class="game-item">
       <strong>${RULESET_TITLES[game.ruleset] || game.ruleset}</strong>
@@ -334,7 +331,7 @@ function GameList() {
       setNext(r.data.next); setPages(pages + 1); setError(null);
     } catch (err) {
       if (err instanceof Problem && ["cursor_expired", "invalid_cursor"].includes(err.code)) {
-        setError("The list was left open for a long time: here it is again from the top.");
+        setError(t("list.cursor_expired"));
         await first(true);
       } else setError(explain(err));
     } finally { setBusy(false); }
@@ -348,28 +345,28 @@ function GameList() {
   }, [pages, filters.status, filters.ruleset, filters.has_bots]);
   if (!supported) return null;
   const set = (key) => (e) => setFilters({ ...filters, [key]: e.target.value });
-  const rulesetChoices = [{ value: "", label: "All games" }].concat(
-    Object.entries(RULESET_TITLES).map(([value, label]) => ({ value, label })));
+  const rulesetChoices = [{ value: "", label: t("list.all_games") }].concat(
+    Object.entries(RULESET_TITLES).map(([value, label]) => ({ value, label, plain: true })));
   const select = (key, label, choices) => html`<div class="field">
     <label for=${`list-${key}`}>${label}</label>
     <select id=${`list-${key}`} value=${filters[key]} onChange=${set(key)}>
-      ${choices.map((c) => html`<option value=${c.value}>${c.label}</option>`)}</select></div>`;
+      ${choices.map((c) => html`<option value=${c.value}>${c.plain || c.label.indexOf(".") < 0 ? c.label : t(c.label)}</option>`)}</select></div>`;
   return html`<section class="card" aria-labelledby="open-games-title" data-testid="game-list">
-    <h2 id="open-games-title">Tables</h2>
+    <h2 id="open-games-title">${t("list.title")}</h2>
     <div class="filters">
-      ${select("status", "Show", STATUS_FILTERS)}
-      ${select("ruleset", "Game", rulesetChoices)}
-      ${select("has_bots", "Bots", BOT_FILTERS)}
+      ${select("status", t("list.show"), STATUS_FILTERS)}
+      ${select("ruleset", t("list.game"), rulesetChoices)}
+      ${select("has_bots", t("list.bots"), BOT_FILTERS)}
     </div>
     <${Alert} message=${error} />
-    ${games === null ? html`<p>Looking for tables…</p>` : games.length === 0
-      ? html`<p>${filters.status === "open" ? "No table is waiting for players. Start one above and share its link." : "No table here."}</p>`
+    ${games === null ? html`<p>${t("list.looking")}</p>` : games.length === 0
+      ? html`<p>${filters.status === "open" ? t("list.none_open") : t("list.none")}</p>`
       : html`<ul class="game-list" aria-busy=${busy}>${games.map((g) => html`<${GameItem} key=${g.id} game=${g} />`)}</ul>`}
     <div class="actions">
-      ${next && html`<button type="button" onClick=${more} disabled=${busy}>Show more tables</button>`}
-      <button type="button" onClick=${() => first()} disabled=${busy}>Refresh</button>
+      ${next && html`<button type="button" onClick=${more} disabled=${busy}>${t("list.more")}</button>`}
+      <button type="button" onClick=${() => first()} disabled=${busy}>${t("list.refresh")}</button>
     </div>
-    <p class="small muted">Private tables are never listed: their players join through the link the host sends.</p>
+    <p class="small muted">${t("list.private_note")}</p>
   </section>`;
 }
 
@@ -377,10 +374,10 @@ function MyGames() {
   const games = myGames().filter((g) => g.token || g.host).slice(0, 8);
   if (!games.length) return null;
   return html`<section class="card" aria-labelledby="my-games-title">
-    <h2 id="my-games-title">Your tables</h2>
+    <h2 id="my-games-title">${t("lobby.your_tables")}</h2>
     <ul class="game-list">${games.map((g) => html`<li>
-      <span><strong>${RULESET_TITLES[g.ruleset] || "Game"}</strong> ${g.id}${g.name ? ` · as ${g.name}` : " · as host"}</span>
-      <a class="button" href=${route("game", g.id)}>Open</a></li>`)}</ul>
+      <span><strong>${RULESET_TITLES[g.ruleset] || t("lobby.game")}</strong> ${g.id} · ${g.name ? t("lobby.as_name", { name: g.name }) : t("lobby.as_host")}</span>
+      <a class="button" href=${route("game", g.id)}>${t("list.open_game")}</a></li>`)}</ul>
   </section>`;
 }
 
@@ -401,10 +398,10 @@ function JoinByLink() {
     location.hash = query.spectator ? route("game", id, { spectator: query.spectator }) : route("join", id, { join: query.join });
   };
   return html`<form class="card join-link" onSubmit=${go} aria-labelledby="join-title">
-    <h2 id="join-title">Got a link?</h2>
-    <div class="field"><label for="join-text">Paste a join link, a spectator link or a table's id</label>
+    <h2 id="join-title">${t("lobby.got_link")}</h2>
+    <div class="field"><label for="join-text">${t("lobby.paste_link")}</label>
       <div class="share-row"><input id="join-text" type="text" value=${text} onInput=${(e) => setText(e.target.value)} />
-      <button type="submit">Go</button></div></div>
+      <button type="submit">${t("lobby.go")}</button></div></div>
   </form>`;
 }
 
@@ -415,17 +412,16 @@ export function Lobby() {
   const [notice, setNotice] = useState(takeFlash);
   useEffect(() => { rulesets().then(setList).catch((err) => setError(explain(err))); }, []);
   return html`<div class="lobby">
-    <h1>Card games of secret bids</h1>
+    <h1>${t("lobby.title")}</h1>
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
-    <p class="lead">Pick a game and play against the engine's bots right away, or set up a table and send
-      its link to friends: everyone plays on their own phone or laptop.</p>
+    <p class="lead">${t("lobby.lead")}</p>
     <${NameField} name=${name} setName=${setName} />
     <${Alert} message=${error} />
     <div class="rulesets">${(list || []).map((r) => html`<${RulesetCard} ruleset=${r} name=${name} />`)}</div>
     <${MyGames} />
     <${GameList} />
     <${JoinByLink} />
-    <p class="more"><a href="#/calc">Scoring calculators</a> for tables playing the physical games.</p>
+    <p class="more"><a href="#/calc">${t("lobby.calculators")}</a> ${t("lobby.calculators_for")}</p>
   </div>`;
 }
 
@@ -451,7 +447,7 @@ export function JoinPage({ id, query }) {
   }, [id]);
   const join = async (e) => {
     e.preventDefault();
-    if (!name.trim()) { setError("Write your name first."); return; }
+    if (!name.trim()) { setError(t("lobby.name_first")); return; }
     setBusy(true); setError(null);
     try {
       const r = await call("POST", withQuery(`/v1/games/${encodeURIComponent(id)}/seats`, { join: joinToken }),
@@ -462,23 +458,23 @@ export function JoinPage({ id, query }) {
       location.hash = route("game", id);
     } catch (err) { setError(explain(err)); } finally { setBusy(false); }
   };
-  const title = game && game.ruleset ? RULESET_TITLES[game.ruleset] || game.ruleset : "a table";
+  const title = game && game.ruleset ? RULESET_TITLES[game.ruleset] || game.ruleset : null;
   const free = game && !game.private ? game.seats_total - game.seats_taken : null;
   const canJoin = game && game.status === "open" && (game.private ? Boolean(joinToken) : free > 0);
   return html`<div class="join">
-    <h1>Join ${title}</h1>
-    ${game && game.private && html`<p>A private table: its join link seats you.</p>`}
-    ${game && !game.private && html`<p>${game.seats_taken} of ${game.seats_total} seats taken${game.players && game.players.some((p) => p.name)
+    <h1>${title ? t("join.title", { game: title }) : t("join.title_table")}</h1>
+    ${game && game.private && html`<p>${t("join.private")}</p>`}
+    ${game && !game.private && html`<p>${t("format.seats_taken", { taken: game.seats_taken, total: game.seats_total })}${game.players && game.players.some((p) => p.name)
       ? `: ${game.players.filter((p) => p.name).map((p) => p.name).join(", ")}` : ""}.</p>`}
     <${Alert} message=${error} />
     ${canJoin ? html`<form onSubmit=${join} class="card">
-        <div class="field"><label for="join-name">Your name at the table</label>
+        <div class="field"><label for="join-name">${t("lobby.your_name")}</label>
           <input id="join-name" type="text" maxlength="40" value=${name} onInput=${(e) => setName(e.target.value)} autocomplete="nickname" /></div>
-        <button type="submit" class="primary" disabled=${busy}>${busy ? "Joining…" : "Take a seat"}</button>
+        <button type="submit" class="primary" disabled=${busy}>${busy ? t("join.joining") : t("join.take_seat")}</button>
       </form>`
-      : game && !game.private && html`<p>${game.status === "open" ? "Every seat is taken or held for a player." : game.status === "playing"
-          ? "This game has started." : "This game is over."}
-          <a href=${route(game.status === "finished" ? "replay" : "game", id, { spectator: query.spectator })}>${game.status === "finished" ? "See its replay" : "Watch it"}</a> instead.</p>`}
-    <p><a href="#/">Back to the lobby</a></p>
+      : game && !game.private && html`<p>${game.status === "open" ? t("join.full") : game.status === "playing"
+          ? t("join.started") : t("join.over")}${" "}
+          <a href=${route(game.status === "finished" ? "replay" : "game", id, { spectator: query.spectator })}>${game.status === "finished" ? t("join.see_replay") : t("join.watch_it")}</a>${t("join.instead")}</p>`}
+    <p><a href="#/">${t("nav.back_lobby")}</a></p>
   </div>`;
 }

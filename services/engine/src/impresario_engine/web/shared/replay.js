@@ -7,11 +7,12 @@ import { RULESET_TITLES, route, titleCase } from "./format.js";
 import { seatOf } from "./store.js";
 import { Alert } from "./ui.js";
 import { GAMES } from "./game.js";
+import { t } from "./i18n.js";
 
 export function describeMove(move, names) {
   const m = move.move;
-  const who = names[move.seat] || `Seat ${move.seat + 1}`;
-  const by = move.by === "bot" ? " (bot)" : move.by === "deadline" ? " (time ran out: the default)" : "";
+  const who = names[move.seat] || t("format.seat", { n: move.seat + 1 });
+  const by = move.by === "bot" ? ` ${t("replay.by_bot")}` : move.by === "deadline" ? ` ${t("replay.by_deadline")}` : "";
   const details = Object.entries(m).filter(([k]) => k !== "type")
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join(", ");
   return `${who}${by}: ${titleCase(m.type)}${details ? ` — ${details}` : ""}`;
@@ -39,32 +40,32 @@ export function ReplayPage({ id, query }) {
       .then((r) => { if (live) setFrame(r.data); }).catch((err) => { if (live) setError(explain(err)); });
     return () => { live = false; };
   }, [replay, step, seat]);
-  if (!replay) return html`<div><h1>Replay</h1><${Alert} message=${error} />${!error && html`<p>Loading…</p>`}</div>`;
+  if (!replay) return html`<div><h1>${t("replay.title")}</h1><${Alert} message=${error} />${!error && html`<p>${t("replay.loading")}</p>`}</div>`;
   const total = replay.moves.length;
   const module = GAMES[replay.ruleset];
   const go = (n) => setStep(Math.max(0, Math.min(total, n)));
   return html`<div class="replay">
-    <h1>Replay <small>${RULESET_TITLES[replay.ruleset] || replay.ruleset} · ${replay.names.join(", ")}</small></h1>
+    <h1>${t("replay.title")} <small>${RULESET_TITLES[replay.ruleset] || replay.ruleset} · ${replay.names.join(", ")}</small></h1>
     <${Alert} message=${error} />
     <section class="card" aria-labelledby="replay-controls">
-      <h2 id="replay-controls">Move ${step} of ${total}</h2>
+      <h2 id="replay-controls">${t("replay.move_of", { step, total })}</h2>
       <div class="stepper">
-        <button type="button" onClick=${() => go(0)} disabled=${step === 0} aria-label="First move">⏮</button>
-        <button type="button" onClick=${() => go(step - 1)} disabled=${step === 0} aria-label="Previous move">◀ Back</button>
-        <input type="range" min="0" max=${total} value=${step} aria-label="Move number" onInput=${(e) => go(Number(e.target.value))} />
-        <button type="button" onClick=${() => go(step + 1)} disabled=${step === total} aria-label="Next move">Next ▶</button>
-        <button type="button" onClick=${() => go(total)} disabled=${step === total} aria-label="Last move">⏭</button>
+        <button type="button" onClick=${() => go(0)} disabled=${step === 0} aria-label=${t("replay.first")}>⏮</button>
+        <button type="button" onClick=${() => go(step - 1)} disabled=${step === 0} aria-label=${t("replay.previous")}>◀ ${t("replay.back")}</button>
+        <input type="range" min="0" max=${total} value=${step} aria-label=${t("replay.number")} onInput=${(e) => go(Number(e.target.value))} />
+        <button type="button" onClick=${() => go(step + 1)} disabled=${step === total} aria-label=${t("replay.next_move")}>${t("replay.next")} ▶</button>
+        <button type="button" onClick=${() => go(total)} disabled=${step === total} aria-label=${t("replay.last")}>⏭</button>
       </div>
-      <div class="field"><label for="replay-seat">See the table as</label>
+      <div class="field"><label for="replay-seat">${t("replay.see_as")}</label>
         <select id="replay-seat" value=${seat} onChange=${(e) => setSeat(e.target.value)}>
-          <option value="">A spectator</option>
+          <option value="">${t("replay.spectator")}</option>
           ${replay.names.map((n, i) => html`<option value=${String(i)}>${n}</option>`)}
         </select></div>
-      <p aria-live="polite" data-testid="replay-move">${step === 0 ? "The deal, before the first move." : describeMove(replay.moves[step - 1], replay.names)}</p>
-      <a class="button" href=${route("game", id, { spectator })}>Back to the game</a>
+      <p aria-live="polite" data-testid="replay-move">${step === 0 ? t("replay.deal") : describeMove(replay.moves[step - 1], replay.names)}</p>
+      <a class="button" href=${route("game", id, { spectator })}>${t("replay.back_game")}</a>
     </section>
-    ${frame && module && html`<${module.Table} view=${frame.game} actions=${null} act=${async () => "This is a replay."} busy=${true}
+    ${frame && module && html`<${module.Table} view=${frame.game} actions=${null} act=${async () => t("replay.is_replay")} busy=${true}
         me=${frame.seat} events=${[]} />`}
-    ${frame && module && frame.step === total && html`<section class="card"><h2>Final score</h2><${module.Score} view=${frame.game} score=${replay.score} /></section>`}
+    ${frame && module && frame.step === total && html`<section class="card"><h2>${t("final.title")}</h2><${module.Score} view=${frame.game} score=${replay.score} /></section>`}
   </div>`;
 }

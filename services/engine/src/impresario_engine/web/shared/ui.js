@@ -2,9 +2,10 @@
 import { html, useEffect, useRef, useState } from "../lib.js";
 import { serverNow } from "./api.js";
 import { clockText } from "./format.js";
+import { t } from "./i18n.js";
 
 /** A visible countdown to ``deadline`` (server Unix seconds); ``onExpire`` once it reaches 0. */
-export function Countdown({ deadline, label = "Time left", onExpire }) {
+export function Countdown({ deadline, label = t("ui.time_left"), onExpire }) {
   const [now, setNow] = useState(serverNow());
   const fired = useRef(false);
   useEffect(() => {
@@ -70,7 +71,7 @@ export function Dialog({ open, title, onClose, children, id }) {
     <div class="dialog-head">
       <h2 id=${titleId}>${title}</h2>
       ${onClose && html`<button type="button" class="dialog-close" onClick=${onClose}
-          aria-label="Close">×</button>`}
+          aria-label=${t("ui.close")}>×</button>`}
     </div>
     ${open && children}
   </dialog>`;
@@ -81,7 +82,7 @@ export function Alert({ message, kind = "error", onDismiss }) {
   if (!message) return null;
   return html`<div class=${`alert alert-${kind}`} role=${kind === "error" ? "alert" : "status"}>
     <span>${message}</span>
-    ${onDismiss && html`<button type="button" class="link" onClick=${onDismiss}>Dismiss</button>`}
+    ${onDismiss && html`<button type="button" class="link" onClick=${onDismiss}>${t("ui.dismiss")}</button>`}
   </div>`;
 }
 
@@ -101,9 +102,14 @@ export function ShareLink({ label, url, id }) {
     <label for=${id}>${label}</label>
     <div class="share-row">
       <input id=${id} type="text" readonly value=${url} onFocus=${(e) => e.target.select()} />
-      <button type="button" onClick=${copy}>${copied ? "Copied" : "Copy"}</button>
+      <button type="button" onClick=${copy}>${copied ? t("ui.copied") : t("ui.copy")}</button>
     </div>
   </div>`;
+}
+
+/** A bot level in words (easy, medium, hard; another name as the engine gives it). */
+export function botLevel(level) {
+  return ["easy", "medium", "hard"].includes(level) ? t(`bot.${level}`) : level;
 }
 
 /** Seat chips: name, bot, "you", who must act now, a free seat; ``extra(p)`` and ``action(p)``
@@ -112,14 +118,14 @@ export function Seats({ view, me, extra = null, action = null }) {
   const pending = new Set((view.pending || []).map((p) => p.seat));
   const players = view.players && view.players.length ? view.players
     : Array.from({ length: view.seats_taken || 0 }, (_, seat) => ({ seat }));
-  return html`<ul class="seats" aria-label="Players">
+  return html`<ul class="seats" aria-label=${t("ui.players")}>
     ${players.map((p) => html`<li class=${`seat${p.seat === me ? " me" : ""}${pending.has(p.seat) ? " acting" : ""}${p.name ? "" : " free"}`}
         data-seat=${p.seat}>
-      <span class="seat-name">${p.name || `Seat ${p.seat + 1}`}</span>
-      ${!p.name && view.status === "open" && html`<span class="badge">free</span>`}
-      ${p.bot && html`<span class="badge" title="played by the engine">${p.bot === "defaults" ? "plays its defaults" : `bot · ${p.bot}`}</span>`}
-      ${p.seat === me && html`<span class="badge badge-you">you</span>`}
-      ${pending.has(p.seat) && view.status === "playing" && html`<span class="badge badge-turn">to act</span>`}
+      <span class="seat-name">${p.name || t("format.seat", { n: p.seat + 1 })}</span>
+      ${!p.name && view.status === "open" && html`<span class="badge">${t("ui.free")}</span>`}
+      ${p.bot && html`<span class="badge" title=${t("ui.played_by_engine")}>${p.bot === "defaults" ? t("ui.plays_defaults") : t("ui.bot_level", { level: botLevel(p.bot) })}</span>`}
+      ${p.seat === me && html`<span class="badge badge-you">${t("ui.you_badge")}</span>`}
+      ${pending.has(p.seat) && view.status === "playing" && html`<span class="badge badge-turn">${t("ui.to_act")}</span>`}
       ${extra && extra(p)}
       ${action && action(p)}
     </li>`)}
