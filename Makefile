@@ -160,6 +160,7 @@ fuzz: install ## schemathesis (>= 5,000 cases) and the abuse cases against gunic
 
 BOT_GAMES ?= 1000
 bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md, ~30 min)
+	$(BIN)/python -m pip install --quiet "matplotlib==3.11.2"
 	$(BIN)/python bench/bots_report.py --games $(BOT_GAMES) --think-ms 200
 
 sim: install ## play GAMES (default 2000) random Turandot games in process and report

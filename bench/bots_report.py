@@ -1,8 +1,8 @@
 """The bots' strength, measured: the tournaments of ``docs/bots.md``, played in process with the
 SDK's tournament (seats rotated, so no seat order favours a bot), written as Markdown.
 
-``make bots-report`` runs it (``GAMES`` per tournament, default 1,000) and writes
-``docs/bots-report.md``; each tournament's games are also written as they end to
+``make bots-report`` runs it (``BOT_GAMES`` per tournament, default 1,000) and writes
+``docs/bots-report.md`` and its plot ``docs/bots-report.png``; each tournament's games are also written as they end to
 ``build/bots/<name>.csv``, so stopping it loses none of them.
 """
 
@@ -35,13 +35,15 @@ TOURNAMENTS: list[tuple[str, str, list[str], dict[str, Any] | None, str, str]] =
 ]
 
 
-def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | None) -> str:
+def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | None,
+        tables: list[tuple[str, list[dict[str, Any]]]] | None = None) -> str:
+    """The tournaments' report in Markdown; each one's rows by bot go to ``tables`` too."""
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     lines = [
         "# The bots' strength, measured",
         "",
-        f"Produced by `make bots-report GAMES={games}` ({datetime.date.today().isoformat()}, "
+        f"Produced by `make bots-report BOT_GAMES={games}` ({datetime.date.today().isoformat()}, "
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"{os.cpu_count()} CPUs; think budget "
         f"{f'{think_ms:g} ms of CPU' if think_ms else 'none: the worlds the bot samples'}). "
@@ -74,12 +76,45 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
                          f"{b['fair_share']:.1%} | {lo:.1%} – {hi:.1%} | {b['rating']:.0f} | "
                          f"{b['decisions']} | {b['think_ms_p50']:.1f} | "
                          f"{b['think_ms_p95']:.1f} | {b['think_ms_max']:.1f} |")
+        if tables is not None:
+            tables.append((name, list(result["by_bot"])))
         won = sum(1 for r in result["results"] if r["winners"] and all(
             p["bot"] == under_test for p in r["players"] if p["seat"] in r["winners"]))
         lines += ["", f"Games whose winners were all `{under_test}`: {won} of {games} "
                   f"({won / games:.1%}).", ""]
     lines.append(f"All tournaments took {time.perf_counter() - started:.0f} s.")
     return "\n".join(lines) + "\n"
+
+
+def plot(tables: list[tuple[str, list[dict[str, Any]]]], path: Path) -> bool:
+    """Each tournament's win rates (95 % intervals, the fair share dashed) and ratings, as a
+    PNG. Needs matplotlib (``make bots-report`` installs it); False without it."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, axes = plt.subplots(len(tables), 2, figsize=(10, 2.4 * len(tables)), squeeze=False)
+    for row, (name, bots) in zip(axes, tables):
+        labels = [b["bot"] for b in bots]
+        rates = [b["win_rate"] * 100 for b in bots]
+        low = [max(0.0, b["win_rate"] - b["ci95"][0]) * 100 for b in bots]
+        high = [max(0.0, b["ci95"][1] - b["win_rate"]) * 100 for b in bots]
+        row[0].barh(labels, rates, xerr=[low, high], color="#4a6fa5", capsize=3)
+        row[0].axvline(bots[0]["fair_share"] * 100, color="#b04a3f", linestyle="--",
+                       label="fair share")
+        row[0].set_xlim(0, 100)
+        row[0].set_title(f"{name}: win rate, % (95 % interval)", fontsize=9)
+        row[0].legend(fontsize=7, loc="lower right")
+        row[1].barh(labels, [b["rating"] for b in bots], color="#6a9f58")
+        row[1].set_xlim(800, 2200)
+        row[1].axvline(1500, color="grey", linewidth=0.8)
+        row[1].set_title(f"{name}: Elo rating", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
 
 
 def main() -> None:
@@ -89,7 +124,14 @@ def main() -> None:
     parser.add_argument("--out", default="docs/bots-report.md")
     parser.add_argument("--only", nargs="*", default=None, help="tournament names")
     args = parser.parse_args()
-    report = run(args.games, args.think_ms, Path("build/bots"), args.only)
+    tables: list[tuple[str, list[dict[str, Any]]]] = []
+    report = run(args.games, args.think_ms, Path("build/bots"), args.only, tables)
+    png = Path(args.out).with_suffix(".png")
+    if plot(tables, png):
+        report += f"\n![Win rates and ratings]({png.name})\n"
+    else:
+        print("matplotlib is not installed: no plot (make bots-report installs it)",
+              file=sys.stderr)
     Path(args.out).write_text(report, encoding="utf-8")
     sys.stdout.write(report)
 

@@ -89,6 +89,15 @@ def render(r: dict) -> str:
             "", "### SDK", "",
             f"- run_tournament, bots greedy/random/random/random, one client: "
             f"{r['sdk_tournament']['games_per_s']:.2f} games/s ({r['sdk_tournament']['games']} games)"]
+    if "bot_tables" in r:
+        b = r["bot_tables"]
+        out += ["", "### A human's move beside searching bots", "",
+                "| table | human moves | p50 ms | p99 ms | max ms |", "|---|---:|---:|---:|---:|",
+                *(f"| {name} | {t['human_moves']} | {t['p50_ms']:.1f} | {t['p99_ms']:.1f} | "
+                  f"{t['max_ms']:.1f} |" for name, t in (
+                      ("four humans", b["four_humans"]),
+                      ("one human, three hard bots", b["three_hard_bots"]))),
+                "", f"p99 with three hard bots ÷ without: {b['p99_ratio']}"]
     return "\n".join(out)
 
 

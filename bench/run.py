@@ -50,6 +50,7 @@ sys.path.insert(0, str(HERE))
 import orjson  # noqa: E402
 import redis  # noqa: E402
 
+import bot_tables  # noqa: E402
 import loadgen  # noqa: E402
 import profiles  # noqa: E402
 import rules_core  # noqa: E402
@@ -647,6 +648,8 @@ def main() -> int:
 
     log("5/6 SDK tournament over HTTP")
     results["sdk_tournament"] = step_sdk(engine.url)
+    log("a human's move at a table of three hard bots, against four human seats")
+    results["bot_tables"] = bot_tables.run(engine.url, log)
     log("event streams one pod holds (gunicorn as shipped)")
     results["streams_per_pod"] = streams.run(engine.port, len(engine.workers),
                                              Config().max_streams_per_worker, log)
@@ -747,7 +750,13 @@ def table(r: dict) -> str:
               f"{s['bid_rps_10000']:.0f} with 10,000 -> ratio {s['ratio']:.2f} "
               f"(CPU-cost ratio {s['cpu_capacity_ratio']:.2f})",
               f"SDK tournament: {r['sdk_tournament']['games_per_s']:.2f} games/s "
-              f"(4 bots over HTTP, one client)", "", "targets:"]
+              f"(4 bots over HTTP, one client)"]
+    if "bot_tables" in r:
+        b = r["bot_tables"]
+        lines += [f"human moves: p99 {b['four_humans']['p99_ms']:.1f} ms at tables of four "
+                  f"humans, {b['three_hard_bots']['p99_ms']:.1f} ms beside three hard bots "
+                  f"(ratio {b['p99_ratio']})"]
+    lines += ["", "targets:"]
     for k, v in r["verdict"].items():
         val = v["value"]
         val = ", ".join(f"{x:.2f}" for x in val) if isinstance(val, list) else f"{val:.2f}"

@@ -365,3 +365,64 @@ def test_the_reaper_keeps_its_indexes_tidy(client, app, clock, redis_client, mon
     assert redis_client.zscore("impresario:deadlines", broken) == clock.now + 60
     assert doc_of(redis_client, fine)["moves"]  # the other game moved on
     assert not redis_client.exists("impresario:live")
+
+
+# ------------------------------------------------------------------ a rematch's host
+def _plain_seat(client, gid, name):
+    """A seat taken without the host's token (a player who came by the link)."""
+    return seat(client, gid, name)["token"]
+
+
+def test_a_rematch_is_hosted_by_the_host_who_sat_at_the_table(client, app, clock):
+    """The host sat at the table (their seat taken with the host token): in the rematch they
+    get a host token with their seat, so they can free a seat whose player does not come back
+    and seat a bot in it, and the rematch starts without waiting for the hold to run out."""
+    gid, host = _create(client, "turandot", 3)
+    anna = seat(client, gid, "Anna", None, host)["token"]  # the host's own seat
+    bruno = _plain_seat(client, gid, "Bruno")
+    _plain_seat(client, gid, "Cleo")
+    _abandon(app, clock, gid)
+    first = client.post(f"/v1/games/{gid}/rematch", headers=auth(bruno)).get_json()
+    assert "host_token" not in first  # Bruno was not the host
+    new = first["rematch"]
+    hosted = client.post(f"/v1/games/{gid}/rematch", headers=auth(anna))
+    assert hosted.status_code == 200, hosted.get_data(as_text=True)
+    host_token = hosted.get_json()["host_token"]
+    assert host_token and host_token != hosted.get_json()["token"]
+    again = client.post(f"/v1/games/{gid}/rematch", headers=auth(anna)).get_json()
+    assert again["host_token"] == host_token  # asking again: the same
+    # only the host's token seats a bot; Bruno's does not
+    assert_problem(client.post(f"/v1/games/{new}/seats", json={"name": "Robo", "bot": "greedy"},
+                               headers=auth(first["token"])), 403, "host_only")
+    view = _view(client, new, host_token)
+    cleo = next(p["seat"] for p in view["players"] if p["name"] == "Cleo")
+    assert _leave(client, new, cleo, host_token).status_code == 200  # Cleo does not come back
+    added = client.post(f"/v1/games/{new}/seats", json={"name": "Robo", "bot": "greedy"},
+                        headers=auth(host_token))
+    assert added.status_code == 201, added.get_data(as_text=True)
+    assert _view(client, new)["status"] == "playing"
+
+
+def test_a_rematch_of_a_table_its_host_did_not_sit_at_is_hosted_by_its_first_player(client, app,
+                                                                                  clock):
+    """A host who set the table up without sitting at it (the API's host, a tournament's):
+    the rematch's host is the first of its players to claim a seat."""
+    gid, host = _create(client, "turandot", 3)
+    bruno = _plain_seat(client, gid, "Bruno")
+    cleo = _plain_seat(client, gid, "Cleo")
+    seat(client, gid, "Robo", "greedy", host)
+    _abandon(app, clock, gid)
+    first = client.post(f"/v1/games/{gid}/rematch", headers=auth(cleo)).get_json()
+    assert first["host_token"]
+    second = client.post(f"/v1/games/{gid}/rematch", headers=auth(bruno)).get_json()
+    assert "host_token" not in second
+    assert client.post(f"/v1/games/{gid}/rematch", headers=auth(cleo)).get_json()["host_token"] \
+        == first["host_token"]
+    # and the rematch of the rematch is hosted by Cleo again, who sat there as its host
+    new = first["rematch"]
+    assert _view(client, new)["status"] == "playing"
+    _abandon(app, clock, new)
+    later = client.post(f"/v1/games/{new}/rematch", headers=auth(second["token"])).get_json()
+    assert "host_token" not in later
+    assert client.post(f"/v1/games/{new}/rematch", headers=auth(first["token"])).get_json()[
+        "host_token"]

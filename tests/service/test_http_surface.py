@@ -168,3 +168,42 @@ def test_calculator_errors(client):
                                      "roles": ["S01", "S02", "S03", "S04", "S05", "S06"]}),
                    422, "not_a_permutation")
     assert set(DIRECTORS) >= {"neutral", "favourite_roles"}
+
+
+def test_word_check_is_the_rules_own_check_of_a_call(client, make_game):
+    """POST /v1/games/{id}/word-check answers what a call with the word would meet: the rules'
+    check_word on the game as it is (the theme card included), nothing played."""
+    from impresario_rules import RULESETS
+    from impresario_rules.wordjam import lexicon
+    from impresario_rules.wordjam.state import check_word
+
+    seed = next(s for s in range(500) if _theme(s) == "first_letter")
+    game = make_game(players=5, seed=seed, ruleset="wordjam")
+    view = client.get(game.url).get_json()
+    state = RULESETS["wordjam"].new_game(5, {}, seed)[0]
+    for word, _folded in lexicon.vocabulary()[:300]:
+        resp = client.post(f"{game.url}/word-check", json={"word": word}, headers=auth(game.tokens[0]))
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        expected = check_word(state, word)
+        assert resp.get_json() == {"word": word, "value": expected["value"],
+                                   "valid": expected["valid"], "reason": expected["reason"]}
+    reasons = {check_word(state, w)["reason"] for w, _ in lexicon.vocabulary()[:300]}
+    assert "wrong_first_letter" in reasons  # the theme card is judged, not only the coins
+    assert client.get(game.url).get_json()["version"] == view["version"]  # nothing played
+    # a spectator may ask too; a word that is not one, and a game without words, are refused
+    assert client.post(f"{game.url}/word-check", json={"word": "casa"}).status_code == 200
+    assert_problem(client.post(f"{game.url}/word-check", json={"word": "  "}), 422, "word_empty")
+    assert_problem(client.post(f"{game.url}/word-check", json={"word": "c4sa"}), 422,
+                   "word_invalid_characters")
+    turandot = make_game(players=2, seed=1)
+    assert_problem(client.post(f"{turandot.url}/word-check", json={"word": "casa"}), 409,
+                   "not_a_word_game")
+    assert_problem(client.post("/v1/games/nope/word-check", json={"word": "casa"}), 404,
+                   "game_not_found")
+
+
+def _theme(seed: int) -> str | None:
+    from impresario_rules import RULESETS
+    from impresario_rules.wordjam import words
+
+    return words.style_by_id()[RULESETS["wordjam"].new_game(5, {}, seed)[0]["style"]]["check"]

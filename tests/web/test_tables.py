@@ -65,8 +65,8 @@ def test_a_whole_turandot_game_against_three_bots(open_page, shot, web_server):
     # the breakdown: one column per player, totals as the engine scored them
     totals = final.locator("tr.total td").all_inner_texts()
     assert [int(t) for t in totals] == [p["total"] for p in score["players"]]
-    best = max(p["total"] for p in score["players"])
-    assert final.locator(".best-cast").count() == sum(p["total"] == best for p in score["players"])
+    # the winners' casts are marked, not every cast with as many points (the tie-break decides)
+    assert final.locator(".best-cast").count() == len(score["winners"])
     assert final.locator(".best-cast .tcard.highlight").count() >= 6
     shot(page, "turandot-final-desktop")
     page.set_viewport_size({"width": 375, "height": 740})

@@ -227,8 +227,10 @@ class Game:
     def score(self) -> models.Score:
         return ops.get_score(self.client, self.id, token=self.host_token)
 
-    def add_bot(self, name: str, bot: str = "greedy") -> int:
-        """As host: a seat played by the engine's bot (``random`` or ``greedy``)."""
+    def add_bot(self, name: str, bot: str = "medium") -> int:
+        """As host: a seat played by the engine's bot of this level (``easy``, ``medium``,
+        Turandot's ``hard``; the older names ``random``, ``greedy``, ``wordsmith`` still
+        work)."""
         joined = ops.join_game(self.client, self.id, {"name": name, "bot": bot},
                                token=self.host_token)
         return joined["seat"]
@@ -261,6 +263,8 @@ class Seat:
         self.seat = seat
         self.token = token
         self.last_view = view
+        #: the game's host token when this seat's player hosts it (a rematch's host), else None
+        self.host_token: str | None = None
 
     def __repr__(self) -> str:
         return f"Seat(game={self.game_id!r}, seat={self.seat})"
@@ -358,10 +362,14 @@ class Seat:
     def rematch(self) -> "Seat":
         """Play this finished game again with the same players: the seat of this player in
         the rematch (created by the first player who asks; asking again gives the same seat
-        and token). It starts once every player has asked; ``.game_id`` is the rematch's id."""
+        and token). It starts once every player has asked; ``.game_id`` is the rematch's id.
+        The player who hosts the rematch (the finished game's host who sat at it, else the
+        first player back) finds its host token in ``.host_token``."""
         answer = ops.request_rematch(self.client, self.game_id, token=self.token)
-        return Seat(self.client, answer["rematch"], answer["seat"], answer["token"],
+        seat = Seat(self.client, answer["rematch"], answer["seat"], answer["token"],
                     view=answer["game"])
+        seat.host_token = answer.get("host_token")
+        return seat
 
     def safe_move(self, move: models.Move | ops.JSONObject) -> models.MoveResult | None:
         """A move that tolerates having raced someone: on 409, re-read and return None."""

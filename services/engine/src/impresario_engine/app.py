@@ -111,6 +111,7 @@ def _document(api: Api) -> None:
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("Calculator", schema=s.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
+    spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)
     games, scores = {}, {}
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         scores[ruleset] = _component(spec, score_schema)

@@ -1309,6 +1309,10 @@ class Rematch(TypedDict):
     """
     the bearer token of that seat (the same each time this player asks)
     """
+    host_token: NotRequired[str]
+    """
+    the rematch's host token, for the player who hosts it (the one whose seat the finished game's host took with the host token; when the host did not sit there, the first player to claim a seat): it seats bots and frees seats before the start. The same each time this player asks; absent for the others
+    """
     game: Game
 
 
@@ -1699,6 +1703,29 @@ class TurnSkippedEvent(TypedDict):
     type: Literal["turn_skipped"]
     hand: int
     seat: int
+
+
+class WordCheck(TypedDict):
+    word: str
+    """
+    the word, as sent
+    """
+    value: int
+    """
+    its coins this turn (counted whatever its validity)
+    """
+    valid: bool
+    """
+    whether the engine would take it now
+    """
+    reason: Literal["forbidden_consonant", "already_used", "not_eight_letters", "wrong_first_letter", "not_in_dictionary"] | None
+    """
+    why the engine would refuse it now (null when valid)
+    """
+
+
+class WordCheckRequest(TypedDict):
+    word: str
 
 
 class WordJamAward(TypedDict):

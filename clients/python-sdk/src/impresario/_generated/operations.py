@@ -344,6 +344,27 @@ def get_replay_step(transport: Transport, game_id: str, step: int, *, seat: int 
     return as_replay_step(data)
 
 
+def check_word(transport: Transport, game_id: str, body: models.WordCheckRequest | JSONObject, *, spectator: str | None = None, token: str | None = None) -> models.WordCheck:
+    """Check a Word Jam word against the game as it is (`POST /v1/games/{game_id}/word-check`).
+
+    What a call (or a thief's word) with `word` would be worth now, and whether the engine would
+    take it, judged by the same checks as a move: its letters, the forbidden consonant, a word
+    already used (R9), the theme card's rule (the first letter is the 1-coin consonant; exactly
+    eight letters) and, in a game with the dictionary, the lexicon. `reason` says why not.
+    Fit to a theme's meaning is the players' call (a challenge) and is not judged. A word that
+    is not one is refused as the calculator refuses it: 422 `word_empty`, `word_too_long`,
+    `word_invalid_characters`. A game of another ruleset: 409 `not_a_word_game`. Nothing is
+    played or recorded.
+    """
+    path = f"/v1/games/{game_id}/word-check"
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_word_check(data)
+
+
 def get_score(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Score:
     """Get the final score (`GET /v1/games/{game_id}/score`).
 
@@ -362,8 +383,9 @@ def leave_seat(transport: Transport, game_id: str, seat: int, *, idempotency_key
     """Leave a seat (`DELETE /v1/games/{game_id}/seats/{seat}`).
 
     Before the start, with the seat's token or the host's: the seat is free again and its
-    token stops working. Seat numbers never change: the next player who joins takes the
-    lowest free seat. Once the game has started, with the seat's own token: the player gives
+    token stops working. The host may also free a rematch's seat still held for a player who
+    has not claimed it (then seat a bot there, or let anyone take it). Seat numbers never
+    change: the next player who joins takes the lowest free seat. Once the game has started, with the seat's own token: the player gives
     up the seat, which stays in the game (no ruleset lets a player resign): Turandot's and
     Muzicando's `greedy` bot plays it, in Word Jam it plays its deadline defaults (no call,
     trust Alì Babà, no challenge, a vote against). The token stops working; the answer shows
@@ -391,6 +413,12 @@ def request_rematch(transport: Transport, game_id: str, *, token: str | None = N
     seat and its token (asking again gives the same token: the request is idempotent without a
     key); the rematch starts when every seat is taken. 201 for the request that created it,
     200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
+
+    The rematch has a host, as the finished game had: the player whose seat the host took with
+    the host token hosts it too; when the host did not sit at the table, or left it, the first
+    player to claim a seat does. That player's answer carries `host_token` (the same each time
+    they ask): with it they seat bots, free a seat still held for a player who does not come
+    back, and so start the rematch early.
     """
     path = f"/v1/games/{game_id}/rematch"
     params: dict[str, str | int] = {}
@@ -508,6 +536,11 @@ def as_replay_step(data: object) -> models.ReplayStep:
     return cast("models.ReplayStep", _checked(data, "ReplayStep", [["game", "move", "seat", "step", "steps"]]))
 
 
+def as_word_check(data: object) -> models.WordCheck:
+    """``data`` (decoded JSON) as a WordCheck, once its top-level shape is checked."""
+    return cast("models.WordCheck", _checked(data, "WordCheck", [["reason", "valid", "value", "word"]]))
+
+
 def as_score(data: object) -> models.Score:
     """``data`` (decoded JSON) as a Score, once its top-level shape is checked."""
     return cast("models.Score", _checked(data, "Score", tag="ruleset", variants={"turandot": ["dummy", "dummy_wins", "players", "ruleset", "winners"], "wordjam": ["extra_turns", "players", "ruleset", "shared", "winners"], "muzicando": ["hands", "mode", "players", "ruleset", "teams", "winners"]}))
@@ -548,4 +581,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]

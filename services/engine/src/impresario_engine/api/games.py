@@ -6,6 +6,7 @@ import re
 
 from flask import Response, request
 from flask_smorest import Blueprint
+from impresario_rules.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
 
 from ..usecases import create, idempotency, play, reading, seats, tickets
 from . import schemas as s
@@ -515,6 +516,34 @@ def get_replay_step(game_id: str, step: int, seat: int | None = None,
     return json_response(reading.replay_step(engine(), loaded, step, seat))
 
 
+@blp.route("/<game_id>/word-check", methods=["POST"], parameters=GAME_ID_PARAM)
+@blp.doc(operationId="checkWord", security=AUTH, parameters=[SPECTATOR_PARAM], requestBody={
+    "required": True, "content": {"application/json": {"schema": "WordCheckRequest",
+                                                        "example": {"word": "scissors"}}}})
+@blp.response(200, s.WordCheckSchema, description="The word's coins now, and whether a call "
+              "with it would be taken")
+@problems(400, 401, 403, 404, 409, 413, 415, 422, 503)
+def check_word(game_id: str):
+    """Check a Word Jam word against the game as it is
+
+    What a call (or a thief's word) with `word` would be worth now, and whether the engine would
+    take it, judged by the same checks as a move: its letters, the forbidden consonant, a word
+    already used (R9), the theme card's rule (the first letter is the 1-coin consonant; exactly
+    eight letters) and, in a game with the dictionary, the lexicon. `reason` says why not.
+    Fit to a theme's meaning is the players' call (a challenge) and is not judged. A word that
+    is not one is refused as the calculator refuses it: 422 `word_empty`, `word_too_long`,
+    `word_invalid_characters`. A game of another ruleset: 409 `not_a_word_game`. Nothing is
+    played or recorded.
+    """
+    body = load_body(_WORD_CHECK, json_body())
+    loaded, _caller = _read(game_id)
+    result = reading.check_word(loaded, body["word"])
+    if result["reason"] in _MALFORMED_WORD:
+        raise ApiError(422, f"word_{result['reason']}", REASON_TEXT[result["reason"]],
+                       reason=result["reason"])
+    return json_response(result)
+
+
 @blp.route("/<game_id>/score", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getScore", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, "Score", description="The final score, line by line")
@@ -529,4 +558,7 @@ def get_score(game_id: str):
 
 
 _CREATE = s.CreateGameSchema()
+_WORD_CHECK = s.WordCheckRequestSchema()
+#: a word that is not one: refused as the calculator refuses it, not judged
+_MALFORMED_WORD = (EMPTY, TOO_LONG, INVALID_CHARACTERS)
 _JOIN = s.JoinSchema()

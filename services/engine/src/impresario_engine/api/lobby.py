@@ -123,8 +123,9 @@ def leave_seat(game_id: str, seat: int):
     """Leave a seat
 
     Before the start, with the seat's token or the host's: the seat is free again and its
-    token stops working. Seat numbers never change: the next player who joins takes the
-    lowest free seat. Once the game has started, with the seat's own token: the player gives
+    token stops working. The host may also free a rematch's seat still held for a player who
+    has not claimed it (then seat a bot there, or let anyone take it). Seat numbers never
+    change: the next player who joins takes the lowest free seat. Once the game has started, with the seat's own token: the player gives
     up the seat, which stays in the game (no ruleset lets a player resign): Turandot's and
     Muzicando's `greedy` bot plays it, in Word Jam it plays its deadline defaults (no call,
     trust Alì Babà, no challenge, a vote against). The token stops working; the answer shows
@@ -162,6 +163,12 @@ def request_rematch(game_id: str):
     seat and its token (asking again gives the same token: the request is idempotent without a
     key); the rematch starts when every seat is taken. 201 for the request that created it,
     200 for the others. 409 `rematch_seat_taken` when the held seat went to someone else.
+
+    The rematch has a host, as the finished game had: the player whose seat the host took with
+    the host token hosts it too; when the host did not sit at the table, or left it, the first
+    player to claim a seat does. That player's answer carries `host_token` (the same each time
+    they ask): with it they seat bots, free a seat still held for a player who does not come
+    back, and so start the rematch early.
     """
     result, created = rematch.rematch(engine(), _game_id(game_id), bearer_token())
     return json_response(result, 201 if created else 200,

@@ -62,6 +62,9 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
                                              409: ("game_not_finished",),
                                              422: ("invalid_body", "unknown_seat")}),
     "getScore": (LIMITED, STORE, READ, {409: _rules("score")}),
+    "checkWord": (LIMITED, STORE, BODY, READ, {
+        409: ("not_a_word_game",),
+        422: ("word_empty", "word_too_long", "word_invalid_characters")}),
     "joinGame": (LIMITED, STORE, BODY, IDEMPOTENT, READ, {
         401: ("host_only",),
         403: ("host_only", "invalid_join_token", "join_link_required", "spectator_read_only"),

@@ -22,8 +22,10 @@ from impresario_rules.declare import Field
 from impresario_rules.turandot.cards import DEFAULT as DEFAULT_CATALOGUE
 from impresario_rules.turandot.cards import DIRECTORS
 from impresario_rules.turandot.declarations import DIRECTOR, SCORE_LINES, SINGER
-from impresario_rules.wordjam.words import (CONSONANTS, FORBIDDEN_CONSONANT, MAX_WORD_CHARS,
-                                            WORD_PATTERN)
+from impresario_rules.wordjam.state import NOT_IN_DICTIONARY
+from impresario_rules.wordjam.words import (CONSONANTS, EMPTY, FORBIDDEN_CONSONANT,
+                                            INVALID_CHARACTERS, MAX_WORD_CHARS, REASON_TEXT,
+                                            TOO_LONG, WORD_PATTERN)
 
 from ..table.clock import seconds_settings
 from ..table.events import EVENTS as TABLE_EVENTS
@@ -485,6 +487,29 @@ class WordJamValueRequestSchema(Base):
     forbidden = fields.String(allow_none=True, load_default=None, metadata={
         "example": "R", "enum": [*CONSONANTS, None],
         "description": "the scimitar's consonant, which may not also earn coins"})
+
+
+#: why a game would refuse a word now (a word that is not one is refused with 422 instead)
+WORD_CHECK_REASONS = [r for r in (*REASON_TEXT, NOT_IN_DICTIONARY)
+                      if r not in (EMPTY, TOO_LONG, INVALID_CHARACTERS)]
+
+
+class WordCheckRequestSchema(Base):
+    word = fields.String(required=True, metadata={
+        "example": "scissors", "minLength": 1, "maxLength": MAX_WORD_CHARS,
+        "pattern": WORD_PATTERN})
+
+
+class WordCheckSchema(Base):
+    word = fields.String(required=True, metadata={"example": "scissors",
+                                                  "description": "the word, as sent"})
+    value = Int(required=True, metadata={"example": 13, "description": "its coins this turn "
+                                         "(counted whatever its validity)"})
+    valid = StrictBool(required=True, metadata={"description": "whether the engine would take "
+                                                "it now"})
+    reason = fields.String(required=True, allow_none=True, validate=validate.OneOf(
+        WORD_CHECK_REASONS), metadata={"description": "why the engine would refuse it now (null "
+                                       "when valid)", "example": "wrong_first_letter"})
 
 
 class WordJamValueSchema(Base):

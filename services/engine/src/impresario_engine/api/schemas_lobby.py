@@ -61,4 +61,10 @@ class RematchSchema(Base):
     seat = Int(required=True, metadata={"description": "the caller's seat in the rematch"})
     token = fields.String(required=True, metadata={
         "description": "the bearer token of that seat (the same each time this player asks)"})
+    host_token = fields.String(metadata={
+        "description": "the rematch's host token, for the player who hosts it (the one whose "
+                       "seat the finished game's host took with the host token; when the host "
+                       "did not sit there, the first player to claim a seat): it seats bots and "
+                       "frees seats before the start. The same each time this player asks; "
+                       "absent for the others"})
     game = GameField(required=True)  # the rematch as that seat sees it

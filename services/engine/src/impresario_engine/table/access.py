@@ -162,6 +162,14 @@ def rematch_token(old_token: str, rematch_id: str) -> str:
     return base64.urlsafe_b64encode(mac[:24]).decode()
 
 
+def rematch_host_token(old_token: str, rematch_id: str) -> str:
+    """The rematch's host token, for the player who hosts it, derived from that player's seat
+    token in the finished game as :func:`rematch_token` is (another message, another token)."""
+    mac = hmac.new(old_token.encode("utf-8", "surrogatepass"),
+                   b"impresario-rematch-host\0" + rematch_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode()
+
+
 # Idempotency records replay a response that may carry credentials (join: the seat's token;
 # create: the host's, and a private game's spectator and join tokens and the links that carry
 # them). They are never stored in clear: in a record each is XORed with a pad derived from the

@@ -41,6 +41,21 @@ def events(engine: Engine, loaded: Loaded, caller: Caller, after: int) -> list[d
             for seq, e in engine.store.events(loaded.doc["id"], after)]
 
 
+def check_word(loaded: Loaded, word: str) -> dict[str, Any]:
+    """What ``word`` would be worth if called now, and whether the engine would take it: the
+    rules' own checks of a call (letters, the forbidden consonant, reuse, the theme's first
+    letter or eight letters, the dictionary when the game uses one), on the game's state as it
+    is. Nothing secret goes in: the coins, the forbidden consonant, the theme and the words
+    used are in every view. A game whose rules judge no words refuses it."""
+    rules = loaded.ruleset
+    if not hasattr(rules, "check_word"):
+        raise Refused("not_a_word_game", CONFLICT, f"{loaded.doc['ruleset']} games have no words "
+                      "to check: only Word Jam's")
+    result = rules.check_word(loaded.doc["state"], word)
+    return {"word": word, "value": result["value"], "valid": result["valid"],
+            "reason": result["reason"]}
+
+
 def score(loaded: Loaded) -> dict[str, Any]:
     """The final score (the rules refuse it before the end), with the ruleset's name first: a
     client tells the rulesets' scores apart by it."""
@@ -106,5 +121,22 @@ def replay_step(engine: Engine, loaded: Loaded, step: int, seat: int | None) -> 
     last = {"seat": raw[step - 1][0], "move": moves[step - 1], "by": raw[step - 1][2]} \
         if step else None
     return {"step": step, "steps": len(raw), "seat": seat, "move": last,
-            "game": dressed(doc, loaded.version, loaded.rematch, status, core,
-                            engine.clock())}
+            "game": dressed({**doc, "seats": _seats_at(doc, step)}, loaded.version,
+                            loaded.rematch, status, core, engine.clock())}
+
+
+def _seats_at(doc: dict[str, Any], step: int) -> list[dict[str, Any]]:
+    """The seats as they were after ``step`` moves: a player who left later was no bot yet (nor
+    at the step they left after). When they left is ``left_at`` (the moves played then); for a
+    seat left before that was recorded, its last move not played by the bot stands for it."""
+    seats = []
+    for s, entry in enumerate(doc["seats"]):
+        if entry.get("left"):
+            left_at = entry.get("left_at")
+            if left_at is None:
+                own = [i + 1 for i, m in enumerate(doc["moves"]) if m[0] == s and m[2] != "bot"]
+                left_at = own[-1] if own else 0
+            if step <= left_at:
+                entry = {**entry, "bot": None}
+        seats.append(entry)
+    return seats

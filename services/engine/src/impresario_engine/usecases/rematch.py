@@ -1,7 +1,14 @@
 """Playing again: one rematch per finished game, however many of its players ask. The first
 request creates it (same ruleset, options and privacy, a new seed, the seats turned as the
 rules turn the first player) and links it from the finished game; every request claims the
-caller's seat there, held for them for ``REMATCH_HOLD_SECONDS``."""
+caller's seat there, held for them for ``REMATCH_HOLD_SECONDS``.
+
+A rematch has a host, as the finished game had: the player whose seat the host took with the
+host token (the table's creator who sat at it) hosts the rematch too; when the host did not
+sit at the table (or left it), the first player to claim a seat in the rematch hosts it. The
+host gets the rematch's host token with their seat (derived from their old seat token: asking
+again gives the same), so they can free a seat whose player does not come back, seat bots and
+so start the rematch without waiting for every hold to run out."""
 
 from __future__ import annotations
 
@@ -10,7 +17,8 @@ from typing import Any
 
 from impresario_rules import RULESETS
 
-from ..table.access import authenticate, new_token, rematch_token, token_hash
+from ..table.access import (authenticate, new_token, rematch_host_token, rematch_token,
+                            token_hash)
 from ..table.clock import FINISHED
 from ..table.errors import CONFLICT, FORBIDDEN, Refused, contention, game_not_found, missing_token
 from ..table.record import start
@@ -38,8 +46,8 @@ def rematch(engine: Engine, game_id: str, token: str | None) -> tuple[dict[str, 
         if linked is None:
             linked, created = _link(engine, old, expired)
         try:
-            return _claim(engine, linked, token_hash(token),
-                          rematch_token(token, linked)), created
+            return _claim(engine, linked, token_hash(token), rematch_token(token, linked),
+                          rematch_host_token(token, linked)), created
         except Refused as err:
             if err.code != "game_not_found":
                 raise
@@ -72,6 +80,10 @@ def _create(engine: Engine, old: Loaded) -> tuple[str, float]:
     until = engine.clock() + engine.config.rematch_hold_seconds
     seats: list[dict[str, Any]] = []
     seating: list[dict[str, Any]] = []
+    # who will host it: the player of the host's own seat (by their old token's hash), else
+    # (the host never sat, or left) whoever claims a seat first ("")
+    host_from = next((e["token"] for e in doc["seats"] if e.get("host") and e.get("token")
+                      and not e.get("left") and not e.get("bot")), "")
     for new_seat, old_seat in enumerate(ruleset.rematch_order(players)):
         entry = doc["seats"][old_seat]
         if entry.get("left"):  # its player left the finished game: free for anyone
@@ -90,15 +102,18 @@ def _create(engine: Engine, old: Loaded) -> tuple[str, float]:
     _, new = insert(engine, {
         "ruleset": doc["ruleset"], "players": players, "seed": seed, "seeded": False,
         "options": doc["options"], "settings": dict(doc["settings"]),
-        # nobody hosts a rematch (its seats come from the finished game) and nobody watches a
-        # private one; the finished game's join link opens its free seats
-        "host": token_hash(new_token()), "spectator": None, "joiner": doc.get("joiner"),
-        "seats": seats, "state": state, "rematch_of": doc["id"]}, events)
+        # the host token is nobody's until its player claims a seat (``host_from``, above);
+        # nobody watches a private rematch; the finished game's join link opens its free seats
+        "host": token_hash(new_token()), "host_from": host_from, "spectator": None,
+        "joiner": doc.get("joiner"), "seats": seats, "state": state, "rematch_of": doc["id"]},
+        events)
     return new["id"], new["created"]
 
 
-def _claim(engine: Engine, rematch_id: str, origin: str, token: str) -> dict[str, Any]:
-    """The seat held in the rematch for the player whose old token hashes to ``origin``."""
+def _claim(engine: Engine, rematch_id: str, origin: str, token: str,
+           host_token: str) -> dict[str, Any]:
+    """The seat held in the rematch for the player whose old token hashes to ``origin``, and
+    ``host_token`` when this player hosts the rematch (see the module's doc)."""
     digest = token_hash(token)
 
     def step(loaded: Loaded):
@@ -112,14 +127,21 @@ def _claim(engine: Engine, rematch_id: str, origin: str, token: str) -> dict[str
         now = engine.clock()
 
         def answer(version: int, new: dict[str, Any]) -> dict[str, Any]:
-            return {"rematch": rematch_id, "seat": seat, "token": token,
-                    "game": game_view(new, version, loaded.rematch, seat, now)}
+            out = {"rematch": rematch_id, "seat": seat, "token": token}
+            if new.get("host_from") == origin:
+                out["host_token"] = host_token
+            out["game"] = game_view(new, version, loaded.rematch, seat, now)
+            return out
 
         if entry.get("token") == digest:  # claimed already: the same answer again
             return Done(answer(loaded.version, doc))
         new = dict(doc)
-        new["seats"] = put(doc["seats"], seat, {
-            "name": entry["name"], "token": digest, "bot": None, "from": origin})
+        claimed_seat = {"name": entry["name"], "token": digest, "bot": None, "from": origin}
+        if doc.get("host_from") in (origin, ""):  # this player hosts the rematch
+            new["host_from"] = origin
+            new["host"] = token_hash(host_token)
+            claimed_seat["host"] = True
+        new["seats"] = put(doc["seats"], seat, claimed_seat)
         events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat,
                                          "name": entry["name"], "bot": None}]
         if all_claimed(new["seats"], doc["players"]):

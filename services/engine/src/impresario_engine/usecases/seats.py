@@ -13,7 +13,7 @@ from ..table.clock import FINISHED, OPEN
 from ..table.errors import (CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, UNAUTHENTICATED, Refused,
                             missing_token)
 from ..table.record import advance, start
-from ..table.seating import FREE, all_claimed, claimed, free_seat, occupied, put
+from ..table.seating import FREE, all_claimed, claimed, free_seat, held, occupied, put
 from ..table.views import game_view
 from . import idempotency
 from .unit import Done, Engine, Loaded, transact
@@ -57,8 +57,12 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
                               "already seated, and names that look alike (case, look-alike "
                               "letters) would confuse the table")
         new_doc = dict(doc)
-        new_doc["seats"] = put(doc["seats"], seat, {
-            "name": name, "token": token_hash(seat_token) if seat_token else None, "bot": bot})
+        entry = {"name": name, "token": token_hash(seat_token) if seat_token else None,
+                 "bot": bot}
+        if caller is not None and caller.host and not bot and not any(
+                s.get("host") for s in doc["seats"]):
+            entry["host"] = True  # the host's own seat: its player hosts the rematch too
+        new_doc["seats"] = put(doc["seats"], seat, entry)
         events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name,
                                          "bot": bot}]
         if all_claimed(new_doc["seats"], doc["players"]):
@@ -79,7 +83,9 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
     """Give a seat back (``DELETE /v1/games/{id}/seats/{seat}``): ``{"seat", "game"}``.
 
     Before the start, with the seat's token or the host's: the seat is free again (its number
-    is kept for the next player who joins) and its token stops working. In play, with the
+    is kept for the next player who joins) and its token stops working; the host may also free
+    a seat held for a rematch's player who has not claimed it (and so seat a bot there). In
+    play, with the
     seat's own token: the ruleset's ``leave_bot`` plays the seat from now on, and the token
     stops working."""
     if token is None:
@@ -94,7 +100,10 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
         doc = loaded.doc
         caller = authenticate(doc, token)
         seats = doc["seats"]
-        if not 0 <= seat < len(seats) or not claimed(seats[seat]):
+        # a rematch's seat held for its player: the host may give it to someone else
+        release = (caller.host and doc["status"] == OPEN and 0 <= seat < len(seats)
+                   and held(seats[seat], engine.clock()))
+        if not 0 <= seat < len(seats) or not (claimed(seats[seat]) or release):
             raise Refused("seat_not_found", NOT_FOUND, f"nobody sits at seat {seat}")
         if caller.seat != seat and not caller.host:
             raise Refused("not_your_seat", FORBIDDEN, "a seat's token can give back only that "
@@ -115,8 +124,10 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
                               "player can leave the seat")
             bot = ruleset.leave_bot
             new = dict(doc)
+            # ``left_at``: the moves played when the player left (a replay shows the seat as
+            # the player's before that, as the bot's after)
             new["seats"] = put(seats, seat, {"name": entry["name"], "token": None, "bot": bot,
-                                             "left": True})
+                                             "left": True, "left_at": len(doc["moves"])})
             events = [{"type": "seat_left", "seat": seat, "name": entry["name"], "bot": bot}]
             new = advance(new, ruleset, events, now)  # the seat's new player may be due now
         new["seq"] = doc["seq"] + len(events)

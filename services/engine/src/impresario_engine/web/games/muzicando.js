@@ -1,7 +1,7 @@
 // Muzicando's table: the auction, the choice of layout, the board with the legal cells of the
 // chosen card highlighted (from GET /actions), tap or drag to place, passes, places and the
 // score sheet, in the team game and the individual game.
-import { html, useEffect, useState } from "../lib.js";
+import { html, useEffect, useRef, useState } from "../lib.js";
 import { listNames, nameOf, plural, titleCase } from "../shared/format.js";
 
 export const COLOURS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
@@ -41,12 +41,41 @@ export function contractText(contract) {
 
 function Card({ id, covered = null }) {
   const c = parseCard(id);
+  // on the board: the note (or the sign's mark), then the colour's initial and the number
+  const initial = html`<span class="cname" title=${c.colour}>${c.colour[0].toUpperCase()}</span>`;
   return html`<span class=${`mcard c-${c.colour}`} data-card=${id}>
-    ${c.sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[c.sign]}</span><span>${c.sign}</span>`
-      : html`<span class="note">${NOTES[c.value]}</span><span>${c.value}${c.oval ? " ◯" : ""}</span>`}
+    ${c.sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[c.sign]}</span><span class="val" aria-hidden="true">${initial}</span>`
+      : html`<span class="note" aria-hidden="true">${NOTES[c.value]}</span><span class="val" aria-hidden="true">${initial}\u2009${c.value}${c.oval ? "\u2009◯" : ""}</span>`}
     <span class="sr-only">${cardText(id)}</span>
-    ${covered && html`<span class="covered">${SIGN_MARK[SIGNS[parseCard(covered).colour]]} ${SIGNS[parseCard(covered).colour]}</span>`}
+    ${covered && html`<span class="covered" title=${`covered by a ${SIGNS[parseCard(covered).colour]}`}><span aria-hidden="true">${SIGN_MARK[SIGNS[parseCard(covered).colour]]}</span><span class="sr-only">, covered by a ${SIGNS[parseCard(covered).colour]}</span></span>`}
   </span>`;
+}
+
+//: the board's zoom steps (1 is the cell size of the screen's width); "fit" picks the step that
+//: shows the whole board in its box
+const ZOOMS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.2, 1.4, 1.7, 2];
+
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Scroll the board's box, then the page, so ``cell`` is in view: not under the sticky turn
+ * bar at the top nor under the hand docked at the bottom (on a phone). */
+export function bringIntoView(wrap, cell) {
+  if (!wrap || !cell) return;
+  const behavior = reducedMotion() ? "auto" : "smooth";
+  const w = wrap.getBoundingClientRect();
+  const c = cell.getBoundingClientRect();
+  wrap.scrollBy({ left: c.left + c.width / 2 - (w.left + w.width / 2), top: c.top + c.height / 2 - (w.top + w.height / 2), behavior: "auto" });
+  const r = cell.getBoundingClientRect();
+  const bar = document.querySelector(".turnbar");
+  const dock = document.querySelector(".hand-dock");
+  const top = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  const dockTop = dock ? dock.getBoundingClientRect().top : innerHeight;
+  const bottom = Math.min(innerHeight, dockTop > top + r.height ? dockTop : innerHeight);
+  if (r.top < top + 4 || r.bottom > bottom - 4) {
+    window.scrollBy({ top: r.top - (top + (bottom - top - r.height) / 2), behavior });
+  }
 }
 
 /** The cells to draw: the occupied ones and every legal one, framed by one empty cell. */
@@ -59,7 +88,8 @@ export function boardBounds(layout, cells, legal) {
   return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
 }
 
-function Board({ view, place, selected, busy }) {
+function Board({ view, place, selected, busy, recent = [] }) {
+  const fresh = new Map(recent.filter((e) => e.type === "card_placed" && e.hand === view.hand).map((e) => [`${e.x},${e.y}`, e]));
   const cells = (view.table && view.table.cells) || [];
   const legalAll = place ? place.cards.flatMap((c) => c.cells) : [];
   const legal = selected && place ? ((place.cards.find((c) => c.card === selected) || {}).cells || []) : [];
@@ -67,7 +97,40 @@ function Board({ view, place, selected, busy }) {
   const at = Object.fromEntries(cells.map((c) => [`${c.x},${c.y}`, c]));
   const isLegal = new Set(legal.map((c) => `${c.x},${c.y}`));
   const [over, setOver] = useState(null);
+  const [zoom, setZoom] = useState(1);
+  const wrap = useRef(null);
+  const drag = useRef(null);
   const columns = b.maxX - b.minX + 1;
+  const legalKey = legal.map((c) => `${c.x},${c.y}`).join(" ");
+  useEffect(() => {
+    // a card chosen: its first legal cell comes into view, wherever the board was panned to
+    if (selected && legal.length && wrap.current) bringIntoView(wrap.current, wrap.current.querySelector("button.cell.legal"));
+  }, [selected, legalKey]);
+  const step = (dir) => {
+    const i = ZOOMS.findIndex((z) => z >= zoom - 1e-9);
+    setZoom(ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (i < 0 ? ZOOMS.length - 1 : i) + dir))]);
+  };
+  const fit = () => {
+    const box = wrap.current;
+    const board = box && box.querySelector(".board");
+    if (!board) return;
+    const room = box.clientWidth - 12;
+    const roomY = Math.max(box.clientHeight, 200) - 12;
+    const scale = Math.min(room / board.scrollWidth, roomY / board.scrollHeight) * zoom;
+    setZoom([...ZOOMS].reverse().find((z) => z <= scale) || ZOOMS[0]);
+  };
+  // a mouse pans the board by dragging its background (a finger scrolls its box natively)
+  const onPointerDown = (e) => {
+    if (e.pointerType !== "mouse" || e.button !== 0 || e.target.closest("button")) return;
+    drag.current = { x: e.clientX, y: e.clientY, left: wrap.current.scrollLeft, top: wrap.current.scrollTop };
+  };
+  const onPointerMove = (e) => {
+    const d = drag.current;
+    if (!d) return;
+    wrap.current.scrollLeft = d.left - (e.clientX - d.x);
+    wrap.current.scrollTop = d.top - (e.clientY - d.y);
+  };
+  const endDrag = () => { drag.current = null; };
   const rows = [];
   for (let y = b.maxY; y >= b.minY; y--) {
     for (let x = b.minX; x <= b.maxX; x++) {
@@ -82,23 +145,32 @@ function Board({ view, place, selected, busy }) {
           onDrop=${(e) => { e.preventDefault(); setOver(null); place.onPlace(selected, x, y); }}>
           ${cell ? html`<${Card} id=${cell.card} covered=${cell.covered_by} />` : "here"}</button>`);
       } else if (cell) {
-        rows.push(html`<div class="cell" data-x=${x} data-y=${y}><${Card} id=${cell.card} covered=${cell.covered_by} /></div>`);
+        const by = fresh.get(key);
+        rows.push(html`<div class=${`cell${by ? " recent" : ""}`} data-x=${x} data-y=${y} title=${by ? `just placed by ${nameOf(view, by.seat)}` : null}>
+          <${Card} id=${cell.card} covered=${cell.covered_by} />${by && html`<span class="sr-only">, just placed by ${nameOf(view, by.seat)}</span>`}</div>`);
       } else {
         rows.push(html`<div class="cell" aria-hidden="true"></div>`);
       }
     }
   }
-  return html`<div class="board-wrap" tabindex="0" aria-label=${`The board: ${LAYOUTS[view.layout] || ""}`}>
-    <div class="board" style=${{ gridTemplateColumns: `repeat(${columns}, var(--cell-w))` }}>${rows}</div></div>`;
+  return html`<div class="board-tools" role="group" aria-label="Board zoom">
+      <button type="button" aria-label="Zoom out" onClick=${() => step(-1)} disabled=${zoom <= ZOOMS[0]}>−</button>
+      <span class="small" aria-live="polite">${Math.round(zoom * 100)}%</span>
+      <button type="button" aria-label="Zoom in" onClick=${() => step(1)} disabled=${zoom >= ZOOMS[ZOOMS.length - 1]}>+</button>
+      <button type="button" onClick=${fit}>Fit the board</button>
+    </div>
+    <div class="board-wrap" tabindex="0" ref=${wrap} aria-label=${`The board: ${LAYOUTS[view.layout] || ""}`}
+      onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${endDrag} onPointerLeave=${endDrag} onPointerCancel=${endDrag}>
+    <div class="board" style=${{ gridTemplateColumns: `repeat(${columns}, var(--cell-w))`, "--zoom": String(zoom) }}>${rows}</div></div>`;
 }
 
 function Hand({ view, place, selected, setSelected, busy }) {
   const hand = (view.you && view.you.hand) || [];
   const legalOf = Object.fromEntries(((place && place.cards) || []).map((c) => [c.card, c.cells.length]));
-  return html`<section class="card" aria-labelledby="hand-title">
+  return html`<section class="card hand-dock" aria-labelledby="hand-title">
     <h2 id="hand-title">Your hand (${plural(hand.length, "card")})</h2>
     ${place && (Object.values(legalOf).some((n) => n > 0)
-      ? html`<p class="small">Tap a card, then one of the highlighted cells (or drag the card onto it).</p>`
+      ? html`<p class="small">Tap a card, then a highlighted cell (or drag the card onto it).</p>`
       : html`<p class="small">None of your cards fits on the board now: pass.</p>`)}
     <ul class="hand">${hand.map((id) => {
       const playable = place && legalOf[id] > 0;
@@ -109,6 +181,7 @@ function Hand({ view, place, selected, setSelected, busy }) {
         onDragStart=${(e) => { setSelected(id); e.dataTransfer.setData("text/plain", id); }}>
         ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span aria-hidden="true">${parseCard(id).sign}</span>`
           : html`<span class="note" aria-hidden="true">${NOTES[parseCard(id).value]}</span><span aria-hidden="true">${parseCard(id).value}${parseCard(id).oval ? " ◯" : ""}</span>`}
+        <span class="cname" aria-hidden="true">${parseCard(id).colour}</span>
       </button></li>`;
     })}</ul>
   </section>`;
@@ -166,7 +239,7 @@ function Sheet({ view, results }) {
   </table></div>`;
 }
 
-export function Table({ view, actions, act, busy, me }) {
+export function Table({ view, actions, act, busy, me, recent = [] }) {
   const [selected, setSelected] = useState(null);
   const find = (t) => actions && actions.moves.find((m) => m.type === t);
   const placeSpace = find("place");
@@ -187,7 +260,7 @@ export function Table({ view, actions, act, busy, me }) {
         Draw pile: ${plural(view.pile_size, "card")}.${view.blocked.length ? ` Blocked: ${listNames(view, view.blocked)}.` : ""}
         ${view.places.length ? ` Out: ${view.places.map((p) => `${nameOf(view, p.seat)} (${p.place})`).join(", ")}.` : ""}</p>
       ${view.layout && html`<p class="small" data-testid="layout-rule"><strong>${LAYOUTS[view.layout]}:</strong> ${LAYOUT_RULES[view.layout]}</p>`}
-      ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} />` : html`<p class="muted">The board appears once the layout is chosen.</p>`}
+      ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} recent=${recent} />` : html`<p class="muted">The board appears once the layout is chosen.</p>`}
       ${(placeSpace || passSpace) && html`<div class="actions">
         ${passSpace && html`<button type="button" onClick=${() => act({ type: "pass" })} disabled=${busy}>${passSpace.draws ? "Pass and draw a card" : "Pass"}</button>`}
         ${placeSpace && !passSpace && html`<span class="small">You must play a card.</span>`}

@@ -47,17 +47,18 @@ export function Stars({ n }) {
 }
 
 /** A singer's or director's face: category, sex, stars and favourite role as symbols with text. */
-export function CardFace({ card, compact = false, highlight = false, role = null }) {
+export function CardFace({ card, compact = false, highlight = false, role = null, recent = false }) {
   if (!card) return html`<div class="tcard empty">—</div>`;
   if (card.kind === "director") {
-    return html`<div class="tcard director" data-card=${card.id}>
+    return html`<div class=${`tcard director${recent ? " recent" : ""}`} data-card=${card.id}>
       <div class="tcard-top"><span class="cat-badge cat-director">Director</span></div>
       <div class="tcard-name">${directorName(card.id)}</div>
       ${!compact && html`<div class="tcard-effect">${card.effect}</div>`}
     </div>`;
   }
   const [symbol, sexText] = SEXES[card.sex] || ["?", card.sex];
-  return html`<div class=${`tcard singer cat-${card.category}${highlight ? " highlight" : ""}`} data-card=${card.id}>
+  return html`<div class=${`tcard singer cat-${card.category}${highlight ? " highlight" : ""}${recent ? " recent" : ""}`} data-card=${card.id}>
+    ${recent && html`<span class="sr-only">Just hired. </span>`}
     ${role && html`<div class="tcard-role">${ROLE_NAME[role] || role}</div>`}
     <div class="tcard-top">
       <span class="cat-badge">${CATEGORIES[card.category] || card.category}</span>
@@ -140,7 +141,8 @@ function Reveal({ view, events }) {
   </section>`;
 }
 
-function Company({ view, player, me }) {
+function Company({ view, player, me, recent = [] }) {
+  const hired = new Set(recent.filter((e) => e.type === "hired" && e.seat === player.seat).map((e) => e.card));
   const bidding = view.phase === "bidding";
   return html`<li class=${`company${player.seat === me ? " me" : ""}`} data-seat=${player.seat}>
     <div class="company-head">
@@ -153,8 +155,8 @@ function Company({ view, player, me }) {
         : html`<span class="bid-state muted">thinking…</span>`)}
     </div>
     <div class="company-cards">
-      ${player.director && html`<${CardFace} card=${player.director} compact=${true} />`}
-      ${(player.singers || []).map((s) => html`<${CardFace} card=${s} compact=${true} />`)}
+      ${player.director && html`<${CardFace} card=${player.director} compact=${true} recent=${hired.has(player.director.id)} />`}
+      ${(player.singers || []).map((s) => html`<${CardFace} card=${s} compact=${true} recent=${hired.has(s.id)} />`)}
       ${!player.director && !(player.singers || []).length && html`<span class="muted">No cards yet</span>`}
     </div>
   </li>`;
@@ -243,7 +245,7 @@ function Decisions({ view, actions, act, busy, me }) {
   </div>`;
 }
 
-export function Table({ view, actions, act, busy, me, events }) {
+export function Table({ view, actions, act, busy, me, events, recent = [] }) {
   const bidSpace = actions && actions.moves.find((m) => m.type === "bid");
   const you = view.you;
   const dealing = view.phase !== "casting" && view.phase !== "finished";
@@ -254,7 +256,7 @@ export function Table({ view, actions, act, busy, me, events }) {
         <span class="slot-no">Slot ${place.slot}</span>
         ${place.card ? html`<${CardFace} card=${place.card} />` : html`<div class="tcard empty">taken</div>`}</li>`)}</ol>
       <p class="small">${plural(view.deck_left, "singer")} left in the deck.
-        ${view.helpers && view.helpers.length ? ` Helpers still to hire: ${view.helpers.map((h) => HELPERS[h] || h).join(", ")}.` : ""}</p>
+        ${view.round !== 4 && view.helpers && view.helpers.length ? ` Helpers still to hire: ${view.helpers.map((h) => HELPERS[h] || h).join(", ")}.` : ""}</p>
     </section>`}
     ${bidSpace && html`<${BidComposer} key=${`bid-${view.round}`} view=${view} space=${bidSpace} act=${act} busy=${busy} />`}
     ${you && you.bid && view.phase === "bidding" && html`<p class="card sealed" data-testid="my-sealed-bid">Your sealed bid:
@@ -265,7 +267,7 @@ export function Table({ view, actions, act, busy, me, events }) {
     </div><div class="side-col">
     <section class="card" aria-labelledby="companies-title">
       <h2 id="companies-title">Companies</h2>
-      <ul class="companies">${view.players.map((p) => html`<${Company} view=${view} player=${p} me=${me} />`)}</ul>
+      <ul class="companies">${view.players.map((p) => html`<${Company} view=${view} player=${p} me=${me} recent=${recent} />`)}</ul>
       ${view.dummy && html`<div class="dummy"><h3>The dummy (2 players)</h3>
         <div class="company-cards">${view.dummy.director && html`<${CardFace} card=${view.dummy.director} compact=${true} />`}
         ${view.dummy.singers.map((s) => html`<${CardFace} card=${s} compact=${true} />`)}
@@ -280,23 +282,44 @@ export function Table({ view, actions, act, busy, me, events }) {
   </div></div>`;
 }
 
+/** Why the winners won when others had as many points: the rulings' tie-break (the highest sum
+ * of stars alone; still tied, a shared victory), in words, from the score's own lines. */
+export function tieBreak(view, score) {
+  if (score.dummy_wins || !score.winners.length) return null;
+  const top = Math.max(...score.players.map((p) => p.total));
+  const tied = score.players.filter((p) => p.total === top);
+  if (tied.length < 2) return null;
+  const names = listNames(view, tied.map((p) => p.seat));
+  const both = tied.length === 2 ? "both" : "all";
+  const starsOf = (p) => p.lines.stars;
+  if (tied.every((p) => score.winners.includes(p.seat))) {
+    return `${names} ${both} have ${top} points and as many stars (${starsOf(tied[0])}): a shared victory.`;
+  }
+  const winners = tied.filter((p) => score.winners.includes(p.seat));
+  const others = tied.filter((p) => !score.winners.includes(p.seat));
+  const who = listNames(view, winners.map((p) => p.seat));
+  const stars = [...new Set([starsOf(winners[0]), ...others.map(starsOf)])].join(" against ");
+  return `${names} ${both} have ${top} points: the tie is broken by stars alone, and ${who} ${winners.length > 1 ? "have" : "has"} more (${stars}).`;
+}
+
 export function Score({ view, score }) {
   if (!score) return null;
   const cards = cardsOf(view);
-  const best = Math.max(...score.players.map((p) => p.total), score.dummy ? score.dummy.total : -Infinity);
   const rows = score.players.map((p) => ({ ...p, name: nameOf(view, p.seat), winner: score.winners.includes(p.seat) }));
   if (score.dummy) rows.push({ ...score.dummy, name: "The dummy", winner: score.dummy_wins, seat: "dummy" });
+  const why = tieBreak(view, score);
   return html`<div class="score">
     <p class="winners" data-testid="winners">${score.dummy_wins ? "The dummy wins." : `Winner${score.winners.length > 1 ? "s" : ""}: ${listNames(view, score.winners)}.`}</p>
+    ${why && html`<p data-testid="tie-break">${why}</p>`}
     <div class="table-wrap"><table class="grid-table score-table">
       <thead><tr><th scope="col">Line</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
       <tbody>${LINES.filter(([key]) => key !== "puccini" || view.players.length === 2).map(([key, label]) => html`<tr><th scope="row">${label}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">Total</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr></tbody>
     </table></div>
     <h3>Casts</h3>
-    ${rows.map((r) => html`<div class=${`cast${r.total === best ? " best-cast" : ""}`} data-seat=${r.seat}>
-      <h4>${r.name}${r.total === best ? html` <span class="badge badge-turn">best cast · ${r.total} points</span>` : ` · ${r.total} points`}</h4>
-      <div class="company-cards">${(r.cast || []).map((id, i) => html`<${CardFace} card=${cards[id] || { id, kind: "singer", category: "", sex: "", stars: 0 }} compact=${true} role=${ROLES[i] && ROLES[i].key} highlight=${r.total === best} />`)}</div>
+    ${rows.map((r) => html`<div class=${`cast${r.winner ? " best-cast" : ""}`} data-seat=${r.seat}>
+      <h4>${r.name}${r.winner ? html` <span class="badge badge-turn">winner · ${r.total} points</span>` : ` · ${r.total} points`}</h4>
+      <div class="company-cards">${(r.cast || []).map((id, i) => html`<${CardFace} card=${cards[id] || { id, kind: "singer", category: "", sex: "", stars: 0 }} compact=${true} role=${ROLES[i] && ROLES[i].key} highlight=${r.winner} />`)}</div>
     </div>`)}
   </div>`;
 }

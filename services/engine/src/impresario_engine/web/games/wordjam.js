@@ -2,7 +2,7 @@
 // panel for whatever the player may do now (call Open Sesame, challenge, vote, bet, steal),
 // with the engine's own messages when a word is refused.
 import { html, useEffect, useState } from "../lib.js";
-import { call } from "../shared/api.js";
+import { Problem } from "../shared/api.js";
 import { LANGUAGES, listNames, nameOf, plural, titleCase } from "../shared/format.js";
 
 const SIDES = { ali_baba: "Alì Babà", thieves: "the Thieves" };
@@ -11,6 +11,7 @@ const REASONS = {
   empty: "the word is empty", too_long: "the word is too long", invalid_characters: "only letters are allowed",
   forbidden_consonant: "it uses the forbidden consonant", already_used: "it was already used in this game",
   not_eight_letters: "the theme asks for exactly 8 letters", wrong_first_letter: "it must start with the 1-coin consonant",
+  not_in_dictionary: "the dictionary does not know it",
 };
 const OUTCOMES = { pass: "passed", invalid: "invalid", not_enough: "not enough", voided: "voided by the vote", chief: "Chief Thief!", not_counted: "not said", counted: "counted", pending: "being judged" };
 const ROLES = { ali_baba: "Alì Babà", follower: "trusted Alì Babà", chief_thief: "Chief Thief", thief: "thief", best_ali_baba: "best word, Alì Babà side", best_thieves: "best word, Thieves side" };
@@ -37,32 +38,41 @@ function Cave({ view }) {
   </ol>`;
 }
 
-function useWordValue(view, word) {
+/** What the word typed would be worth now, and whether the engine would take it: the game's own
+ * check (``POST /v1/games/{id}/word-check``, the rules' checks of a call: letters, the
+ * forbidden consonant, reuse, the theme's first letter or eight letters, the dictionary),
+ * never a copy of the rules here. ``{word, valid, value, reason, detail}`` or null. */
+function useWordValue(view, word, checkWord) {
   const [value, setValue] = useState(null);
   useEffect(() => {
-    if (!word.trim()) { setValue(null); return undefined; }
+    const typed = word.trim();
+    if (!typed || !checkWord) { setValue(null); return undefined; }
+    let live = true;
     const timer = setTimeout(async () => {
       try {
-        const coins = Object.fromEntries(view.coins.map((c) => [c.consonant, c.coins]));
-        const r = await call("POST", "/v1/rulesets/wordjam/value", { body: { word: word.trim().slice(0, 64), coins, forbidden: view.forbidden } });
-        setValue(r.data);
-      } catch { setValue(null); }
+        const r = await checkWord(typed.slice(0, 64));
+        if (live) setValue({ ...r, word: typed });
+      } catch (err) {
+        // a word that is not one (no letters, too long, other characters): the engine says why
+        if (live) setValue(err instanceof Problem && err.status === 422
+          ? { word: typed, valid: false, reason: (err.body && err.body.reason) || err.code, detail: err.detail } : null);
+      }
     }, 250);
-    return () => clearTimeout(timer);
-  }, [word, view.turn, view.forbidden]);
+    return () => { live = false; clearTimeout(timer); };
+  }, [word, view.version, checkWord]);
   return value;
 }
 
 function ValueHint({ value }) {
   if (!value) return null;
-  return html`<p class="small" aria-live="polite" data-testid="word-value">${value.valid
-    ? `Worth ${plural(value.value, "coin")}.` : `Not valid: ${REASONS[value.reason] || value.reason}.`}</p>`;
+  return html`<p class="small" aria-live="polite" data-testid="word-value" data-word=${value.word}>${value.valid
+    ? `Worth ${plural(value.value, "coin")}.` : `Not valid: ${REASONS[value.reason] || value.detail || value.reason}.`}</p>`;
 }
 
-function CallPanel({ view, space, act, busy, canPass }) {
+function CallPanel({ view, space, act, busy, canPass, checkWord }) {
   const [word, setWord] = useState("");
   const [error, setError] = useState(null);
-  const value = useWordValue(view, word);
+  const value = useWordValue(view, word, checkWord);
   const submit = async (e) => {
     e.preventDefault();
     if (!word.trim()) { setError("Write a word first."); return; }
@@ -124,11 +134,11 @@ function SidePanel({ view, kind, act, busy }) {
   </section>`;
 }
 
-function ThiefPanel({ view, space, act, busy }) {
+function ThiefPanel({ view, space, act, busy, checkWord }) {
   const you = view.you || {};
   const [word, setWord] = useState(you.word || "");
   const [error, setError] = useState(null);
-  const value = useWordValue(view, word);
+  const value = useWordValue(view, word, checkWord);
   const send = async (final) => {
     if (!word.trim()) { setError("Write a word first."); return; }
     setError(await act({ type: "thief_word", word: word.trim(), final }, { inline: true }));
@@ -152,26 +162,39 @@ function ThiefPanel({ view, space, act, busy }) {
   </form>`;
 }
 
-function MyMove({ view, actions, act, busy }) {
+function MyMove({ view, actions, act, busy, checkWord }) {
   if (!actions || !actions.moves.length) return null;
   const find = (t) => actions.moves.find((m) => m.type === t);
-  if (find("open_sesame")) return html`<${CallPanel} key=${`call-${view.turn}`} view=${view} space=${find("open_sesame")} act=${act} busy=${busy} canPass=${Boolean(find("no_call"))} />`;
+  if (find("open_sesame")) return html`<${CallPanel} key=${`call-${view.turn}`} view=${view} space=${find("open_sesame")} act=${act} busy=${busy} canPass=${Boolean(find("no_call"))} checkWord=${checkWord} />`;
   if (find("challenge") || find("no_challenge")) return html`<${ChallengePanel} view=${view} space=${find("challenge") || { ...find("no_challenge"), word: view.challenge && view.challenge.word, value: view.challenge && view.challenge.value, author: view.challenge && view.challenge.seat, about: view.challenge && view.challenge.about }} act=${act} busy=${busy} />`;
   if (find("vote")) return html`<${VotePanel} view=${view} space=${find("vote")} act=${act} busy=${busy} />`;
   if (find("bet")) return html`<${SidePanel} view=${view} kind="bet" act=${act} busy=${busy} />`;
   if (find("choose_side")) return html`<${SidePanel} view=${view} kind="choose_side" act=${act} busy=${busy} />`;
-  if (find("thief_word") || find("thief_pass")) return html`<${ThiefPanel} key=${`thief-${view.turn}`} view=${view} space=${find("thief_word") || {}} act=${act} busy=${busy} />`;
+  if (find("thief_word") || find("thief_pass")) return html`<${ThiefPanel} key=${`thief-${view.turn}`} view=${view} space=${find("thief_word") || {}} act=${act} busy=${busy} checkWord=${checkWord} />`;
   return null;
 }
 
-function Situation({ view }) {
+/** Whether the view's ``last_vote`` (the game's last, kept across turns) was this turn's: the
+ * feed's last vote comes after the last turn's start. Without events (the replay) it is shown. */
+export function voteThisTurn(view, events) {
+  if (!view.last_vote) return false;
+  if (!events || !events.length) return true;
+  let started = -1;
+  let voted = -1;
+  for (const e of events) {
+    if (e.type === "turn_started") started = e.seq;
+    else if (e.type === "vote_result") voted = e.seq;
+  }
+  return started < 0 || voted > started;
+}
+
+function Situation({ view, events }) {
   const items = [];
   if (view.ali_word) items.push(html`<li>Alì Babà: <strong>${nameOf(view, view.ali_baba)}</strong> with <strong>${view.ali_word.word}</strong> (${plural(view.ali_word.value, "coin")}).</li>`);
   if (view.barred.length) items.push(html`<li>Barred this turn (call voided): ${listNames(view, view.barred)}.</li>`);
   if (view.challenge) items.push(html`<li>“${view.challenge.word}” by ${nameOf(view, view.challenge.seat)}: ${view.challenge.stage === "vote"
     ? `challenged by ${nameOf(view, view.challenge.challenger)}; ${plural(view.challenge.votes_cast, "vote")} cast so far` : "anyone may challenge it now"}.</li>`);
-  if (view.last_vote) items.push(html`<li>Last vote on “${view.last_vote.word}”: ${view.last_vote.in_favour} in favour, the word ${view.last_vote.stands ? "stands" : "falls"}
-    (${view.last_vote.votes.map((v) => `${nameOf(view, v.seat)} ${v.in_favour ? "for" : "against"}`).join(", ")}).</li>`);
+  if (voteThisTurn(view, events)) items.push(html`<li>Last vote on “${view.last_vote.word}”: ${view.last_vote.in_favour} in favour, the word ${view.last_vote.stands ? "stands" : "falls"}${" "}(${view.last_vote.votes.map((v) => `${nameOf(view, v.seat)} ${v.in_favour ? "for" : "against"}`).join(", ")}).</li>`);
   if (view.bets) items.push(html`<li>Bets: ${view.bets.map((b) => `${nameOf(view, b.seat)} → ${SIDES[b.side]}`).join(", ")}.</li>`);
   if (view.sides) items.push(html`<li>Sides: ${view.sides.map((b) => `${nameOf(view, b.seat)} → ${SIDES[b.side]}`).join(", ")}.</li>`);
   if (view.window && view.window.length) items.push(html`<li>In the window: ${listNames(view, view.window)}${view.must_beat !== null ? `; they must beat ${plural(view.must_beat, "coin")}` : ""}.</li>`);
@@ -193,7 +216,9 @@ function Awards({ view }) {
   </section>`;
 }
 
-function Players({ view, me }) {
+function Players({ view, me, recent = [] }) {
+  // the seats that moved since this seat's last move: their rows are marked (and say so)
+  const moved = new Set(recent.map((e) => e.seat));
   const flags = (p) => {
     const out = [];
     if (p.seat === view.ali_baba) out.push("Alì Babà");
@@ -209,12 +234,12 @@ function Players({ view, me }) {
   return html`<section class="card" aria-labelledby="wj-players-title">
     <h2 id="wj-players-title">Players</h2>
     <table class="grid-table players-table"><thead><tr><th scope="col">Player</th><th scope="col">Points</th><th scope="col">Now</th></tr></thead>
-      <tbody>${view.players.map((p) => html`<tr class=${p.seat === me ? "me" : ""}><th scope="row">${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " · bot" : ""}</th>
+      <tbody>${view.players.map((p) => html`<tr class=${`${p.seat === me ? "me" : ""}${moved.has(p.seat) ? " recent" : ""}`} data-seat=${p.seat}><th scope="row">${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " · bot" : ""}${moved.has(p.seat) ? html`<span class="sr-only"> (moved since your last move)</span>` : ""}</th>
         <td>${p.total}</td><td class="flags">${flags(p)}</td></tr>`)}</tbody></table>
   </section>`;
 }
 
-export function Table({ view, actions, act, busy, me }) {
+export function Table({ view, actions, act, busy, me, checkWord, events, recent = [] }) {
   const turn = view.extra_turn ? `Extra turn ${view.extra_turn}` : `Turn ${view.turn} of 8`;
   return html`<div class="wj two-col"><div class="main-col">
     <section class="card" aria-labelledby="wj-board-title">
@@ -228,10 +253,10 @@ export function Table({ view, actions, act, busy, me }) {
       <h3>The cave</h3>
       <${Cave} view=${view} />
     </section>
-    <${MyMove} view=${view} actions=${actions} act=${act} busy=${busy} />
-    <${Situation} view=${view} />
+    <${MyMove} view=${view} actions=${actions} act=${act} busy=${busy} checkWord=${checkWord} />
+    <${Situation} view=${view} events=${events} />
   </div><div class="side-col">
-    <${Players} view=${view} me=${me} />
+    <${Players} view=${view} me=${me} recent=${recent} />
     <${Awards} view=${view} />
     ${view.used_words.length > 0 && html`<section class="card"><h2>Words used</h2><p class="small">${view.used_words.join(", ")}</p></section>`}
   </div></div>`;
@@ -270,10 +295,15 @@ export function yourTurn(view, mine) {
   return `Your move: ${k.map(titleCase).join(" or ")}.`;
 }
 
+/** A turn as the table names it: "Turn 3", or "Extra turn 1" (turn 9 counts on, R7). */
+function turnName(e) {
+  return e.extra_turn ? `Extra turn ${e.extra_turn}` : `Turn ${e.turn}`;
+}
+
 export function describeEvent(e, view, live = false) {
   const who = (s) => nameOf(view, s);
   switch (e.type) {
-    case "turn_started": return `Turn ${e.turn} begins: theme ${e.style ? e.style.name : ""}.`;
+    case "turn_started": return `${turnName(e)} begins: theme ${e.style ? e.style.name : ""}.`;
     case "game_started": return "The game begins.";
     case "no_call": return live ? null : `${who(e.seat)} has nothing.`;
     case "sesame_called": return `${who(e.seat)} calls Open Sesame with “${e.word}” (${plural(e.value, "coin")}).`;
@@ -292,7 +322,7 @@ export function describeEvent(e, view, live = false) {
     case "chief_thief": return `${who(e.seat)} is the Chief Thief.`;
     case "sides_revealed": return "The sides are revealed.";
     case "word_counted": return `${who(e.seat)}'s “${e.word}” counts for ${SIDES[e.side]}.`;
-    case "turn_scored": return `Turn ${e.turn} scored: ${(e.awards || []).map((a) => `${who(a.seat)} +${a.points}`).join(", ") || "nothing"}.`;
+    case "turn_scored": return `${turnName(e)} scored: ${(e.awards || []).map((a) => `${who(a.seat)} +${a.points}`).join(", ") || "nothing"}.`;
     case "extra_turn": return "A tie: an extra turn.";
     case "game_finished": return "The game is over.";
     case "deadline_passed": return `${who(e.seat)}'s time ran out: the engine played the default.`;

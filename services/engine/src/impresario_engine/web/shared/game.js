@@ -7,7 +7,7 @@ import { call, explain, isStale, Problem, withQuery } from "./api.js";
 import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
 import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert, Countdown, Dialog, Seats, ShareLink } from "./ui.js";
+import { Alert, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
@@ -45,6 +45,13 @@ export function describeEvent(module, e, view, live = false) {
   }
 }
 
+/** The moves other seats made after ``since`` (the last event this seat had seen when it last
+ * moved): the events of a seat that is not ``me``, the table's own (seats, rematches) left out. */
+export function othersSince(events, since, me) {
+  if (me === null || me === undefined || since === null || since === undefined) return [];
+  return events.filter((e) => e.seq > since && typeof e.seat === "number" && e.seat !== me && !SEATING.has(e.type));
+}
+
 export function GamePage({ id, query }) {
   const saved = seatOf(id);
   const seatToken = saved.token || null;
@@ -59,7 +66,12 @@ export function GamePage({ id, query }) {
   const [events, setEvents] = useState([]);
   const [feed, setFeed] = useState("connecting");
   const [announce, setAnnounce] = useState("");
+  // the last event this seat had seen when it last moved (kept per game: a reload keeps it)
+  const [lookedAt, setLookedAt] = useState(() => (typeof saved.looked === "number" ? saved.looked : null));
   const current = useRef(null);
+  // the seat is being given up: its token is about to stop working, so nothing asks with it
+  const leaving = useRef(false);
+  const [feedEpoch, setFeedEpoch] = useState(0);
   const loading = useRef(false);
   const again = useRef(false);
 
@@ -82,11 +94,16 @@ export function GamePage({ id, query }) {
     }
     if (current.current && current.current.version > v.version) return;  // a newer one is shown
     current.current = v;
+    if (seatToken && me !== null) {
+      // a seat's first look at the game: what happened before it is not news
+      setLookedAt((old) => (old === null ? (remember(id, { looked: v.last_seq }), v.last_seq) : old));
+    }
     setActions(moves);
     setView(v);
   }, [id, seatToken]);
 
   const refresh = useCallback(async () => {
+    if (leaving.current) return;
     if (loading.current) { again.current = true; return; }
     loading.current = true;
     try {
@@ -116,7 +133,7 @@ export function GamePage({ id, query }) {
   // (a game that ends while followed keeps its stream: the server closes it after the last event)
   const status = view ? view.status : null;
   useEffect(() => {
-    if (!status) return undefined;
+    if (!status || leaving.current) return undefined;
     if (current.current.status === "finished") {
       call("GET", `/v1/games/${encodeURIComponent(id)}/events`, { token: readToken, spectator })
         .then((r) => addEvents(r.data.events)).catch(() => {});
@@ -137,7 +154,23 @@ export function GamePage({ id, query }) {
       },
     });
     return () => handle.close();
-  }, [id, status !== null, readToken]);
+  }, [id, status !== null, readToken, feedEpoch]);
+
+  // leaving a game in play: the feed stops and the view is not asked for with the seat's token
+  // (it would answer 401 once the seat is given up); if the seat could not be given up, both
+  // start again
+  const leave = useCallback(async (give) => {
+    leaving.current = true;
+    setFeedEpoch((n) => n + 1);
+    try {
+      await give();
+    } catch (err) {
+      leaving.current = false;
+      setFeedEpoch((n) => n + 1);
+      refresh();
+      throw err;
+    }
+  }, [refresh]);
 
   // a finished game: its feed has ended, but a player may ask for a rematch at any time; its
   // link is in the view (asked without If-None-Match: linking a rematch leaves the version)
@@ -159,6 +192,9 @@ export function GamePage({ id, query }) {
   const act = useCallback(async (move, opts = {}) => {
     const v = current.current;
     setBusy(true);
+    // this move is made having seen the game up to here: what others do next is news
+    remember(id, { looked: v.last_seq });
+    setLookedAt(v.last_seq);
     if (!opts.inline) setError(null);
     setNotice(null);
     try {
@@ -182,6 +218,15 @@ export function GamePage({ id, query }) {
     }
   }, [id, seatToken, show, refresh, addEvents]);
 
+  // Word Jam: the engine's own check of a word against the game as it is (the value hint)
+  const checkWord = useCallback(async (word) => (await call("POST", `/v1/games/${encodeURIComponent(id)}/word-check`, {
+    token: readToken, spectator, body: { word } })).data, [id, readToken, spectator]);
+
+  // the heading that had the focus ("Loading the table…") is replaced by the game's: the
+  // focus goes to the new one rather than falling back to the body
+  const shown = view !== null;
+  useEffect(() => { if (shown && focusLost()) focusHeading(); }, [shown]);
+
   const module = view && GAMES[view.ruleset];
   useEffect(() => {
     if (!view) return;
@@ -197,6 +242,7 @@ export function GamePage({ id, query }) {
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
+  const recent = view.status === "playing" ? othersSince(events, lookedAt, me) : [];
   return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
@@ -213,12 +259,24 @@ export function GamePage({ id, query }) {
       ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />
         ${howTo}`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
+        <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
-        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} />`}`}
+        ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
-    ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} />`}
+    ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
   </div>`;
+}
+
+/** What the other seats did since this seat last moved, newest last, each line flashing once as
+ * it arrives (not with prefers-reduced-motion); the tables mark the same moves (``recent``). */
+function RecentMoves({ recent, view, module }) {
+  const lines = recent.map((e) => ({ seq: e.seq, text: describeEvent(module, e, view, false) })).filter((l) => l.text);
+  if (!lines.length) return null;
+  return html`<section class="card recent-moves" aria-labelledby="recent-title" data-testid="recent-moves">
+    <h2 id="recent-title">Since your last move</h2>
+    <ul>${lines.slice(-12).map((l) => html`<li key=${l.seq} class="fresh" data-seq=${l.seq}>${l.text}</li>`)}</ul>
+  </section>`;
 }
 
 /** The rules in a minute: open the first time this browser plays a ruleset, folded after. */
@@ -311,13 +369,14 @@ function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
     const h = held.get(p.seat);
     return h && html`<span class="badge badge-held">held for ${h.name}, <${Countdown} deadline=${h.until} label="hold ends in" /></span>`;
   };
-  const canFree = (p) => p.name && !held.has(p.seat) && (p.seat === mySeat ? seatToken : host);
+  // the host frees any seat, one held for a rematch's player who does not come back included
+  const canFree = (p) => p.name && (p.seat === mySeat ? seatToken : host);
   return html`<section class="card setup" aria-labelledby="setup-title">
     <h2 id="setup-title">Waiting for players: ${view.seats_taken} of ${view.seats_total} seated</h2>
     <p>The game starts by itself when the last seat is taken.${held.size ? " Seats held for the players of the last game stay theirs for a few minutes, then anyone may take them." : ""}</p>
     <${Seats} view=${view} me=${mySeat} extra=${seatLabel}
       action=${(p) => canFree(p) && html`<button type="button" class="link" disabled=${busy} onClick=${() => free_(p.seat)}
-        aria-label=${p.seat === mySeat ? "Leave this table" : `Free seat ${p.seat + 1} (${p.name})`}>${p.seat === mySeat ? "leave" : "remove"}</button>`} />
+        aria-label=${p.seat === mySeat ? "Leave this table" : `Free seat ${p.seat + 1} (${held.has(p.seat) ? `held for ${p.name}` : p.name})`}>${p.seat === mySeat ? "leave" : "remove"}</button>`} />
     <${Alert} message=${error} />
     ${!seatToken && free > 0 && (maySit ? html`<form onSubmit=${takeSeat} class="inline-form">
       <div class="field"><label for="seat-name">Your name</label>
@@ -338,7 +397,7 @@ function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
 }
 
 /** Leaving a game in play: the seat stays, played by the ruleset's bot or its defaults. */
-function LeaveGame({ view, id, me, seatToken }) {
+function LeaveGame({ view, id, me, seatToken, leave: stopping }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -349,7 +408,7 @@ function LeaveGame({ view, id, me, seatToken }) {
   const leave = async () => {
     setBusy(true); setError(null);
     try {
-      await call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${me}`, { token: seatToken });
+      await stopping(() => call("DELETE", `/v1/games/${encodeURIComponent(id)}/seats/${me}`, { token: seatToken }));
       forgetSeat(id);
       setFlash(`You left the game: ${who} until the end.`);
       if (view.private) location.hash = route("lobby");
@@ -381,8 +440,10 @@ function Finished({ view, id, module, seatToken, spectator }) {
       // one gets that player's seat in it (asking again gives the same seat and token)
       const r = await call("POST", `/v1/games/${encodeURIComponent(id)}/rematch`, { token: seatToken });
       const saved = seatOf(id);
+      // the rematch's host (the table's host who sat at it, or the first player back) gets
+      // its host token too: bots and seats, as at the first table
       remember(r.data.rematch, { token: r.data.token, seat: r.data.seat, name: saved.name, ruleset: view.ruleset,
-        join: saved.join || undefined });
+        join: saved.join || undefined, host: r.data.host_token || undefined });
       location.hash = route("game", r.data.rematch);
     } catch (err) {
       if (err instanceof Problem && [404, 405].includes(err.status) && err.code !== "game_not_found") {

@@ -24,6 +24,22 @@ export function Countdown({ deadline, label = "Time left", onExpire }) {
     <span class="countdown-label">${label}</span> <strong>${clockText(left)}</strong></span>`;
 }
 
+/** Move the focus to the page's heading (a screen reader reads where the player is), without
+ * scrolling: after a navigation, once a page's content replaces its "Loading" heading, and
+ * when a dialog that opened by itself closes. */
+export function focusHeading() {
+  const heading = document.querySelector("main h1");
+  if (!heading) return;
+  heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+}
+
+/** Whether nothing in the page holds the focus (it fell back to the body). */
+export function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body || active === document.documentElement;
+}
+
 /**
  * A modal dialog (the native <dialog>: focus moves into it and stays there, Escape closes it).
  * ``open`` controls it; ``onClose`` is called when the player dismisses it.
@@ -41,7 +57,11 @@ export function Dialog({ open, title, onClose, children, id }) {
       if (first) first.focus();
     } else if (!open && dialog.open) {
       dialog.close();
-      if (opener.current && opener.current.isConnected) opener.current.focus();
+      // back where the player was; a dialog that opened by itself (the player's turn came)
+      // had no opener, or one the new view removed: the page's heading then, not the top
+      const back = opener.current;
+      if (back && back.isConnected && back !== document.body && back !== document.documentElement) back.focus();
+      else focusHeading();
     }
   }, [open]);
   const titleId = `${id || "dialog"}-title`;

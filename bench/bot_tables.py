@@ -1,0 +1,112 @@
+"""A human's move at a table of searching bots: does it wait for them?
+
+Two kinds of 4-player Turandot table, played at once by clients over HTTP against gunicorn:
+four human seats, and one human with three ``hard`` bots (Turandot's search). Each human plays
+a uniformly drawn legal move as soon as it may; only its ``POST /moves`` is timed. The hard bots
+think at least ``SEARCH_SECONDS`` and are played by whatever reaches the game once that time is
+over (here the humans' polls; in a deployment the reaper), never inside a human's move, so the
+two tables' move latencies should match.
+
+    python bench/bot_tables.py URL      # against a running engine
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import threading
+import time
+from typing import Any, Callable
+
+import requests
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def _seat_moves(base: str, gid: str, token: str, rng: random.Random, times: list[float],
+                deadline: float) -> None:
+    """Play one human seat to the end: poll the view, move when pending, time each move."""
+    http = requests.Session()
+    http.headers["Authorization"] = f"Bearer {token}"
+    while time.monotonic() < deadline:
+        view = http.get(f"{base}/v1/games/{gid}", timeout=30).json()
+        if view["status"] == "finished":
+            return
+        me = view["you"]["seat"]
+        if not any(p["seat"] == me for p in view["pending"]):
+            time.sleep(0.05)
+            continue
+        actions = http.get(f"{base}/v1/games/{gid}/actions", timeout=30).json()
+        if not actions["moves"]:
+            continue
+        move = _uniform(actions, rng)
+        start = time.perf_counter()
+        resp = http.post(f"{base}/v1/games/{gid}/moves", json=move, timeout=30,
+                         headers={"If-Match": str(view["version"])})
+        elapsed = time.perf_counter() - start
+        if resp.status_code == 200:
+            times.append(elapsed)
+
+
+def _uniform(actions: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    from impresario_rules.turandot.bots import uniform
+    return uniform({}, actions, rng)
+
+
+def _table(base: str, bots: int, seed: int) -> tuple[str, list[str]]:
+    created = requests.post(f"{base}/v1/games", json={
+        "ruleset": "turandot", "players": 4, "seed": seed}, timeout=30).json()
+    gid, host = created["game"]["id"], created["host_token"]
+    tokens = []
+    for i in range(4):
+        body: dict[str, Any] = {"name": f"P{i}"}
+        if i >= 4 - bots:
+            body = {"name": f"Bot{i}", "bot": "hard"}
+        joined = requests.post(f"{base}/v1/games/{gid}/seats", json=body, timeout=30,
+                               headers={"Authorization": f"Bearer {host}"}).json()
+        if joined.get("token"):
+            tokens.append(joined["token"])
+    return gid, tokens
+
+
+def measure(base: str, bots: int, tables: int, seconds: float = 120.0) -> dict[str, Any]:
+    """Human move latencies over ``tables`` concurrent tables with ``bots`` hard bots each."""
+    times: list[float] = []
+    threads = []
+    deadline = time.monotonic() + seconds
+    for t in range(tables):
+        gid, tokens = _table(base, bots, 9000 + t)
+        for k, token in enumerate(tokens):
+            th = threading.Thread(target=_seat_moves, daemon=True, args=(
+                base, gid, token, random.Random(t * 10 + k), times, deadline))
+            threads.append(th)
+    started = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return {"hard_bots": bots, "tables": tables, "human_moves": len(times),
+            "seconds": round(time.perf_counter() - started, 1),
+            "p50_ms": round(_percentile(times, 0.5) * 1000, 2),
+            "p99_ms": round(_percentile(times, 0.99) * 1000, 2),
+            "max_ms": round(max(times, default=0.0) * 1000, 2)}
+
+
+def run(base: str, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Both tables; the ratio of the human move's p99 with three hard bots to without."""
+    alone = measure(base, 0, 6)
+    log(f"human moves, 4 humans a table: {alone['human_moves']} moves, p50 {alone['p50_ms']} "
+        f"ms, p99 {alone['p99_ms']} ms")
+    hard = measure(base, 3, 24)
+    log(f"human moves, 1 human + 3 hard bots: {hard['human_moves']} moves, p50 "
+        f"{hard['p50_ms']} ms, p99 {hard['p99_ms']} ms")
+    return {"four_humans": alone, "three_hard_bots": hard,
+            "p99_ratio": round(hard["p99_ms"] / alone["p99_ms"], 2) if alone["p99_ms"] else None}
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(sys.argv[1]), indent=2))
