@@ -30,6 +30,8 @@ TOURNAMENTS: list[tuple[str, str, list[str], dict[str, Any] | None, str, str]] =
      {"hands": 4}, "medium", "the pair wins the match more often than not"),
     ("wordjam-medium-vs-easy", "wordjam", ["medium", "easy", "easy", "easy", "easy", "easy"],
      None, "medium", "first place more often than its fair share (1/6)"),
+    ("wordjam-hard-vs-medium", "wordjam", ["hard"] + ["medium"] * 5, None, "hard",
+     "first place >= 2x its fair share (1/6)"),
 ]
 
 

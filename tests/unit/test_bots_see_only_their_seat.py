@@ -2,9 +2,9 @@
 
 At decision points of seeded games, the hidden parts of the true state are changed to another
 world the seat cannot tell apart (the deck's order, the generator behind future shuffles, the
-others' sealed bids, the cards in the others' hands): first the test checks the seat's view is
-indeed the same in both worlds, then that the bot, given the same random stream, makes the same
-move in both. A bot that read the state instead of its view would tell them apart.
+others' sealed bids and bets, Word Jam's secret sides, words and votes, the cards in the
+others' hands): first the test checks the seat's view is indeed the same in both worlds, then
+that the bot, given the same random stream, makes the same move in both. A bot that read the state instead of its view would tell them apart.
 """
 
 from __future__ import annotations
@@ -40,6 +40,21 @@ def _wordjam(state: State, seat: int, rng: random.Random) -> State:
     out = dict(state)
     out["styles"] = rng.sample(state["styles"], len(state["styles"]))
     out["rng"] = rng.getrandbits(64)
+    flip = {"ali_baba": "thieves", "thieves": "ali_baba"}
+    others = [s for s in range(state["n"]) if s != seat]
+    if not state["bets_revealed"]:  # the others' sealed bets: the other side each
+        out["bets"] = [flip[b] if s in others and b is not None else b
+                       for s, b in enumerate(state["bets"])]
+    if not state["sides_revealed"]:  # turn 8's secret sides
+        out["sides"] = [flip[b] if s in others and b is not None else b
+                        for s, b in enumerate(state["sides"])]
+    # the words the others submitted in the window: another word each
+    out["words"] = [w + "A" if s in others and w is not None else w
+                    for s, w in enumerate(state["words"])]
+    ch = state["challenge"]
+    if ch is not None:  # the others' votes on a challenged word
+        out["challenge"] = {**ch, "votes": [not v if s in others and v is not None else v
+                                            for s, v in enumerate(ch["votes"])]}
     return out
 
 

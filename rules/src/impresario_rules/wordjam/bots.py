@@ -83,7 +83,7 @@ def settled_word(view: View, rng: random.Random) -> tuple[str, int] | None:
     return stable.choice(found[:TOP])
 
 
-def _seat_words(view: View) -> dict[int, list[int]]:
+def seat_words(view: View) -> dict[int, list[int]]:
     """The values of the words each seat has said in the game (calls and declarations)."""
     said: dict[int, list[int]] = {}
     for record in view.get("history", []):
@@ -101,10 +101,15 @@ def others_best(view: View, seats: list[int]) -> float:
     seat by how the values of its words so far compare with the table's (a seat whose words
     were twice the table's average is expected to find better ones), the best of the seats."""
     values = sorted((v for _, v in _playable(view, card_words(view))), reverse=True)
+    return estimate(values, seat_words(view), seats)
+
+
+def estimate(values: list[int], said: dict[int, list[int]], seats: list[int]) -> float:
+    """:func:`others_best` of the values the card allows now (most valuable first) and the
+    values each seat's words had so far (:func:`seat_words`)."""
     if not values or not seats:
         return 0.0
     typical = values[min(TYPICAL_RANK, len(values) - 1)]
-    said = _seat_words(view)
     everyone = [v for vs in said.values() for v in vs]
     table = sum(everyone) / len(everyone) if everyone else 0
     best = 0.0

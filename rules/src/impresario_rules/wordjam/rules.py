@@ -168,6 +168,8 @@ class WordJam(Ruleset):
     #: delay of up to 20 seconds (at most 80% of the window); the game option bot_seconds
     #: changes it (0: at once)
     bot_seconds = 20
+    #: the ``hard`` bot searches (``search.py``): the engine lets it think off the request path
+    searching_bots = ("hard",)
     # leave_bot stays the base's: a player who leaves a game in play keeps the seat playing
     # its defaults (no call, trust Alì Babà, no challenge, votes against): it stops competing
     # for the prizes, where a bot would go on taking them from the players still at the table

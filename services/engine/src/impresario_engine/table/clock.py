@@ -23,7 +23,8 @@ BOT_PACE = (0.2, 1.0)
 BOT_WINDOW_SHARE = 0.8
 #: a bot that searches (``Ruleset.searching_bots``) thinks at least this long: the request that
 #: hands it its turn answers without waiting for the search, which the reaper (or a later
-#: request) makes once the time is over
+#: request) makes once the time is over; never more than BOT_WINDOW_SHARE of the window it
+#: must act in (a Word Jam window may be one second long)
 SEARCH_SECONDS = 1.0
 
 #: the options the service itself handles, name -> (lowest, highest) whole seconds; every
@@ -116,7 +117,9 @@ def bot_times(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
         cap = pace if not seconds else min(pace, BOT_WINDOW_SHARE * seconds)
         delay = cap * draw.uniform(*BOT_PACE) if cap > 0 else 0.0
         if seats[s]["bot"] in ruleset.searching_bots:
-            delay = max(delay, SEARCH_SECONDS)
+            # never longer than the bot's share of its window: it must still move inside it
+            delay = max(delay, SEARCH_SECONDS if not seconds
+                        else min(SEARCH_SECONDS, BOT_WINDOW_SHARE * seconds))
         out[s] = (start + delay, draw.random())
     return out
 
