@@ -16,6 +16,7 @@ from impresario_rules.play import SEAT_BOTS, Bot, bot_names
 from impresario_rules.play import make_bot as rules_bot
 from impresario_rules.bots import SeatBot
 from impresario_rules.turandot.bots import GreedyBot, RandomBot
+from impresario_rules.muzicando.search import hard_with as muzicando_hard_with
 from impresario_rules.turandot.search import THINK_MS, hard_with
 
 from ._generated import models
@@ -26,31 +27,42 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "HardBot", "make_bot", "bot_names", 
            "take_turn", "play_seat", "THINK_MS"]
 
 
-class HardBot(SEAT_BOTS["turandot"]["hard"]):  # type: ignore[misc]
-    """Turandot's ``hard`` bot with a think budget: at most ``think_ms`` milliseconds of this
-    process's CPU time a decision (``None``: bounded only by the worlds it samples, and then
-    reproducible from its ``seed``)."""
+#: the searching bots that take a think budget, by ruleset: their ``hard_with``
+SEARCHES: dict[str, Callable[..., Any]] = {"turandot": hard_with,
+                                           "muzicando": muzicando_hard_with}
 
-    def __init__(self, *, seed: int | None = None, think_ms: float | None = THINK_MS) -> None:
+
+class HardBot(SEAT_BOTS["turandot"]["hard"]):  # type: ignore[misc]
+    """A ``hard`` bot (Turandot's unless ``ruleset`` says otherwise) with a think budget: at
+    most ``think_ms`` milliseconds of this process's CPU time a decision (``None``: bounded
+    only by the worlds it samples, and then reproducible from its ``seed``)."""
+
+    def __init__(self, *, seed: int | None = None, think_ms: float | None = THINK_MS,
+                 ruleset: str = "turandot") -> None:
         super().__init__(seed=seed)
+        if ruleset not in SEARCHES:
+            raise ValueError(f"no hard bot for {ruleset!r}; rulesets: {', '.join(SEARCHES)}")
+        self.ruleset = ruleset
         self.think_ms = think_ms
-        self._search = hard_with(think_ms, time.process_time) if think_ms is not None else None
+        self._plain = SEAT_BOTS[ruleset]["hard"].play
+        self._search = (SEARCHES[ruleset](think_ms, time.process_time)
+                        if think_ms is not None else None)
 
     def choose(self, view: Any, actions: Any) -> Any:
         if self._search is None:
-            return super().choose(view, actions)
+            return self._plain(view, actions, self.rng)
         return self._search(view, actions, self.rng)
 
 
 def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot",
              think_ms: float | None = None) -> SeatBot:
-    """A bot of ``ruleset`` by level (``easy``, ``medium``, Turandot's ``hard``) or older name,
-    with its own random stream (``seed``: reproducible). ``think_ms``: the think budget of a
-    searching bot (Turandot's ``hard``) in milliseconds of CPU a decision; without it the bot
-    is bounded by the worlds it samples alone, and reproducible."""
+    """A bot of ``ruleset`` by level (``easy``, ``medium``, Turandot's and Muzicando's
+    ``hard``) or older name, with its own random stream (``seed``: reproducible).
+    ``think_ms``: the think budget of a searching bot (``hard``) in milliseconds of CPU a
+    decision; without it the bot is bounded by the worlds it samples alone, and reproducible."""
     bot = rules_bot(name, seed=seed, ruleset=ruleset)
-    if think_ms is not None and bot.name == "hard" and ruleset == "turandot":
-        return HardBot(seed=seed, think_ms=think_ms)
+    if think_ms is not None and bot.name == "hard" and ruleset in SEARCHES:
+        return HardBot(seed=seed, think_ms=think_ms, ruleset=ruleset)
     return bot
 
 

@@ -356,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "FILE.jsonl (one line per game), each game as it ends; or FILE.json "
                            "(everything, at the end)")
     tour.add_argument("--think-ms", type=float, default=None, metavar="N",
-                      help="the think budget of searching bots (turandot's hard), in "
+                      help="the think budget of searching bots (the hard bots), in "
                            "milliseconds of CPU a decision (default: bounded by the worlds "
                            "it samples, and reproducible)")
     tour.add_argument("--rotate", action="store_true",
