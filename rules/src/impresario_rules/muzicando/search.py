@@ -18,10 +18,12 @@ Why playouts to the end of the hand and no shorter horizon: a Muzicando hand is 
 60 moves for four players) and its points depend on who goes out first and whether the
 contract is made, which no simple evaluation of a mid-hand position tells. A playout by the
 ``medium`` policy, on a light view of the sampled world (:func:`light_view`, the few fields
-``medium`` reads), costs about 3 ms here at the start of a hand and less later, so the budget
-buys a few dozen playouts a decision: enough for the handful of moves a seat usually has.
-The candidates are capped (``MAX_CANDIDATES``, the best by ``medium``'s own scores) so that a
-Sarabanda hand with many cells per card still weighs each candidate in several worlds.
+``medium`` reads), costs 2 to 3 ms here at the start of a hand (Sarabanda's big tables cost
+most: the legal cells are worked out afresh each move) and less later, so the budget buys some
+two dozen playouts a decision. The candidates are capped (``MAX_CANDIDATES``, ``medium``'s
+choice and the best by its own scores) and the worlds with them (``PLAYOUTS`` a decision, at
+least ``MIN_WORLDS`` worlds), so that a decision with many candidates still weighs each in
+several worlds and one with few weighs them in more.
 
 The search weighs at most ``worlds`` sampled worlds. Like everything in this package it reads
 no clock: a caller that wants a think budget in time passes one, with the clock to measure it
@@ -40,7 +42,7 @@ from ..bots import Actions, Move, View
 from . import layouts as L
 from .auction import auction_bid, auction_pass, choose_layout
 from .bots import greedy, greedy_move, score_placement
-from .cards import DECK, is_do, is_oval, is_sign, sort_cards
+from .cards import DECK, is_sign, sort_cards
 from .play import pass_move, place
 from .spaces import action_space
 from .state import AUCTION, FINISHED, PLAY, TEAM, layout_of, team_of
@@ -84,24 +86,26 @@ def _table(view: View) -> dict[str, Any] | None:
             "covers": [[c["x"], c["y"], c["covered_by"]] for c in cells if c.get("covered_by")]}
 
 
-def _constraints(view: View) -> dict[int, Callable[[list[str]], bool]]:
-    """What the auction says of the others' hands while no card has left them: a bid of a
-    layout needs its opening card (R7); a dealer who must bid can open Sarabanda or
-    Glissando."""
+def _constraints(view: View) -> dict[int, set[str]]:
+    """What the auction says of the others' hands while no card has left them, as the layouts
+    each must be able to open: a bid of a layout needs its opening card (R7); a dealer who must
+    bid can open Sarabanda or Glissando (``"SG"``: either will do)."""
     me = view["you"]["seat"]
     auction = view.get("auction")
     if not auction or view["table"]["cells"] or view["phase"] not in (AUCTION, PLAY):
         return {}
-    out: dict[int, Callable[[list[str]], bool]] = {}
     needs: dict[int, set[str]] = {}
     for call in auction["calls"]:
         if call["call"] != "pass" and call["seat"] != me:
             needs.setdefault(call["seat"], set()).add(layout_of(call["call"]))
-    for seat, lays in needs.items():
-        out[seat] = (lambda lays: lambda hand: all(L.can_open(lay, hand) for lay in lays))(lays)
-    if auction.get("dealer_must_bid") and view["dealer"] != me and view["dealer"] not in out:
-        out[view["dealer"]] = lambda hand: any(is_do(c) or is_oval(c) for c in hand)
-    return out
+    if auction.get("dealer_must_bid") and view["dealer"] != me and view["dealer"] not in needs:
+        needs[view["dealer"]] = {"SG"}
+    return needs
+
+
+def _keeps(hand: list[str], needs: set[str]) -> bool:
+    """Whether ``hand`` can open every layout of ``needs`` (``"SG"``: one of the two)."""
+    return all(any(L.can_open(lay, hand) for lay in need) for need in needs)
 
 
 def determinize(view: View, rng: random.Random) -> State | None:
@@ -128,7 +132,7 @@ def determinize(view: View, rng: random.Random) -> State | None:
         for s in others:
             held[s] = sort_cards(pool[at:at + sizes[s]])
             at += sizes[s]
-        if attempt == TRIES or all(ok(held[s]) for s, ok in rules.items()):
+        if attempt == TRIES or all(_keeps(held[s], need) for s, need in rules.items()):
             break
     pile = pool[at:]
     auction = view.get("auction")
