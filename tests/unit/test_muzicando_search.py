@@ -99,3 +99,4 @@ def test_medium_decides_alike_on_the_light_view():
         actions = seat_actions(ruleset, state, seat)
         assert greedy_move(light_view(state, seat), actions) \
             == greedy_move(seat_view(state, seat), actions)
+
