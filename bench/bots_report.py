@@ -28,6 +28,8 @@ TOURNAMENTS: list[tuple[str, str, list[str], dict[str, Any] | None, str, str]] =
      "medium", "wins >= 45 % (fair share 25 %)"),
     ("muzicando-medium-pair-vs-easy-pair", "muzicando", ["medium", "easy", "medium", "easy"],
      {"hands": 4}, "medium", "the pair wins the match more often than not"),
+    ("muzicando-hard-pair-vs-medium-pair", "muzicando", ["hard", "medium", "hard", "medium"],
+     {"hands": 4}, "hard", "the pair wins >= 60 % of the matches"),
     ("wordjam-medium-vs-easy", "wordjam", ["medium", "easy", "easy", "easy", "easy", "easy"],
      None, "medium", "first place more often than its fair share (1/6)"),
     ("wordjam-hard-vs-medium", "wordjam", ["hard"] + ["medium"] * 5, None, "hard",

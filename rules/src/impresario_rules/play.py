@@ -57,9 +57,9 @@ def bot_names(ruleset: str = "turandot") -> list[str]:
 
 
 def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot") -> SeatBot:
-    """A bot of ``ruleset`` by level (``easy``, ``medium``; Turandot also ``hard``) or by an
-    older name (turandot and muzicando: random, greedy; wordjam: random, wordsmith), with its
-    own random stream (``seed``: reproducible)."""
+    """A bot of ``ruleset`` by level (``easy``, ``medium``; Turandot and Muzicando also
+    ``hard``) or by an older name (turandot and muzicando: random, greedy; wordjam: random,
+    wordsmith), with its own random stream (``seed``: reproducible)."""
     if ruleset not in SEAT_BOTS:
         raise ValueError(f"no bots for {ruleset!r}; rulesets: {', '.join(SEAT_BOTS)}")
     try:

@@ -16,6 +16,7 @@ from impresario_rules.play import SEAT_BOTS, Bot, bot_names
 from impresario_rules.play import make_bot as rules_bot
 from impresario_rules.bots import SeatBot
 from impresario_rules.turandot.bots import GreedyBot, RandomBot
+from impresario_rules.muzicando.search import hard_with as muzicando_hard_with
 from impresario_rules.turandot.search import THINK_MS, hard_with
 from impresario_rules.wordjam.search import hard_with as wordjam_hard_with
 
@@ -31,6 +32,7 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "HardBot", "SEARCHES", "make_bot", "
 SEARCHES: dict[str, Callable[[float | None, Callable[[], float] | None], Any]] = {
     "turandot": hard_with,
     "wordjam": wordjam_hard_with,
+    "muzicando": muzicando_hard_with,
 }
 
 
@@ -43,8 +45,10 @@ class HardBot(SEAT_BOTS["turandot"]["hard"]):  # type: ignore[misc]
     def __init__(self, *, seed: int | None = None, think_ms: float | None = THINK_MS,
                  ruleset: str = "turandot") -> None:
         super().__init__(seed=seed)
-        self.think_ms = think_ms
+        if ruleset not in SEARCHES:
+            raise ValueError(f"no hard bot for {ruleset!r}; rulesets: {', '.join(SEARCHES)}")
         self.ruleset = ruleset
+        self.think_ms = think_ms
         self._plain = SEAT_BOTS[ruleset]["hard"].play
         self._search = (SEARCHES[ruleset](think_ms, time.process_time)
                         if think_ms is not None else None)

@@ -356,9 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "FILE.jsonl (one line per game), each game as it ends; or FILE.json "
                            "(everything, at the end)")
     tour.add_argument("--think-ms", type=float, default=None, metavar="N",
-                      help="the think budget of searching bots (the hard bots of turandot "
-                           "and wordjam), in milliseconds of CPU a decision (default: "
-                           "bounded by the worlds it samples, and reproducible)")
+                      help="the think budget of searching bots (the hard bots), in "
+                           "milliseconds of CPU a decision (default: bounded by the worlds "
+                           "it samples, and reproducible)")
     tour.add_argument("--rotate", action="store_true",
                       help="game g moves every bot g seats on, so no seat order favours one "
                            "(the standings by bot count every seat)")

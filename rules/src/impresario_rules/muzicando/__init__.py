@@ -4,9 +4,10 @@
 from .bots import greedy, uniform
 from .declarations import DECLARATIONS
 from .rules import Muzicando
+from .search import hard
 
 #: the bots by level (``random`` and ``greedy`` are the older names)
-MUZICANDO = Muzicando({"easy": uniform, "medium": greedy}, DECLARATIONS,
+MUZICANDO = Muzicando({"easy": uniform, "medium": greedy, "hard": hard}, DECLARATIONS,
                       aliases={"random": "easy", "greedy": "medium"})
 
 __all__ = ["MUZICANDO", "Muzicando"]

@@ -104,6 +104,8 @@ class Muzicando(Ruleset):
     #: a player who leaves a game in play hands the seat to the greedy bot, so a team game
     #: keeps two partners who play their cards (no resignation in the rulebook)
     leave_bot = "greedy"
+    #: ``hard`` plays each of its moves out in sampled deals: it thinks off the request path
+    searching_bots = ("hard",)
 
     def lobby_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         return {**super().lobby_options(state, options), "mode": state["mode"],
