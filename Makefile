@@ -159,7 +159,7 @@ fuzz: install ## schemathesis (>= 5,000 cases) and the abuse cases against gunic
 		tests/contract/test_schemathesis.py tests/fuzz -q -s
 
 BOT_GAMES ?= 1000
-bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md, ~30 min)
+bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md; about an hour)
 	$(BIN)/python -m pip install --quiet "matplotlib==3.11.2"
 	$(BIN)/python bench/bots_report.py --games $(BOT_GAMES) --think-ms 200
 
