@@ -22,7 +22,9 @@ RECORDED = json.loads(golden.DATA.read_text(encoding="utf-8"))
 #: rounds (1,129 ties in 1,400 rounds; 40 now)
 #: Turandot's ``random`` (now the level ``easy``) bids at most one money card and casts at its
 #: best: a newcomer, not a player who throws the game away
-REPLACED_BOTS = {("wordjam", "random"), ("turandot", "greedy"), ("turandot", "random")}
+#: Muzicando's ``random`` (now ``easy``) bids and chooses the layout as ``medium`` does
+REPLACED_BOTS = {("wordjam", "random"), ("turandot", "greedy"), ("turandot", "random"),
+                 ("muzicando", "random")}
 
 
 def _name(game: dict) -> str:

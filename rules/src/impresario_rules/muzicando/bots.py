@@ -205,8 +205,18 @@ def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
     return random_move(view, actions, rng)
 
 
+def easy(view: View, actions: Actions, rng: random.Random) -> Move:
+    """A newcomer: bids and chooses the layout as ``medium`` does (a contract drawn at random
+    throws the hand, and in the team game the partner's with it), and plays the cards at
+    random."""
+    if any(space["type"] in ("auction_bid", "auction_pass", "choose_layout")
+           for space in actions["moves"]):
+        return greedy_move(view, actions)
+    return random_move(view, actions, rng)
 
 
-MuzicandoRandomBot = seat_bot("MuzicandoRandomBot", "random", uniform)
+
+
+MuzicandoRandomBot = seat_bot("MuzicandoRandomBot", "random", easy)
 MuzicandoGreedyBot = seat_bot("MuzicandoGreedyBot", "greedy", greedy)
 SEAT_BOTS: dict[str, type[SeatBot]] = {"random": MuzicandoRandomBot, "greedy": MuzicandoGreedyBot}
