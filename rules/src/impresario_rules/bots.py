@@ -30,6 +30,38 @@ Move = dict[str, Any]
 Play = Callable[[View, Actions, random.Random], Move]
 
 
+#: the think budget of a searching bot's decision a client gives by default, in milliseconds of
+#: CPU time (the rules read no clock: without one, a search is bounded by the worlds it samples)
+THINK_MS = 200
+
+
+class Budget:
+    """A search's think budget: ``think_ms`` milliseconds by ``clock`` (seconds, e.g.
+    ``time.process_time``), counted from now. Without a clock (the rules' own bots) it never
+    runs out: the search is bounded by the worlds it samples alone, and reproducible."""
+
+    def __init__(self, think_ms: float | None, clock: Callable[[], float] | None) -> None:
+        self.think_ms = think_ms
+        self.clock = clock
+        self.start = clock() if clock is not None else 0.0
+
+    def spent(self, done: int) -> bool:
+        """Whether one more world, after ``done`` of them, would most likely overrun it (a
+        world costs about what the ones so far cost on average)."""
+        return self.clock is not None and self.think_ms is not None \
+            and (self.clock() - self.start) * 1000 >= self.think_ms * done / (done + 1)
+
+
+def budgeted(search: Callable[..., Move], think_ms: float | None,
+             clock: Callable[[], float] | None, doc: str | None, **fixed: Any) -> Play:
+    """The searching bot ``search(view, actions, rng, think_ms=, clock=, **fixed)`` as a bot
+    (``play(view, actions, rng)``) with that think budget."""
+    def play(view: View, actions: Actions, rng: random.Random) -> Move:
+        return search(view, actions, rng, think_ms=think_ms, clock=clock, **fixed)
+    play.__doc__ = doc
+    return play
+
+
 def seat_actions(ruleset: "Ruleset", state: dict[str, Any], seat: int) -> Actions:
     """What ``GET /v1/games/{id}/actions`` answers a seat that must act: the kinds of move it
     must make, their action spaces and the move the engine would make for it."""

@@ -14,10 +14,10 @@ from typing import Any
 
 from impresario_rules.play import SEAT_BOTS, Bot, bot_names
 from impresario_rules.play import make_bot as rules_bot
-from impresario_rules.bots import SeatBot
+from impresario_rules.bots import THINK_MS, SeatBot
 from impresario_rules.turandot.bots import GreedyBot, RandomBot
 from impresario_rules.muzicando.search import hard_with as muzicando_hard_with
-from impresario_rules.turandot.search import THINK_MS, hard_with
+from impresario_rules.turandot.search import hard_with
 from impresario_rules.wordjam.search import hard_with as wordjam_hard_with
 
 from ._generated import models

@@ -38,7 +38,7 @@ import random
 from typing import Any, Callable
 
 from ..base import Action, State
-from ..bots import Actions, Move, View
+from ..bots import Actions, Budget, Move, THINK_MS, View, budgeted
 from . import layouts as L
 from .auction import auction_bid, auction_pass, choose_layout
 from .bots import greedy, greedy_move, score_placement
@@ -47,8 +47,6 @@ from .play import pass_move, place
 from .spaces import action_space
 from .state import AUCTION, FINISHED, PLAY, TEAM, layout_of, team_of
 
-#: the think budget of a decision a client gives by default, in milliseconds of CPU time
-THINK_MS = 200
 #: the most worlds a decision samples (a think budget may stop it sooner)
 WORLDS = 8
 #: the most candidate moves a decision weighs (the best by ``medium``'s scores, and its own)
@@ -251,7 +249,7 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
     if len(moves) == 1:
         return moves[0]
     me = view["you"]["seat"]
-    start = clock() if clock is not None else 0.0
+    budget = Budget(think_ms, clock)
     worlds = min(worlds, max(MIN_WORLDS, PLAYOUTS // len(moves)))
     totals = [0.0] * len(moves)
     done = 0
@@ -262,9 +260,8 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         for i, move in enumerate(moves):
             totals[i] += playout(world, me, move)
         done += 1
-        if clock is not None and think_ms is not None \
-                and (clock() - start) * 1000 >= think_ms * done / (done + 1):
-            break  # one more world would most likely overrun the budget
+        if budget.spent(done):
+            break
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return moves[best]
 
@@ -280,10 +277,7 @@ def hard_with(think_ms: float | None, clock: Callable[[], float] | None,
               worlds: int = WORLDS) -> Callable[[View, Actions, random.Random], Move]:
     """The ``hard`` bot with a think budget of ``think_ms`` milliseconds measured by
     ``clock`` (seconds, e.g. ``time.process_time``), over at most ``worlds`` worlds."""
-    def play(view: View, actions: Actions, rng: random.Random) -> Move:
-        return search(view, actions, rng, worlds=worlds, think_ms=think_ms, clock=clock)
-    play.__doc__ = hard.__doc__
-    return play
+    return budgeted(search, think_ms, clock, hard.__doc__, worlds=worlds)
 
 
 __all__ = ["hard", "hard_with", "search", "determinize", "light_view", "playout", "THINK_MS",

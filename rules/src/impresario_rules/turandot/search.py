@@ -32,7 +32,7 @@ import random
 from typing import Any, Callable
 
 from ..base import Action, State
-from ..bots import Actions, Move, View
+from ..bots import Actions, Budget, Move, View, budgeted
 from .bots import greedy, uniform
 from .cards import DEFAULT
 from .moves import HANDLERS
@@ -41,8 +41,6 @@ from .spaces import action_space, default_action
 from .state import BIDDING, CASTING, FINISHED, ROUNDS, pending
 from .views import view as seat_view
 
-#: the think budget of a decision a client gives by default, in milliseconds of CPU time
-THINK_MS = 200
 #: the most worlds a decision samples (a think budget may stop it sooner)
 WORLDS = 8
 #: the share of sampled worlds in which each other seat bids uniformly instead of as ``medium``
@@ -179,7 +177,7 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         return greedy(view, actions, rng)
     space = actions["moves"][0]
     me = view["you"]["seat"]
-    start = clock() if clock is not None else 0.0
+    budget = Budget(think_ms, clock)
     world = determinize(view, rng)
     if world is None:
         return greedy(view, actions, rng)
@@ -215,9 +213,8 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
             after = _play_round(world, me, move, others, random.Random(seed))
             totals[i] += worth(after, me)
         done += 1
-        if clock is not None and think_ms is not None \
-                and (clock() - start) * 1000 >= think_ms * done / (done + 1):
-            break  # one more world would most likely overrun the budget
+        if budget.spent(done):
+            break
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
 
@@ -233,7 +230,4 @@ def hard_with(think_ms: float | None, clock: Callable[[], float] | None,
               worlds: int = WORLDS) -> Callable[[View, Actions, random.Random], Move]:
     """The ``hard`` bot with a think budget of ``think_ms`` milliseconds measured by
     ``clock`` (seconds, e.g. ``time.process_time``), over at most ``worlds`` worlds."""
-    def play(view: View, actions: Actions, rng: random.Random) -> Move:
-        return search(view, actions, rng, worlds=worlds, think_ms=think_ms, clock=clock)
-    play.__doc__ = hard.__doc__
-    return play
+    return budgeted(search, think_ms, clock, hard.__doc__, worlds=worlds)

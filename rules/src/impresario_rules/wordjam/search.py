@@ -40,21 +40,19 @@ from typing import Any, Callable
 
 from .. import rng as rngmod
 from ..base import Action, State, stable_random
-from ..bots import Actions, Move, View
+from ..bots import Actions, Budget, Move, THINK_MS, View, budgeted
 from . import lexicon, themes
 from . import words as W
-from .bots import (KNOWN_SHARE, MARGIN, TOP, card_words, estimate, fits, language, seat_words,
+from .bots import (KNOWN_SHARE, MARGIN, TOP, card_words, estimate, language, seat_words,
                    wordsmith)
 from .moves import HANDLERS
-from .state import (ALI_BABA, BETS, FINAL_TURN, FINISHED, SIDES, THIEVES, THINK, VOTE, WINDOW,
-                    pending, totals)
+from .state import (ALI_BABA, BETS, FINAL_TURN, FINISHED, SIDES, THIEVES, THINK, pending,
+                    totals)
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
 WORLDS = 24
 #: the most words it weighs calling (the most valuable of each value it found)
 CALLS = 4
-#: the think budget of a decision a client gives by default, in milliseconds of CPU time
-THINK_MS = 200
 
 # a card's words that pass the checks now: (word, folded, value), most valuable first
 Card = list[tuple[str, str, int]]
@@ -326,7 +324,7 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
     kind = actions["moves"][0]["type"] if actions.get("moves") else None
     if kind not in ("open_sesame", "bet", "choose_side", "thief_word"):
         return wordsmith(view, actions, rng)
-    start = clock() if clock is not None else 0.0
+    budget = Budget(think_ms, clock)
     model = Model(view, rng)
     if kind == "thief_word":
         space = actions["moves"][0]
@@ -347,9 +345,8 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         for i, move in enumerate(candidates):
             totals_[i] += model.play_out(world, move)
         done += 1
-        if clock is not None and think_ms is not None \
-                and (clock() - start) * 1000 >= think_ms * done / (done + 1):
-            break  # one more world would most likely overrun the budget
+        if budget.spent(done):
+            break
     best = max(range(len(candidates)), key=lambda i: (totals_[i], -i))
     return dict(candidates[best])
 
@@ -365,10 +362,7 @@ def hard_with(think_ms: float | None, clock: Callable[[], float] | None,
               worlds: int = WORLDS) -> Callable[[View, Actions, random.Random], Move]:
     """The ``hard`` bot with a think budget of ``think_ms`` milliseconds measured by
     ``clock`` (seconds, e.g. ``time.process_time``), over at most ``worlds`` worlds."""
-    def play(view: View, actions: Actions, rng: random.Random) -> Move:
-        return search(view, actions, rng, worlds=worlds, think_ms=think_ms, clock=clock)
-    play.__doc__ = hard.__doc__
-    return play
+    return budgeted(search, think_ms, clock, hard.__doc__, worlds=worlds)
 
 
 __all__ = ["hard", "hard_with", "search", "determinize", "sample_words", "own_words",
