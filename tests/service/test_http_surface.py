@@ -202,6 +202,25 @@ def test_word_check_is_the_rules_own_check_of_a_call(client, make_game):
                    "game_not_found")
 
 
+def test_word_check_refuses_bad_input_and_changes_nothing(client, make_game):
+    """Wrong types, unknown fields, a bad token, a private game asked without its spectator
+    token: each a problem with a stable code, and the game stays as it was."""
+    game = make_game(players=5, seed=3, ruleset="wordjam")
+    before = client.get(game.url, headers=auth(game.tokens[0])).get_json()
+    url = f"{game.url}/word-check"
+    for body in ({"word": 5}, {"word": None}, {"word": ["casa"]}, {}, {"word": "casa", "x": 1},
+                 ["casa"], "casa"):
+        assert_problem(client.post(url, json=body, headers=auth(game.tokens[0])), 422,
+                       "invalid_body")
+    assert_problem(client.post(url, json={"word": "casa"}, headers=auth("not-a-token")), 401,
+                   "invalid_token")
+    assert client.get(game.url, headers=auth(game.tokens[0])).get_json() == before
+    private = client.post("/v1/games", json={"ruleset": "wordjam", "players": 5,
+                                             "private": True}).get_json()["game"]["id"]
+    resp = client.post(f"/v1/games/{private}/word-check", json={"word": "casa"})
+    assert_problem(resp, 403, "private_game")
+
+
 def _theme(seed: int) -> str | None:
     from impresario_rules import RULESETS
     from impresario_rules.wordjam import words
