@@ -31,6 +31,7 @@ from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
+from .language import pick_language
 from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
@@ -288,6 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--url", default=argparse.SUPPRESS,
                         help=f"the engine's address (default: $IMPRESARIO_URL, else {DEFAULT_URL})")
+    common.add_argument("--lang", default=argparse.SUPPRESS, metavar="CODE",
+                        help="it, de, fr or en (default: $LANGUAGE, $LC_ALL, $LC_MESSAGES or "
+                             "$LANG, as gettext reads them; else en)")
     parser = argparse.ArgumentParser(prog="impresario", description=__doc__, parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version",
@@ -385,6 +389,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        args.lang = pick_language(getattr(args, "lang", None))
+    except ValueError as err:
+        parser.exit(2, f"impresario: {err}\n")
     try:
         return COMMANDS[args.command](args)
     except UsageError as err:
