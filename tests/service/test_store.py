@@ -309,3 +309,67 @@ def test_storage_format_must_be_known():
 
     with pytest.raises(SystemExit):
         Config(storage_format=3)
+
+
+# --- the lane: each thread's own connection for the request's scripts ---------------------
+
+def _lane_store(redis_url):
+    from impresario_engine.store import GameStore, connect
+
+    return GameStore(connect(redis_url))
+
+
+def _write_and_read(store, game_id: str, expected: int | None) -> tuple[bool, int | None]:
+    ok, version = store.write(game_id, expected, {"id": game_id, "n": expected or 0}, [], 1, 60)
+    return ok, version
+
+
+def test_the_lane_survives_a_redis_that_forgot_its_scripts_and_a_closed_connection(
+        redis_url, redis_client):
+    """SCRIPT FLUSH (as after a restart) and the server closing the lane's connection are met
+    by the client's own path, transparently: each call still answers, and the next one is on
+    the lane again."""
+    store = _lane_store(redis_url)
+    assert _write_and_read(store, "lane1", None) == (True, 1)
+    on_cluster = store.lane.pool is None
+    if not on_cluster:
+        first = store.lane.connection()
+        assert store.read("lane1")[0] == 1 and store.lane.connection() is first
+    redis_client.script_flush()
+    assert _write_and_read(store, "lane1", 1) == (True, 2)
+    assert store.read("lane1")[:2] == (2, {"id": "lane1", "n": 1})
+    if not on_cluster:
+        # the server drops the lane's connection: the call goes through the client, which
+        # reconnects, and the lane takes a fresh connection afterwards
+        name = f"lane-{id(store)}"
+        store.lane.connection().send_command("CLIENT", "SETNAME", name)
+        assert store.lane.connection().read_response() == b"OK"
+        killed = [int(e["id"]) for e in redis_client.client_list() if e.get("name") == name]
+        assert len(killed) == 1
+        redis_client.client_kill_filter(_id=killed[0])
+        assert _write_and_read(store, "lane1", 2) == (True, 3)
+        assert store.read("lane1")[0] == 3
+        conn = store.lane.connection()
+        conn.send_command("CLIENT", "ID")
+        assert conn.read_response() != killed[0]  # a new connection
+
+
+def test_each_thread_has_a_lane_of_its_own(redis_url):
+    import threading
+
+    store = _lane_store(redis_url)
+    if store.lane.pool is None:  # a cluster: no lane, every call through the client
+        assert _write_and_read(store, "lane2", None) == (True, 1)
+        return
+    seen = []
+
+    def work() -> None:
+        seen.append(store.lane.connection())
+        store.read("lane2")
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(c) for c in seen}) == 3
