@@ -8,7 +8,7 @@ Redis Cluster slot, so the Lua scripts that touch several of them stay atomic th
 
 A request costs one read (``read.lua``: version, document and idempotency record together) and
 one atomic write (``write.lua``: compare-and-set on the version, events appended, idempotency
-record stored). Nothing is cached in the process between requests.
+record stored, and on a single server the game's entry in the deadline index kept). Nothing is cached in the process between requests.
 
 When a game finishes it is archived (``archive.lua``): the document is compressed, the event
 stream is folded into one compressed field ``events`` of the game hash, and the idempotency
@@ -164,6 +164,10 @@ class LeanScript:
             return self.script(keys=keys, args=args)
 
 
+#: a game without a deadline now, for :meth:`GameStore.write`: out of the deadline index
+UNSCHEDULED = "-"
+
+
 def game_key(game_id: str) -> str:
     return f"game:{{{game_id}}}"
 
@@ -271,12 +275,15 @@ class GameStore:
     def write(self, game_id: str, expected: int | None, doc: dict, events: Iterable[dict],
               first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
               idempotency_record: bytes | None = None, idempotency_ttl: int = 0,
-              record_key_of_its_own: bool = False, summary: bytes = b""
-              ) -> tuple[bool, int | None]:
+              record_key_of_its_own: bool = False, summary: bytes = b"",
+              deadline: float | str | None = None) -> tuple[bool, int | None]:
         """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
         the game must not exist). Returns (written, the version now stored).
         ``record_key_of_its_own``: store the record as storage format 1 did. ``summary``: what
-        the list of games shows of the game (field ``lobby``), written in the same step."""
+        the list of games shows of the game (field ``lobby``), written in the same step.
+        ``deadline``: the game's entry in the deadline index the reaper reads: its next deadline,
+        :data:`UNSCHEDULED` (it has none now), or None (leave the index as it is); in the same
+        step on a single server, right after it on a cluster (the index is in another slot)."""
         own = record_key_of_its_own and idempotency_key is not None
         keys = [game_key(game_id), events_key(game_id),
                 legacy_idem_key(game_id, idempotency_key) if own  # type: ignore[arg-type]
@@ -290,9 +297,20 @@ class GameStore:
             first_seq,
             "" if own else (idempotency_key or ""),
             summary,
+            "" if deadline is None else deadline if deadline == UNSCHEDULED else repr(deadline),
+            game_id,
         ]
+        one_step = self.lane.pool is not None
+        if one_step and deadline is not None:
+            keys.append(self.DEADLINES)
         args.extend(orjson.dumps(e) for e in events)
         ok, version = self._call(self._write, keys=keys, args=args)
+        if ok and not one_step and deadline is not None:
+            # advisory, as the reaper re-checks every game it finds due
+            if deadline == UNSCHEDULED:
+                self.unschedule(game_id)
+            else:
+                self.schedule(game_id, deadline)  # type: ignore[arg-type]
         return bool(ok), (int(version) if version not in (None, b"", "") else None)
 
     def events(self, game_id: str, after: int = 0, count: int | None = None

@@ -1,12 +1,15 @@
 -- Compare-and-set of a game on its version, with the move's events appended to the game's
--- stream and the idempotency record stored, all in one atomic step.
+-- stream, the idempotency record stored and the deadline index kept, all in one atomic step.
 -- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] the game's idempotency hash (or, in
--- storage format 1, the record's own key)
+-- storage format 1, the record's own key), KEYS[4] the deadline index (optional: on a
+-- single server; a cluster keeps it in another slot, written after this script)
 -- ARGV[1] expected version ('' = the game must not exist yet), ARGV[2] new document,
 -- ARGV[3] ttl ms, ARGV[4] idempotency record ('' = none), ARGV[5] its ttl ms,
 -- ARGV[6] seq of the first event, ARGV[7] the record's field ('' = KEYS[3] is its own key),
 -- ARGV[8] the game's summary for the list of games ('' = none; field 'lobby', lobby.py),
--- ARGV[9..] the events (JSON)
+-- ARGV[9] the game's next deadline for the index ('' = leave the index as it is, '-' = the
+-- game has none: remove it, else the deadline, epoch seconds), ARGV[10] the game's id (its
+-- member there), ARGV[11..] the events (JSON)
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '' then
   if v then return {0, v} end
@@ -20,7 +23,7 @@ local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[2])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'lobby', ARGV[8]) end
 local seq = tonumber(ARGV[6])
-for i = 9, #ARGV do
+for i = 11, #ARGV do
   redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[i])
   seq = seq + 1
 end
@@ -32,5 +35,10 @@ if ARGV[4] ~= '' and ARGV[7] == '' then
 elseif ARGV[4] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[7], ARGV[4])
   redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
+if KEYS[4] and ARGV[9] == '-' then
+  redis.call('ZREM', KEYS[4], ARGV[10])
+elseif KEYS[4] and ARGV[9] ~= '' then
+  redis.call('ZADD', KEYS[4], ARGV[9], ARGV[10])
 end
 return {1, nv}

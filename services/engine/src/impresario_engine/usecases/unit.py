@@ -22,7 +22,7 @@ from impresario_rules import RULESETS, Ruleset
 
 from ..config import Config
 from ..metrics import CAS_RETRIES, GAMES, MOVES
-from ..store import GameStore, StoreUnavailable
+from ..store import UNSCHEDULED, GameStore, StoreUnavailable
 from ..table import listing
 from ..table.access import new_game_id, new_secret
 from ..table.clock import FINISHED, OPEN, PLAYING, next_deadline
@@ -117,13 +117,16 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
     version_next = loaded.version + 1 if loaded else 1
     # the list of games first (table/listing.py: why a game is then never missing from its list)
     announce(engine, loaded.doc if loaded else None, doc, version_next)
+    # the deadline index the reaper reads (advisory: the reaper re-checks every game)
+    due = deadline if deadline is not None else UNSCHEDULED \
+        if loaded is not None and loaded.doc.get("scheduled") else None
     ok, version = store.write(
         game_id, loaded.version if loaded else None, doc, events, first_seq, keep,
         idempotency_key=idem[0] if idem else None,
         idempotency_record=idem[1] if idem else None,
         idempotency_ttl=min(config.idempotency_ttl, keep),
         record_key_of_its_own=engine.legacy_storage,
-        summary=orjson.dumps(listing.summary(doc, version_next)))
+        summary=orjson.dumps(listing.summary(doc, version_next)), deadline=due)
     if not ok:
         CAS_RETRIES.inc()
         return None
@@ -131,11 +134,6 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
     if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED) \
             and not engine.legacy_storage:
         _archive(engine, game_id, version, doc)
-    # the deadline index the reaper reads (advisory: the reaper re-checks every game)
-    if deadline is not None:
-        store.schedule(game_id, deadline)
-    elif loaded is not None and loaded.doc.get("scheduled"):
-        store.unschedule(game_id)
     return version
 
 
