@@ -311,7 +311,7 @@ def test_storage_format_must_be_known():
         Config(storage_format=3)
 
 
-# --- the lane: each thread's own connection for the request's scripts ---------------------
+# --- the lane: connections kept aside for the request's scripts ---------------------------
 
 def _lane_store(redis_url):
     from impresario_engine.store import GameStore, connect
@@ -319,9 +319,13 @@ def _lane_store(redis_url):
     return GameStore(connect(redis_url))
 
 
-def _write_and_read(store, game_id: str, expected: int | None) -> tuple[bool, int | None]:
-    ok, version = store.write(game_id, expected, {"id": game_id, "n": expected or 0}, [], 1, 60)
-    return ok, version
+def _write(store, game_id: str, expected: int | None) -> tuple[bool, int | None]:
+    return store.write(game_id, expected, {"id": game_id, "n": expected or 0}, [], 1, 60)
+
+
+def _client_id(conn) -> int:
+    conn.send_command("CLIENT", "ID")
+    return conn.read_response()
 
 
 def test_the_lane_survives_a_redis_that_forgot_its_scripts_and_a_closed_connection(
@@ -330,46 +334,49 @@ def test_the_lane_survives_a_redis_that_forgot_its_scripts_and_a_closed_connecti
     by the client's own path, transparently: each call still answers, and the next one is on
     the lane again."""
     store = _lane_store(redis_url)
-    assert _write_and_read(store, "lane1", None) == (True, 1)
-    on_cluster = store.lane.pool is None
-    if not on_cluster:
-        first = store.lane.connection()
-        assert store.read("lane1")[0] == 1 and store.lane.connection() is first
+    assert _write(store, "lane1", None) == (True, 1)
     redis_client.script_flush()
-    assert _write_and_read(store, "lane1", 1) == (True, 2)
+    assert _write(store, "lane1", 1) == (True, 2)
     assert store.read("lane1")[:2] == (2, {"id": "lane1", "n": 1})
-    if not on_cluster:
-        # the server drops the lane's connection: the call goes through the client, which
-        # reconnects, and the lane takes a fresh connection afterwards
-        name = f"lane-{id(store)}"
-        store.lane.connection().send_command("CLIENT", "SETNAME", name)
-        assert store.lane.connection().read_response() == b"OK"
-        killed = [int(e["id"]) for e in redis_client.client_list() if e.get("name") == name]
-        assert len(killed) == 1
-        redis_client.client_kill_filter(_id=killed[0])
-        assert _write_and_read(store, "lane1", 2) == (True, 3)
-        assert store.read("lane1")[0] == 3
-        conn = store.lane.connection()
-        conn.send_command("CLIENT", "ID")
-        assert conn.read_response() != killed[0]  # a new connection
+    if store.lane.pool is None:  # a cluster: no lane, every call through the client
+        return
+    # the server drops the lane's connection: the call goes through the client, which
+    # reconnects, and the lane's next connection is another one
+    assert len(store.lane.free) == 1
+    killed = _client_id(store.lane.free[0])
+    redis_client.client_kill_filter(_id=killed)
+    assert _write(store, "lane1", 2) == (True, 3)
+    assert store.read("lane1")[0] == 3
+    assert [_client_id(c) != killed for c in store.lane.free] == [True]
 
 
-def test_each_thread_has_a_lane_of_its_own(redis_url):
+def test_threads_share_the_lane_without_sharing_a_connection_or_leaking_one(redis_url):
+    """Many threads at once, each calling many times, then threads that come and go: every
+    call answers its own thread (a connection is never used by two calls at once), and what
+    the lane keeps stays bounded (a thread that ends leaves no connection behind)."""
     import threading
 
     store = _lane_store(redis_url)
-    if store.lane.pool is None:  # a cluster: no lane, every call through the client
-        assert _write_and_read(store, "lane2", None) == (True, 1)
-        return
-    seen = []
+    assert _write(store, "lane2", None) == (True, 1)
+    errors: list[BaseException] = []
 
-    def work() -> None:
-        seen.append(store.lane.connection())
-        store.read("lane2")
+    def work(n: int) -> None:
+        try:
+            for i in range(30):
+                key = f"lane2-{n}-{i}"
+                assert _write(store, key, None) == (True, 1)
+                assert store.read(key)[1] == {"id": key, "n": 0}
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
 
-    threads = [threading.Thread(target=work) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len({id(c) for c in seen}) == 3
+    for wave in range(3):
+        threads = [threading.Thread(target=work, args=(wave * 100 + n,)) for n in range(24)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors, errors[:3]
+    if store.lane.pool is not None:
+        assert len(store.lane.free) <= store.lane.KEEP
+        # the pool made no more connections than ran at once (24 threads), whatever the waves
+        assert store.lane.pool._created_connections <= 24 + 1

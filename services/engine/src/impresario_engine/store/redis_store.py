@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from importlib import resources
 from typing import Any, Iterable
 
@@ -105,35 +106,62 @@ class LazyCluster:
         return deferred
 
 
+_LANES: "weakref.WeakKeyDictionary[Any, Lane]" = weakref.WeakKeyDictionary()
+_LANES_LOCK = threading.Lock()
+
+
 class Lane:
-    """Each thread's own connection to a single Redis server, for the scripts a request runs
-    (:class:`LeanScript`): taken from the client's pool once per thread and kept, so a call is
-    one packed command written and one answer read, without the pool's lock, its check for
-    stale data and the client's wrappers on every call (a third of a move's Redis cost). For a
-    cluster, or in a process forked after a connection was taken, there is no lane and scripts
-    go through the client as usual."""
+    """Connections to a single Redis server kept aside for the scripts a request runs
+    (:class:`LeanScript`): a call takes one (or, when none is free, one from the client's pool),
+    writes one packed command, reads one answer and puts the connection back, without the
+    pool's lock, its check for stale data (an answer is always read whole, or the connection
+    dropped) and the client's wrappers on every call: a third of a move's Redis cost. At most
+    ``KEEP`` are kept; more at once (a burst) go back to the pool. For a cluster there is no
+    lane (``pool`` None) and scripts go through the client as usual; a process forked after
+    the lane was used starts a new one, never sharing the parent's sockets."""
 
-    def __init__(self, client: Any) -> None:
-        self.pool = client.connection_pool if isinstance(client, redis.Redis) else None
-        self.local = threading.local()
+    KEEP = 16
 
-    def connection(self) -> Any:
-        conn = getattr(self.local, "conn", None)
-        if conn is None or self.local.pid != os.getpid():
-            conn = self.pool.get_connection()  # type: ignore[union-attr]
-            self.local.conn, self.local.pid = conn, os.getpid()
-        return conn
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.free: list[Any] = []
+        self.pid = os.getpid()
 
-    def drop(self) -> None:
-        conn = getattr(self.local, "conn", None)
-        self.local.conn = None
-        if conn is not None and self.local.pid == os.getpid():
-            conn.disconnect()
+    @classmethod
+    def of(cls, client: Any) -> "Lane":
+        """The lane of ``client``'s pool: one per pool, however many stores share the client
+        (a lane's connections count as taken from its pool)."""
+        if not isinstance(client, redis.Redis):
+            return cls(None)
+        pool = client.connection_pool
+        with _LANES_LOCK:
+            lane = _LANES.get(pool)
+            if lane is None:
+                lane = _LANES[pool] = cls(pool)
+        return lane
+
+    def take(self) -> Any:
+        if self.pid != os.getpid():
+            self.free, self.pid = [], os.getpid()
+        try:
+            return self.free.pop()  # atomic: no two threads get the same connection
+        except IndexError:
+            return self.pool.get_connection()  # type: ignore[union-attr]
+
+    def give_back(self, conn: Any) -> None:
+        if len(self.free) < self.KEEP and self.pid == os.getpid():
+            self.free.append(conn)
+        else:
             self.pool.release(conn)  # type: ignore[union-attr]
+
+    def drop(self, conn: Any) -> None:
+        """A connection that failed: closed, and back to the pool (which reconnects it)."""
+        conn.disconnect()
+        self.pool.release(conn)  # type: ignore[union-attr]
 
 
 class LeanScript:
-    """A Lua script called by its SHA on the thread's :class:`Lane`. Its answers and errors are
+    """A Lua script called by its SHA on a connection of the :class:`Lane`. Its answers and errors are
     the client's (the same parser reads them). Whatever the lane cannot do goes through the
     client's own ``Script``, which loads the script or reconnects as usual: a script Redis no
     longer knows (NOSCRIPT, after a restart) and a connection found closed (Redis restarted, or
@@ -148,20 +176,26 @@ class LeanScript:
         lane = self.lane
         if lane.pool is None:
             return self.script(keys=keys, args=args)
+        conn = lane.take()
         try:
-            conn = lane.connection()
             conn.send_packed_command(
                 conn.pack_command("EVALSHA", self.script.sha, len(keys), *keys, *args),
                 check_health=False)
-            return conn.read_response()
+            answer = conn.read_response()
         except NoScriptError:
+            lane.give_back(conn)  # the answer was read whole: the connection is sound
             return self.script(keys=keys, args=args)
         except RedisTimeoutError:
-            lane.drop()
+            lane.drop(conn)
             raise
         except (RedisConnectionError, OSError):
-            lane.drop()
+            lane.drop(conn)
             return self.script(keys=keys, args=args)
+        except BaseException:
+            lane.drop(conn)  # an error answer was read whole, but be sure: a fresh one
+            raise
+        lane.give_back(conn)
+        return answer
 
 
 #: a game without a deadline now, for :meth:`GameStore.write`: out of the deadline index
@@ -206,8 +240,8 @@ class GameStore:
     def __init__(self, client: Any) -> None:
         self.client = client
         self._take = client.register_script(self.TAKE)
-        #: what every request runs: on the thread's own connection
-        self.lane = Lane(client)
+        #: what every request runs: on the lane's connections
+        self.lane = Lane.of(client)
         self._read = LeanScript(client, self.lane, self.READ)
         self._write = LeanScript(client, self.lane, self.WRITE)
         self._events = client.register_script(self.EVENTS)

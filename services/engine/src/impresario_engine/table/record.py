@@ -35,6 +35,16 @@ def who_acts(ruleset: Ruleset, state: dict[str, Any]) -> dict[int, list[str]]:
     return pending
 
 
+def state_after(ruleset: Ruleset, doc: Doc, moves: list[tuple[int, dict[str, Any]]]
+                ) -> dict[str, Any]:
+    """The game's state after ``moves`` (seat, move), played from its seed: a state changes
+    only by its moves (:func:`apply_move`), so this is the state the game had then."""
+    state, _ = ruleset.new_game(doc["players"], dict(doc["options"]), doc["seed"])
+    for seat, move in moves:
+        state, _ = ruleset.apply(state, seat, move)
+    return state
+
+
 def apply_move(doc: Doc, ruleset: Ruleset, seat: int, action: dict[str, Any], by: str,
                events: Events, now: float) -> Doc:
     """``doc`` with one move applied (raises the rules' Refusal; returns ``doc`` itself for a

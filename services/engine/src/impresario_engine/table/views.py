@@ -15,35 +15,57 @@ from .record import who_acts
 from .seating import seats_taken
 
 
+#: what a view takes from the table beside the rules' view: the game's own fields (id, version,
+#: status, settings...), each seat's name and bot, and each pending seat's deadline
+TableFacts = tuple[dict[str, Any], list[list[Any]], dict[int, Any]]
+
+
 def game_view(doc: dict[str, Any], version: int, rematch: str | None, viewer: int | None,
               now: float) -> dict[str, Any]:
     """The game as ``viewer`` (a seat, or None) sees it, with each pending seat's deadline."""
+    return game_view_with_facts(doc, version, rematch, viewer, now)[0]
+
+
+def game_view_with_facts(doc: dict[str, Any], version: int, rematch: str | None,
+                         viewer: int | None, now: float) -> tuple[dict[str, Any], TableFacts]:
+    """:func:`game_view`, and the table's facts it was made of: with the state they make the
+    same view again (:func:`view_of`), which is how a replayed move is answered."""
     ruleset = RULESETS[doc["ruleset"]]
     core = ruleset.view(doc["state"], viewer)
-    if doc["status"] == OPEN:
-        core["pending"] = []
-    else:
+    due: dict[int, Any] = {}
+    if doc["status"] != OPEN:
         entries = core.get("pending", ())
         due = deadlines(doc, ruleset, {e["seat"]: e["kinds"] for e in entries})
-        for entry in entries:
+    facts = (table_fields(doc, version, rematch, doc["status"], now), seat_names(doc), due)
+    return view_of(core, facts), facts
+
+
+def view_of(core: dict[str, Any], facts: TableFacts) -> dict[str, Any]:
+    """A ruleset's view of a state (``core``, changed here) dressed with the table's facts."""
+    fields, names, due = facts
+    if fields["status"] == OPEN:
+        core["pending"] = []
+    else:
+        for entry in core.get("pending", ()):
             entry["deadline"] = due.get(entry["seat"])
-    return dressed(doc, version, rematch, doc["status"], core, now)
+    return assemble(fields, names, core)
 
 
 def dressed(doc: dict[str, Any], version: int, rematch: str | None, status: str,
             core: dict[str, Any], now: float) -> dict[str, Any]:
     """A ruleset's view with the game's own fields and the players' names."""
-    seats = doc["seats"]
-    for player in core.get("players", ()):
-        s = player["seat"]
-        player["name"] = seats[s]["name"] if s < len(seats) else None
-        player["bot"] = seats[s].get("bot") if s < len(seats) else None
+    return assemble(table_fields(doc, version, rematch, status, now), seat_names(doc), core)
+
+
+def table_fields(doc: dict[str, Any], version: int, rematch: str | None, status: str,
+                 now: float) -> dict[str, Any]:
+    """The game's own fields of a view, first in it."""
     out = {
         "id": doc["id"],
         "ruleset": doc["ruleset"],
         "version": version,
         "status": status,
-        "seats_taken": seats_taken(seats, now),
+        "seats_taken": seats_taken(doc["seats"], now),
         "seats_total": doc["players"],
         "last_seq": doc["seq"],
         "private": bool(doc["settings"].get("private")),
@@ -54,6 +76,20 @@ def dressed(doc: dict[str, Any], version: int, rematch: str | None, status: str,
     }
     if not RULESETS[doc["ruleset"]].move_seconds:
         del out["move_seconds"]  # the ruleset has windows of its own
+    return out
+
+
+def seat_names(doc: dict[str, Any]) -> list[list[Any]]:
+    """Each seat's name and bot (None for a seat nobody took yet)."""
+    return [[s["name"], s.get("bot")] for s in doc["seats"]]
+
+
+def assemble(fields: dict[str, Any], names: list[list[Any]], core: dict[str, Any]
+             ) -> dict[str, Any]:
+    for player in core.get("players", ()):
+        s = player["seat"]
+        player["name"], player["bot"] = names[s] if s < len(names) else (None, None)
+    out = dict(fields)
     out.update(core)
     return out
 

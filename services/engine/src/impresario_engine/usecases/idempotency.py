@@ -5,22 +5,43 @@ A game's records live beside it (read and written by the unit of work with the g
 creating a game has no game yet, so its record has a key of its own, claimed first with
 SET NX so that two racing retries cannot both create a game. Credentials in a record are sealed
 with the key (``table/access.py``); a token-less request's key is bound to its client.
+
+A move's record does not keep its answer (a few KB, compressed on every move before): it keeps
+what the answer was made of besides the game itself (:func:`move_record`: the version and the
+number of moves the move left, its events' sequence numbers, the table's facts of the view and
+the viewer) and a digest of the answer. A retry makes the answer again (:func:`_answer_again`):
+the state is the game's own while it is still at that version, else the state after that many
+moves, played again from the seed (a state changes only by its moves); the events come from the
+game's stream (or its archive). The digest checks that the answer is the first one, byte for
+byte; a difference is logged, and the answer made again is sent (it is the game just after the
+move all the same), never a second move.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
+
+import orjson
 
 from ..store import codec
 from ..table.access import client_tag, seal_secrets, unseal_secrets
 from ..table.errors import CONFLICT, INVALID, Refused, contention
+from ..table.record import state_after
+from ..table.views import TableFacts, numbered, view_of
 from .unit import Engine, Loaded
+
+log = logging.getLogger("impresario_engine.usecases")
 
 
 def record_key(token_id: str, key: str | None) -> str | None:
     """The name of the record of ``key`` for the caller ``token_id`` (None: no key sent)."""
-    return None if key is None else f"{token_id}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
+    return None if key is None else _field(token_id, key)
+
+
+def _field(token_id: str, key: str) -> str:
+    return f"{token_id}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
 
 
 def record(engine: Engine, loaded: Loaded, token_id: str, key: str | None, fingerprint: str,
@@ -37,16 +58,58 @@ def record(engine: Engine, loaded: Loaded, token_id: str, key: str | None, finge
     return record_key(token_id, key), packed  # type: ignore[return-value]
 
 
-def replayed(loaded: Loaded, fingerprint: str, key: str | None, who: str | None = None
-             ) -> dict[str, Any] | None:
-    """The first answer to this request, when it is a retry (marked ``_replayed``)."""
+def move_record(engine: Engine, loaded: Loaded, token_id: str, key: str | None,
+                fingerprint: str, answer: dict[str, Any], moves: int, viewer: int | None,
+                facts: TableFacts) -> tuple[str, bytes] | None:
+    """The record of a move's answer (``{"version", "events", "game"}``, the game after
+    ``moves`` moves as ``viewer`` sees it, made of ``facts``), to save with the game (None: no
+    key sent). Storage format 1 keeps the whole answer, as the versions that read it expect."""
+    if key is None:
+        return None
+    if engine.legacy_storage:
+        return record(engine, loaded, token_id, key, fingerprint, 200, answer)
+    events = answer["events"]
+    fields, names, due = facts
+    made = {"v": answer["version"], "moves": moves, "viewer": viewer,
+            "seq": events[0]["seq"] if events else 0, "events": len(events),
+            "table": fields, "names": names, "due": list(due.items()), "digest": _digest(answer)}
+    return _field(token_id, key), orjson.dumps({"fp": fingerprint, "status": 200, "move": made})
+
+
+def _digest(answer: dict[str, Any]) -> str:
+    return hashlib.blake2b(orjson.dumps(answer), digest_size=16).hexdigest()
+
+
+def _answer_again(engine: Engine, loaded: Loaded, made: dict[str, Any]) -> dict[str, Any]:
+    """A move's answer made again from its record (see the module's doc)."""
+    doc, ruleset, viewer = loaded.doc, loaded.ruleset, made["viewer"]
+    state = doc["state"] if loaded.version == made["v"] else state_after(
+        ruleset, doc, [(m[0], m[1]) for m in doc["moves"][:made["moves"]]])
+    facts = (made["table"], made["names"], {seat: when for seat, when in made["due"]})
+    events = engine.store.events(doc["id"], made["seq"] - 1, made["events"]) \
+        if made["events"] else []
+    answer = {"version": made["v"], "events": [numbered(seq, e, viewer) for seq, e in events],
+              "game": view_of(ruleset.view(state, viewer), facts)}
+    if _digest(answer) != made["digest"]:
+        log.warning("the answer made again to a move replayed on game %s (version %s) differs "
+                    "from the first", doc["id"], made["v"])
+    return answer
+
+
+def replayed(loaded: Loaded, fingerprint: str, key: str | None, who: str | None = None,
+             engine: Engine | None = None) -> dict[str, Any] | None:
+    """The first answer to this request, when it is a retry (marked ``_replayed``); a move's
+    is made again (``engine`` reads its events)."""
     if loaded.idem is None or key is None:
         return None
     found = codec.unpack(loaded.idem)
     _check_client(found, who)
     if found["fp"] != fingerprint:
         raise _reused()
-    body = unseal_secrets(found["body"], loaded.doc["id"], key)
+    if "move" in found:
+        body = _answer_again(engine, loaded, found["move"])  # type: ignore[arg-type]
+    else:
+        body = unseal_secrets(found["body"], loaded.doc["id"], key)
     body["_replayed"] = True
     return body
 

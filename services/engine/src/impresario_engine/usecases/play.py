@@ -12,7 +12,7 @@ from ..table.access import authenticate, token_id
 from ..table.clock import FINISHED, OPEN, PLAYING
 from ..table.errors import CONFLICT, FORBIDDEN, STALE_VERSION, Refused, missing_token
 from ..table.record import advance, apply_move, is_due
-from ..table.views import game_view, numbered
+from ..table.views import game_view, game_view_with_facts, numbered
 from . import idempotency
 from .unit import Done, Engine, Loaded, SaveThenRefuse, load, transact
 
@@ -35,7 +35,7 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
 
     def step(loaded: Loaded):
         caller = authenticate(loaded.doc, token)
-        replay = idempotency.replayed(loaded, fingerprint, idempotency_key)
+        replay = idempotency.replayed(loaded, fingerprint, idempotency_key, engine=engine)
         if replay is not None:
             return Done(replay)
         if caller.seat is None:
@@ -83,13 +83,15 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
         new_doc = advance(new_doc, ruleset, events, now)
         new_doc["seq"] = loaded.doc["seq"] + len(events)
         first_seq = loaded.doc["seq"] + 1
+        view, facts = game_view_with_facts(new_doc, loaded.version + 1, None, caller.viewer, now)
         result = {
             "version": loaded.version + 1,
             "events": [numbered(first_seq + i, e, caller.viewer) for i, e in enumerate(events)],
-            "game": game_view(new_doc, loaded.version + 1, None, caller.viewer, now),
+            "game": view,
         }
-        record = idempotency.record(engine, loaded, caller.token_id, idempotency_key,
-                                    fingerprint, 200, result)
+        record = idempotency.move_record(engine, loaded, caller.token_id, idempotency_key,
+                                         fingerprint, result, len(new_doc["moves"]),
+                                         caller.viewer, facts)
         return new_doc, events, result, record
 
     try:

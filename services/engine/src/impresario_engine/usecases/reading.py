@@ -8,7 +8,7 @@ from typing import Any
 from ..table.access import Caller, authenticate, authenticate_link
 from ..table.clock import FINISHED, PLAYING, bot_seconds
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
-from ..table.record import is_due
+from ..table.record import is_due, state_after
 from ..table.views import dressed, game_view, numbered, seat_actions
 from .play import settle
 from .unit import Engine, Loaded, load
@@ -111,9 +111,7 @@ def replay_step(engine: Engine, loaded: Loaded, step: int, seat: int | None) -> 
         raise Refused("unknown_seat", INVALID, f"this game has seats 0 to {doc['players'] - 1}")
     ruleset = loaded.ruleset
     moves = _public_moves(loaded)
-    state, _ = ruleset.new_game(doc["players"], dict(doc["options"]), doc["seed"])
-    for (mover, _move, _by), move in zip(raw[:step], moves):
-        state, _ = ruleset.apply(state, mover, move)
+    state = state_after(ruleset, doc, [(m[0], move) for m, move in zip(raw[:step], moves)])
     core = ruleset.view(state, seat)
     for entry in core.get("pending", ()):
         entry["deadline"] = None
