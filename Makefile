@@ -62,8 +62,9 @@ wordnet: ## install Debian's wordnet-base for the Word Jam bots' test (as root; 
 		"Debian's wordnet-base package (apt-get install wordnet-base) or set WORDNET=/path/to/it"
 
 # ---- Node tooling: package.json and its committed package-lock.json pin the spec's linters
-# (Redocly, Spectral) and the TypeScript bot's toolchain (openapi-typescript, openapi-fetch,
-# TypeScript, Ajv) to exact versions. `npm ci` installs exactly the lockfile into node_modules,
+# (Redocly, Spectral), the TypeScript bot's toolchain (openapi-typescript, openapi-fetch,
+# TypeScript, Ajv) and axe-core, the accessibility checker the browser tests run in the page
+# (tests/web/test_accessibility.py), to exact versions. `npm ci` installs exactly the lockfile into node_modules,
 # and runs again only when package.json or the lockfile changes; Node 20.19+ and npm are the
 # only things a fresh machine needs (tests/foreign, docs/clients.md).
 NPM        ?= npm
@@ -71,7 +72,8 @@ NODE_STAMP := node_modules/.installed
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v node >/dev/null 2>&1 && command -v $(NPM) >/dev/null 2>&1 || { echo "node and" \
-		"npm are needed for the spec's linters and the TypeScript client tests (Node 20.19 or" \
+		"npm are needed for the spec's linters, the TypeScript client tests and the" \
+		"accessibility test (Node 20.19 or" \
 		"later: apt-get install nodejs npm, or https://nodejs.org); then run make again"; exit 1; }
 	@echo "installing the Node tooling pinned in package-lock.json (npm ci)"
 	$(NPM) ci --no-audit --no-fund --loglevel=error
