@@ -10,7 +10,7 @@ GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
 .PHONY: wordnet
-.PHONY: node-deps lint-spec ts-bot bots-report
+.PHONY: node-deps lint-spec ts-bot bots-report screenshots
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
@@ -159,6 +159,15 @@ FUZZ_SCALE ?= 4
 fuzz: install ## schemathesis (>= 5,000 cases) and the abuse cases against gunicorn (~4 min)
 	IMPRESARIO_FUZZ_SCALE=$(FUZZ_SCALE) IMPRESARIO_FUZZ_MIN_CASES=5000 $(BIN)/python -m pytest \
 		tests/contract/test_schemathesis.py tests/fuzz -q -s
+
+# `make screenshots` (not part of `make test`; about a minute and a half): the pictures in
+# docs/web.md. tests/web/screenshots.py (not a test: the suite never collects it) plays each game
+# through the API to a move to make and to its end, with the browser tests' fixtures (gunicorn on
+# its own Redis, Debian's Chromium), and writes docs/web-<game>-<lang>-<width>.png (the table) and
+# docs/web-<game>-score-<lang>-<width>.png (the final score), in English and in Italian, 1280 and
+# 375 px wide.
+screenshots: install chromium ## docs/web-*.png: each game's table and final score, English and Italian, 1280 and 375 px (~1.5 min)
+	$(PYTEST) tests/web/screenshots.py -q
 
 BOT_GAMES ?= 1000
 bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md; about an hour)
