@@ -207,14 +207,13 @@ def table_at(base: str, ruleset: str, finished: bool, seed: int = 5) -> tuple[st
             return gid, tokens[0]
         here = not finished and _far_enough(view)
         # the others first: in a phase where everyone moves, seat 0 is the one left to move
-        for seat in [*range(1, len(names)), *([] if here else [0])]:
-            move = api(base, "GET", f"/v1/games/{gid}/actions", tokens[seat])["default"]
-            if move:
-                break
-        else:
-            if here and api(base, "GET", f"/v1/games/{gid}/actions", tokens[0])["default"]:
-                return gid, tokens[0]
-            continue
+        pending = sorted({p["seat"] for p in view["pending"]}, key=lambda seat: (seat == 0, seat))
+        if here and pending == [0]:
+            return gid, tokens[0]
+        assert pending, f"nobody to move: {view}"
+        seat = pending[0]
+        move = api(base, "GET", f"/v1/games/{gid}/actions", tokens[seat])["default"]
+        assert move, f"seat {seat} is to move but has no default move"
         if (ruleset == "wordjam" and not here and seat == 1 and move["type"] == "no_call"
                 and view["turn"] not in called):
             called.add(view["turn"])
