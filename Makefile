@@ -10,7 +10,7 @@ GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
 .PHONY: wordnet
-.PHONY: node-deps lint-spec ts-bot bots-report
+.PHONY: node-deps lint-spec ts-bot bots-report screenshots
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
 # that every target in .PHONY has one), so the list cannot drift from the targets.
@@ -62,8 +62,9 @@ wordnet: ## install Debian's wordnet-base for the Word Jam bots' test (as root; 
 		"Debian's wordnet-base package (apt-get install wordnet-base) or set WORDNET=/path/to/it"
 
 # ---- Node tooling: package.json and its committed package-lock.json pin the spec's linters
-# (Redocly, Spectral) and the TypeScript bot's toolchain (openapi-typescript, openapi-fetch,
-# TypeScript, Ajv) to exact versions. `npm ci` installs exactly the lockfile into node_modules,
+# (Redocly, Spectral), the TypeScript bot's toolchain (openapi-typescript, openapi-fetch,
+# TypeScript, Ajv) and axe-core, the accessibility checker the browser tests run in the page
+# (tests/web/test_accessibility.py), to exact versions. `npm ci` installs exactly the lockfile into node_modules,
 # and runs again only when package.json or the lockfile changes; Node 20.19+ and npm are the
 # only things a fresh machine needs (tests/foreign, docs/clients.md).
 NPM        ?= npm
@@ -71,7 +72,8 @@ NODE_STAMP := node_modules/.installed
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v node >/dev/null 2>&1 && command -v $(NPM) >/dev/null 2>&1 || { echo "node and" \
-		"npm are needed for the spec's linters and the TypeScript client tests (Node 20.19 or" \
+		"npm are needed for the spec's linters, the TypeScript client tests and the" \
+		"accessibility test (Node 20.19 or" \
 		"later: apt-get install nodejs npm, or https://nodejs.org); then run make again"; exit 1; }
 	@echo "installing the Node tooling pinned in package-lock.json (npm ci)"
 	$(NPM) ci --no-audit --no-fund --loglevel=error
@@ -157,6 +159,15 @@ FUZZ_SCALE ?= 4
 fuzz: install ## schemathesis (>= 5,000 cases) and the abuse cases against gunicorn (~4 min)
 	IMPRESARIO_FUZZ_SCALE=$(FUZZ_SCALE) IMPRESARIO_FUZZ_MIN_CASES=5000 $(BIN)/python -m pytest \
 		tests/contract/test_schemathesis.py tests/fuzz -q -s
+
+# `make screenshots` (not part of `make test`; about a minute and a half): the pictures in
+# docs/web.md. tests/web/screenshots.py (not a test: the suite never collects it) plays each game
+# through the API to a move to make and to its end, with the browser tests' fixtures (gunicorn on
+# its own Redis, Debian's Chromium), and writes docs/web-<game>-<lang>-<width>.png (the table) and
+# docs/web-<game>-score-<lang>-<width>.png (the final score), in English and in Italian, 1280 and
+# 375 px wide.
+screenshots: install chromium ## docs/web-*.png: each game's table and final score, English and Italian, 1280 and 375 px (~1.5 min)
+	$(PYTEST) tests/web/screenshots.py -q
 
 BOT_GAMES ?= 1000
 bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md; about an hour)

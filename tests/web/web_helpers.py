@@ -167,3 +167,72 @@ def play_defaults(base: str, gid: str, tokens: list[str], limit: int = 2000) -> 
                 moves += 1
         assert moves < limit, "the game does not end"
     return moves
+
+
+# ------------------------------------------------------------------ a table at a given point
+#: the players of each game's table (seat 0 is the browser's), all moved through the API by the
+#: tests, so the table stands still while it is checked or photographed
+PLAYERS = {"turandot": ["Anna", "Bruno", "Carla", "Dario"],
+           "wordjam": ["Lia", "Marco", "Nora", "Olga", "Piero"],
+           "muzicando": ["Mia", "Rita", "Sandro"]}
+#: Word Jam's windows, long enough that no deadline plays a move meanwhile
+WINDOWS = {f"{window}_seconds": 3600 for window in ("think", "bet", "thief", "challenge", "vote")}
+
+
+def _far_enough(view: dict[str, Any]) -> bool:
+    """Far enough into the game that the table has something on it."""
+    if view["ruleset"] == "turandot":
+        return view["round"] >= 3
+    if view["ruleset"] == "wordjam":
+        return view["turn"] >= 3 and view["phase"] == "think"
+    return view["phase"] == "play" and len(view["table"]["cells"]) >= 8
+
+
+def table_at(base: str, ruleset: str, finished: bool, seed: int = 5) -> tuple[str, str]:
+    """A game of ``ruleset`` among PLAYERS, played with each seat's default move (and, at Word
+    Jam, a word called by seat 1 each turn) either to its end or until it is well under way and
+    seat 0 has a move to make; the game's id and seat 0's token."""
+    names = PLAYERS[ruleset]
+    created = api(base, "POST", "/v1/games", json={
+        "ruleset": ruleset, "players": len(names), "seed": seed,
+        "options": WINDOWS if ruleset == "wordjam" else {}})
+    gid = created["game"]["id"]
+    tokens = [api(base, "POST", f"/v1/games/{gid}/seats", json={"name": name})["token"]
+              for name in names]
+    called: set[int] = set()
+    for _ in range(5000):  # one move at a time, each from the game as it is now
+        view = api(base, "GET", f"/v1/games/{gid}", tokens[0])
+        if view["status"] == "finished":
+            assert finished, "the game ended before the position"
+            return gid, tokens[0]
+        here = not finished and _far_enough(view)
+        # the others first: in a phase where everyone moves, seat 0 is the one left to move
+        pending = sorted({p["seat"] for p in view["pending"]}, key=lambda seat: (seat == 0, seat))
+        if here and pending == [0]:
+            return gid, tokens[0]
+        assert pending, f"nobody to move: {view}"
+        seat = pending[0]
+        move = api(base, "GET", f"/v1/games/{gid}/actions", tokens[seat])["default"]
+        assert move, f"seat {seat} is to move but has no default move"
+        if (ruleset == "wordjam" and not here and seat == 1 and move["type"] == "no_call"
+                and view["turn"] not in called):
+            called.add(view["turn"])
+            if words := playable_words(api(base, "GET", f"/v1/games/{gid}", tokens[1])):
+                move = {"type": "open_sesame", "word": words[len(words) // 2]}
+        requests.post(f"{base}/v1/games/{gid}/moves", json=move, timeout=30,
+                      headers={"Authorization": f"Bearer {tokens[seat]}"})
+    raise AssertionError(f"{ruleset}: the position never came")
+
+
+def sit_at(page, gid: str, token: str, seat: int = 0) -> None:
+    """Open the game's table in this browser as the seat (its token kept as the page keeps
+    it), once the table is drawn."""
+    page.goto("/")
+    page.wait_for_selector(".lobby h1")  # the router listens: the hash below is followed
+    page.evaluate("([id, token, seat]) => localStorage.setItem('impresario:game:' + id, "
+                  "JSON.stringify({token, seat, saved: Date.now()}))", [gid, token, seat])
+    page.goto(f"/#/game/{gid}")
+    try:
+        page.wait_for_selector(MINE_OR_OVER)
+    except Exception as exc:  # noqa: BLE001 - say what the page showed instead
+        raise AssertionError(f"{page.url}: " + page.inner_text("body")) from exc

@@ -176,13 +176,14 @@ function Hand({ view, place, selected, setSelected, busy }) {
     <ul class="hand">${hand.map((id) => {
       const playable = place && legalOf[id] > 0;
       return html`<li><button type="button" class=${`mcard c-${parseCard(id).colour}${selected === id ? " selected" : ""}${place && !playable ? " unplayable" : ""}`}
-        aria-pressed=${selected === id} aria-label=${`${cardText(id)}${place ? (playable ? `, ${plural(legalOf[id], "place")} to play it` : ", cannot be played now") : ""}`}
+        aria-pressed=${selected === id}
         disabled=${busy || !place || !playable} draggable=${Boolean(playable)} data-card=${id}
         onClick=${() => setSelected(selected === id ? null : id)}
         onDragStart=${(e) => { setSelected(id); e.dataTransfer.setData("text/plain", id); }}>
         ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span aria-hidden="true">${parseCard(id).sign}</span>`
           : html`<span class="note" aria-hidden="true">${NOTES[parseCard(id).value]}</span><span aria-hidden="true">${parseCard(id).value}${parseCard(id).oval ? " ◯" : ""}</span>`}
         <span class="cname" aria-hidden="true">${parseCard(id).colour}</span>
+        <span class="sr-only">${`${cardText(id)}${place ? (playable ? `, ${plural(legalOf[id], "place")} to play it` : ", cannot be played now") : ""}`}</span>
       </button></li>`;
     })}</ul>
   </section>`;

@@ -77,7 +77,7 @@ export function CardFace({ card, compact = false, highlight = false, role = null
 
 function CardBacks({ n }) {
   if (!n) return null;
-  return html`<span class="backs" aria-label=${`${plural(n, "card")} face down`}>
+  return html`<span class="backs" role="img" aria-label=${`${plural(n, "card")} face down`}>
     ${Array.from({ length: n }, () => html`<span class="back" aria-hidden="true"></span>`)}
     <span class="backs-count" aria-hidden="true">${n}</span></span>`;
 }
