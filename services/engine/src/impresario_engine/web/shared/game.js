@@ -10,6 +10,7 @@ import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, take
 import { Alert, botLevel, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
 import { t } from "./i18n.js";
+import { openRules, RulesHost, WhyLink } from "./rules.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
@@ -265,6 +266,7 @@ export function GamePage({ id, query }) {
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
+    ${module && html`<${RulesHost} title=${title} />`}
     ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
   </div>`;
 }
@@ -280,15 +282,20 @@ function RecentMoves({ recent, view, module }) {
   </section>`;
 }
 
-/** The rules in a minute: open the first time this browser plays a ruleset, folded after. */
+/** The rules in a minute: open the first time this browser plays a ruleset, folded after; the
+ * full rules (shared/rules.js) one click beside it. */
 function HowToPlay({ ruleset, title, module }) {
   const key = `impresario:seen:${ruleset}`;
   const [first] = useState(() => { try { return !localStorage.getItem(key); } catch { return false; } });
   useEffect(() => { try { localStorage.setItem(key, "1"); } catch { /* private mode */ } }, [key]);
-  return html`<details class="card how-to" open=${first}>
-    <summary>${t("game.how_to", { game: title })}</summary>
-    <${module.HowTo} />
-  </details>`;
+  return html`<div class="how-to-wrap">
+    <details class="card how-to" open=${first}>
+      <summary>${t("game.how_to", { game: title })}</summary>
+      <${module.HowTo} />
+    </details>
+    <button type="button" class="link rules-open" data-testid="rules-open"
+      onClick=${() => openRules(ruleset)}>${t("rules.full", { game: title })}</button>
+  </div>`;
 }
 
 function FeedStatus({ feed, status }) {
@@ -307,6 +314,7 @@ function TurnBar({ view, me, module, refresh }) {
     : others.length ? t("game.waiting_for", { names: listNames(view, others) }) : t("game.engine_playing");
   return html`<div class=${`turnbar${mine ? " mine" : ""}`} data-testid="turnbar">
     <span class="turn-text">${text}</span>
+    ${module && html`<${WhyLink} ruleset=${view.ruleset} kinds=${mine ? mine.kinds : []} phase=${view.phase} />`}
     ${typeof deadline === "number" && html`<${Countdown} deadline=${deadline} label=${mine ? t("game.your_time") : t("ui.time_left")} onExpire=${refresh} />`}
   </div>`;
 }
