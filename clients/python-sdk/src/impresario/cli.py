@@ -31,7 +31,7 @@ from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
-from .language import pick_language
+from .language import DEFAULT_LANGUAGE, pick_language
 from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
@@ -120,7 +120,7 @@ def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
     client = Client(engine_url(args))
     check_table(client, ruleset, len(bots) + 1, args.mode if ruleset == "muzicando" else None)
     return play_game_here(client, ruleset, bots, args.name, args.seed, options,
-                          console or Console())
+                          console or Console(), getattr(args, "lang", DEFAULT_LANGUAGE))
 
 
 # ------------------------------------------------------------------------------ tournament
