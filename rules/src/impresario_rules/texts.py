@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 #: the languages the rules are written in; English is the default and the reference
@@ -50,7 +50,7 @@ class Section:
     body: str
 
 
-def _folder(ruleset: str):  # noqa: ANN202 - a Traversable
+def _folder(ruleset: str) -> resources.abc.Traversable:
     from . import RULESETS  # the registry: a ruleset has rules exactly when it is one
 
     if ruleset not in RULESETS:
@@ -58,7 +58,7 @@ def _folder(ruleset: str):  # noqa: ANN202 - a Traversable
     return resources.files("impresario_rules").joinpath(ruleset, "rules")
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_text(ruleset: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """The rules of ``ruleset`` in ``lang`` as Markdown."""
     folder = _folder(ruleset)
@@ -68,7 +68,7 @@ def rules_text(ruleset: str, lang: str = DEFAULT_LANGUAGE) -> str:
     return folder.joinpath(f"{lang}.md").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def prompts(ruleset: str) -> dict[str, dict[str, str]]:
     """Which section explains each prompt: ``{"kinds": {kind: anchor}, "phases": {phase: anchor}}``."""
     data = json.loads(_folder(ruleset).joinpath("prompts.json").read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from impresario_rules.texts import DEFAULT_LANGUAGE
+from impresario_rules.texts import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE
 from impresario_rules.texts import LANGUAGES as CODES
 
 #: each language by its own name, as the page's switch names them
