@@ -30,6 +30,7 @@ def test_an_italian_player_opens_the_rule_behind_the_prompt(open_page, shot):
     assert page.inner_text(".turnbar .turn-text") == it["turn.turandot.bid"]
     why = page.locator("[data-testid='rule-why']")
     assert why.inner_text() == it["rules.why"]
+    shot(page, "rules-why-phone")
     why.click()
     rules = page.locator("#rules-dialog[open] [data-testid='rules'][data-lang='it']")
     rules.wait_for()

@@ -313,8 +313,8 @@ function TurnBar({ view, me, module, refresh }) {
     ? (module && module.yourTurn ? module.yourTurn(view, mine) : t("game.your_move_kinds", { kinds: mine.kinds.map(titleCase).join(t("format.or")) }))
     : others.length ? t("game.waiting_for", { names: listNames(view, others) }) : t("game.engine_playing");
   return html`<div class=${`turnbar${mine ? " mine" : ""}`} data-testid="turnbar">
-    <span class="turn-text">${text}</span>
-    ${module && html`<${WhyLink} ruleset=${view.ruleset} kinds=${mine ? mine.kinds : []} phase=${view.phase} />`}
+    <span class="turn-say"><span class="turn-text">${text}</span>
+      ${module && html`<${WhyLink} ruleset=${view.ruleset} kinds=${mine ? mine.kinds : []} phase=${view.phase} />`}</span>
     ${typeof deadline === "number" && html`<${Countdown} deadline=${deadline} label=${mine ? t("game.your_time") : t("ui.time_left")} onExpire=${refresh} />`}
   </div>`;
 }
