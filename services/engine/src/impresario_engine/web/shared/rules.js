@@ -90,7 +90,7 @@ export function parse(markdown) {
   return blocks;
 }
 
-const SUITS = { sharp: "♯", natural: "♮", flat: "♭", rest: "𝄽" };
+const SUITS = { sharp: "♯", natural: "♮", flat: "♭", rest: "▬" };
 const SEX = { male: "♂", female: "♀", undefined: "⚥" };
 
 /** A small picture of a card, drawn with the tables' styles; its caption says it in words. */
