@@ -11,7 +11,7 @@ import pytest
 
 from impresario_rules.texts import section
 
-from .web_helpers import start_from_lobby
+from .web_helpers import api, start_from_lobby
 
 I18N = Path(__file__).resolve().parents[2] / "services" / "engine" / "src" / "impresario_engine" / "web" / "i18n"
 
@@ -62,6 +62,40 @@ def test_an_italian_player_opens_the_rule_behind_the_prompt(open_page, shot):
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'rule-components'")
     page.locator("#rules-dialog .rule-cards").first.scroll_into_view_if_needed()
     shot(page, "rules-it-cards-phone")
+
+
+@pytest.mark.slow
+def test_a_decision_in_a_dialog_has_its_rule_inside_it(open_page, web_server):
+    """The maestro's office hires are asked in a dialog (the page behind it is inert): its
+    "why?" opens the rules on top, at the office hires, and Escape goes back to the decision."""
+    created = api(web_server, "POST", "/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 3})
+    gid = created["game"]["id"]
+    ada = api(web_server, "POST", f"/v1/games/{gid}/seats", json={"name": "Ada"})
+    bea = api(web_server, "POST", f"/v1/games/{gid}/seats", json={"name": "Bea"})
+    assert ada["seat"] == 0  # the first maestro
+    # both want slot 1 with no money: a tie, so both get an office hire from the maestro
+    for seat in (ada, bea):
+        api(web_server, "POST", f"/v1/games/{gid}/moves", token=seat["token"],
+            json={"type": "bid", "slot": 1, "money": 0})
+    page = open_page("desktop", locale="de-DE").page
+    page.add_init_script(
+        f"localStorage.setItem('impresario:game:{gid}', "
+        f"JSON.stringify({{token: {json.dumps(ada['token'])}, seat: 0, saved: Date.now()}}));")
+    page.goto(f"/#/game/{gid}")
+    why = page.locator("#office-dialog[open] .dialog-rule [data-testid='rule-why']")
+    why.wait_for()
+    assert why.inner_text() == load("de")["rules.why"]
+    # the dialog's own first control has the focus, not the "why?"
+    assert page.evaluate("document.activeElement.closest('#office-dialog') !== null")
+    assert page.evaluate("!document.activeElement.classList.contains('why')")
+    why.click()
+    page.locator("#rules-dialog[open] [data-testid='rules'][data-lang='de'][data-target='office']").wait_for()
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'rule-office'")
+    assert page.inner_text("#rule-office") == section("turandot", "de", "office").title
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-dialog[open]", state="detached")
+    assert page.locator("#office-dialog[open]").is_visible()
+    assert page.evaluate("document.activeElement.dataset.testid") == "rule-why"
 
 
 @pytest.mark.slow

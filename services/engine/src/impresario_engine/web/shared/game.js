@@ -7,7 +7,7 @@ import { call, explain, isStale, Problem, withQuery } from "./api.js";
 import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
 import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert, botLevel, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
+import { Alert, botLevel, Countdown, Dialog, DialogRule, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
 import { t } from "./i18n.js";
 import { openRules, RulesHost, WhyLink } from "./rules.js";
@@ -245,7 +245,10 @@ export function GamePage({ id, query }) {
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
   const recent = view.status === "playing" ? othersSince(events, lookedAt, me) : [];
-  return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
+  // the tables' dialogs ask for the seat's move: the rule behind it at their foot
+  const asked = mine ? pendingOf(view, me).kinds : [];
+  const dialogRule = module ? () => html`<${WhyLink} ruleset=${view.ruleset} kinds=${asked} phase=${view.phase} />` : null;
+  return html`<${DialogRule.Provider} value=${dialogRule}><div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
       <h1>${title} <small>${module ? module.status(view) : view.status}</small>
@@ -268,7 +271,7 @@ export function GamePage({ id, query }) {
     <${EventLog} events=${events} view=${view} module=${module} />
     ${module && html`<${RulesHost} title=${title} />`}
     ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
-  </div>`;
+  </div><//>`;
 }
 
 /** What the other seats did since this seat last moved, newest last, each line flashing once as
@@ -425,7 +428,7 @@ function LeaveGame({ view, id, me, seatToken, leave: stopping }) {
   };
   return html`<div class="leave-game">
     <button type="button" class="danger" onClick=${() => setOpen(true)}>${t("leave.open")}</button>
-    <${Dialog} open=${open} title=${t("leave.title")} id="leave-dialog" onClose=${() => setOpen(false)}>
+    <${Dialog} open=${open} title=${t("leave.title")} id="leave-dialog" onClose=${() => setOpen(false)} noRule=${true}>
       <p data-testid="leave-text">${t(view.private ? "leave.text_no_watch" : "leave.text", { who })}</p>
       <${Alert} message=${error} />
       <div class="actions">

@@ -219,7 +219,7 @@ export function RulesHost({ title }) {
   }, [ready, target, asked && asked.at]);
   const close = () => setAsked(null);
   const sections = ready ? parse(data.markdown).filter((b) => b.type === "heading" && b.level === 2 && b.anchor) : [];
-  return html`<${Dialog} open=${Boolean(asked)} title=${t("rules.title", { game: title })} id="rules-dialog" onClose=${close}>
+  return html`<${Dialog} open=${Boolean(asked)} title=${t("rules.title", { game: title })} id="rules-dialog" onClose=${close} noRule=${true}>
     <div class="rules-body" ref=${body} data-testid="rules" data-lang=${ready ? data.lang : ""} data-target=${target || ""}>
       ${error && html`<p class="alert alert-error" role="alert">${error}</p>`}
       ${!ready && !error && html`<p>${t("rules.loading")}</p>`}
