@@ -307,7 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", parents=[common], help="play a game in the terminal against "
                           "the engine's bots",
                           description="Play a game in the terminal against the engine's bots. "
-                          "Enter takes the default shown in brackets; Ctrl-D or Ctrl-C leaves.")
+                          "Enter takes the default shown in brackets; ? shows the rule behind "
+                          "the question (in the --lang language), ?? the whole rules; Ctrl-D or "
+                          "Ctrl-C leaves.")
     play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
                       help="the game (default turandot)")
     play.add_argument("--bots", default=None,
