@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from impresario_engine.api.problems import EDGE_CODES, codes
+from impresario_engine.api.problems import EDGE_CODES, PAGE_CODES, codes
 from impresario_rules import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ def _operations():
 
 
 def _listed() -> set[str]:
-    out = set(EDGE_CODES)
+    out = set(EDGE_CODES) | PAGE_CODES
     for _, op in _operations():
         for found in codes(op["operationId"]).values():
             out.update(found)
@@ -63,6 +63,15 @@ def test_every_code_the_rules_refuse_with_is_listed():
         r = rules.refusals
         for code in (*r.illegal, *r.not_now, *r.stale, *r.options, *r.calculator, *r.score):
             assert code in listed, (name, code)
+
+
+def test_every_code_the_rules_texts_refuse_with_is_a_page_code():
+    """GET /web/rules/<ruleset> answers with the rules texts' own codes (RulesNotFound)."""
+    source = ROOT / "rules" / "src" / "impresario_rules" / "texts.py"
+    raised = {node.args[0].value for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RulesNotFound"
+              and node.args and isinstance(node.args[0], ast.Constant)}
+    assert raised == PAGE_CODES
 
 
 def test_every_fact_a_problem_may_carry_is_declared():

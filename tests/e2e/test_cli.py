@@ -339,3 +339,37 @@ def test_a_move_applies_only_to_the_game_the_player_saw(live_server):
     text = "\n".join(lines)
     assert "the game moved on while you were deciding" in text
     assert text.count("Your bid") == 2 and "bids revealed → you: slot 2" in text
+
+
+def test_a_question_mark_at_a_prompt_shows_the_rule_in_the_players_language(live_server):
+    """``?`` at the bid prompt prints the Italian rules' section on sealed bids, then the same
+    question comes back and the bid typed next is the one made."""
+    from impresario.terminal import EndOfInput, ScriptedConsole, play_seat
+    from impresario.terminal.turandot import TurandotScreen
+    from impresario_rules.texts import section
+
+    client = Client(live_server)
+    game = client.create_game("turandot", players=2, seed=5)
+    me, _other = game.join("Me"), game.join("Other")
+    lines: list[str] = []
+    answers = iter(["?", "2"])
+
+    def answer(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    def out(line: str) -> None:
+        lines.append(line)
+        if line.strip().startswith("waiting for"):  # the bid is made: enough
+            raise EOFError
+
+    console = ScriptedConsole(answer, out)
+    with pytest.raises((EndOfInput, EOFError)):
+        play_seat(me, TurandotScreen(console, {0: "Me", 1: "Other"}, me=0), console, lang="it")
+    text = "\n".join(lines)
+    assert "? at any prompt" in text
+    assert section("turandot", "it", "bids").title in text and "carta bluff" in text
+    assert text.count("Your bid") == 2
+    assert me.view()["players"][0]["has_bid"]

@@ -144,3 +144,28 @@ def test_the_feed_listens_to_every_event_type_the_engine_sends():
         written.update(re.findall(r'"type": "([a-z_]+)"', source.read_text()))
     assert declared and written >= {"seat_taken", "seat_left", "game_started"}
     assert declared | written <= listed, sorted((declared | written) - listed)
+
+
+def test_the_rules_are_served_in_each_language_with_their_prompts(client):
+    from impresario_rules.texts import LANGUAGES, anchors, rules_text
+
+    for lang in LANGUAGES:
+        resp = client.get(f"/web/rules/turandot?lang={lang}")
+        assert resp.status_code == 200 and resp.mimetype == "application/json"
+        assert resp.headers["Content-Language"] == lang
+        assert resp.headers["Cache-Control"] == "no-cache"
+        body = resp.get_json()
+        assert body["lang"] == lang and body["markdown"] == rules_text("turandot", lang)
+        assert body["prompts"]["kinds"]["bid"] in anchors(body["markdown"])
+    # no language asked: English, said so
+    plain = client.get("/web/rules/wordjam")
+    assert plain.status_code == 200 and plain.get_json()["lang"] == "en"
+    assert "Open Sesame" in plain.get_json()["markdown"]
+    again = client.get("/web/rules/wordjam", headers={"If-None-Match": plain.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_unknown_rules_are_a_404_with_a_stable_code(client):
+    assert_problem(client.get("/web/rules/chess?lang=it"), 404, "ruleset_not_found")
+    assert_problem(client.get("/web/rules/muzicando?lang=es"), 404, "language_not_found")
+    assert_problem(client.get("/web/rules/muzicando?lang=../en"), 404, "language_not_found")

@@ -31,7 +31,7 @@ from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
-from .language import pick_language
+from .language import DEFAULT_LANGUAGE, pick_language
 from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
@@ -120,7 +120,7 @@ def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
     client = Client(engine_url(args))
     check_table(client, ruleset, len(bots) + 1, args.mode if ruleset == "muzicando" else None)
     return play_game_here(client, ruleset, bots, args.name, args.seed, options,
-                          console or Console())
+                          console or Console(), getattr(args, "lang", DEFAULT_LANGUAGE))
 
 
 # ------------------------------------------------------------------------------ tournament
@@ -307,7 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", parents=[common], help="play a game in the terminal against "
                           "the engine's bots",
                           description="Play a game in the terminal against the engine's bots. "
-                          "Enter takes the default shown in brackets; Ctrl-D or Ctrl-C leaves.")
+                          "Enter takes the default shown in brackets; ? shows the rule behind "
+                          "the question (in the --lang language), ?? the whole rules; Ctrl-D or "
+                          "Ctrl-C leaves.")
     play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
                       help="the game (default turandot)")
     play.add_argument("--bots", default=None,

@@ -11,9 +11,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from impresario_rules.texts import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE
+from impresario_rules.texts import LANGUAGES as CODES
+
 #: each language by its own name, as the page's switch names them
-LANGUAGES = {"en": "English", "it": "Italiano", "de": "Deutsch", "fr": "Français"}
-DEFAULT_LANGUAGE = "en"
+NAMES = {"en": "English", "it": "Italiano", "de": "Deutsch", "fr": "Français"}
+#: the languages the rules are written in, in their order
+LANGUAGES = {code: NAMES[code] for code in CODES}
 ENV_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 

@@ -24,7 +24,14 @@ class EndOfInput(Exception):
 
 class Console:
     """Prompts and output. ``ask`` returns the line typed (without its newline), or ``None`` when
-    the deadline passed or ``changed()`` said the question no longer stands."""
+    the deadline passed or ``changed()`` said the question no longer stands.
+
+    A line starting with ``?`` is not an answer when ``help`` is set: ``help`` gets the rest of
+    the line (the rules, terminal/rules.py) and the question is asked again, its deadline
+    unchanged."""
+
+    #: what ``?`` at a prompt shows (``help(rest_of_the_line)``); ``None``: ``?`` is an answer
+    help: Callable[[str], None] | None = None
 
     def __init__(self, stdin: int | None = None, stdout: TextIO | None = None,
                  clock: Callable[[], float] = time.time) -> None:
@@ -63,6 +70,15 @@ class Console:
 
     def ask(self, prompt: str, deadline: float | None = None,
             changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
+        while True:
+            line = self.read(prompt, deadline, changed, poll)
+            if line is None or self.help is None or not line.strip().startswith("?"):
+                return line
+            self.help(line.strip()[1:])
+
+    def read(self, prompt: str, deadline: float | None = None,
+             changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
+        """One line typed at ``prompt`` (``ask`` without the rules)."""
         if deadline is not None:
             prompt = f"{prompt}[{int(max(0, deadline - self.clock()))} s] "
         self.stdout.write(prompt)
@@ -107,8 +123,8 @@ class ScriptedConsole(Console):
     def out(self, line: str = "") -> None:
         self.write(line)
 
-    def ask(self, prompt: str, deadline: float | None = None,
-            changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
+    def read(self, prompt: str, deadline: float | None = None,
+             changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
         self.write(prompt)
         try:
             return self.answer(prompt)

@@ -6,6 +6,7 @@ import time
 from collections.abc import Mapping
 
 from impresario_rules import RULESETS
+from impresario_rules.texts import DEFAULT_LANGUAGE
 
 from .._generated import models
 from .._generated import operations as ops
@@ -15,6 +16,7 @@ from ..errors import Conflict, IllegalMove, PreconditionFailed
 from .base import Screen
 from .console import Console
 from .muzicando import MuzicandoScreen
+from .rules import RulesHelp
 from .turandot import TurandotScreen
 from .wordjam import WordJamScreen
 
@@ -61,7 +63,7 @@ class Follower:
 
 
 def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | None,
-         options: Mapping[str, JSON] | None, console: Console) -> int:
+         options: Mapping[str, JSON] | None, console: Console, lang: str = DEFAULT_LANGUAGE) -> int:
     """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end."""
     game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options)
     me = game.join(name)
@@ -75,11 +77,15 @@ def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | N
     console.out(f"Game {game.id} ({ruleset}): you are seat {me.seat}, against {table}.")
     dashes = "-- " if game.id.startswith("-") else ""
     console.out(f"Follow it from another terminal: impresario watch {dashes}{game.id}")
-    return play_seat(me, screen, console)
+    return play_seat(me, screen, console, lang)
 
 
-def play_seat(me: Seat, screen: Screen, console: Console) -> int:
-    """The loop of one human seat: narrate, show the state, ask, move; until the game ends."""
+def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LANGUAGE) -> int:
+    """The loop of one human seat: narrate, show the state, ask, move; until the game ends.
+    ``?`` at any prompt shows the rules in ``lang`` (terminal/rules.py)."""
+    rules = RulesHelp(console, screen.ruleset, lang)
+    console.help = rules
+    console.out("  ? at any prompt: the rule behind the question (?? the whole rules)")
     follow = Follower(me, screen)
     waited_for = None
     while True:
@@ -114,6 +120,7 @@ def play_seat(me: Seat, screen: Screen, console: Console) -> int:
             seen["version"] = now["version"]
             return False
 
+        rules.at(actions["pending"], view.get("phase"))
         deadline = pending_deadline(view, me.seat)
         watch = changed if deadline is not None or view.get("ruleset") == "wordjam" else None
         move = screen.ask(view, actions, deadline, watch)

@@ -12,6 +12,9 @@ from __future__ import annotations
 #: unexpected failure: every operation's ``default`` response
 EDGE_CODES = frozenset({"bad_request", "request_timeout", "uri_too_long", "headers_too_large",
                         "method_not_allowed", "not_found", "http_error", "internal_error"})
+#: the codes of the page's own routes, outside the spec: a game's rules in a language
+#: (``GET /web/rules/<ruleset>``, api/web.py), as impresario_rules.texts refuses them
+PAGE_CODES = frozenset({"ruleset_not_found", "language_not_found"})
 
 from impresario_rules import RULESETS
 

@@ -1,6 +1,8 @@
 """The browser table: ``GET /`` (the page) and ``GET /web/<file>`` (its modules, styles and the
 vendored library). The client is static and talks to the engine only through the public API
-(docs/web.md); this module only serves its files.
+(docs/web.md); this module only serves its files, and each game's full rules
+(``GET /web/rules/<ruleset>?lang=<code>``: the rules package's text in that language, English
+when no ``lang`` is given, with which section explains which prompt).
 
 - Content types are set explicitly (JavaScript modules must be served as JavaScript).
 - Caching: the vendored files carry their version in their name and never change, so they are
@@ -14,11 +16,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Blueprint, Response, request
+from impresario_rules.texts import DEFAULT_LANGUAGE, LANGUAGES, RulesNotFound, prompts, rules_text
 
 from .errors import ApiError
 from .http import SECURITY_HEADERS
@@ -75,9 +79,12 @@ def _load(path: Path) -> _File:
 
 
 def _send(path: Path, csp: str) -> Response:
-    found = _load(path)
+    return _answer(_load(path), csp)
+
+
+def _answer(found: _File, csp: str, **extra: str) -> Response:
     headers = {"Cache-Control": found.cache, "ETag": found.etag,
-               "Content-Security-Policy": csp, **SECURITY_HEADERS}
+               "Content-Security-Policy": csp, **SECURITY_HEADERS, **extra}
     if found.etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
     return Response(found.body, status=200, headers=headers, content_type=found.content_type)
@@ -95,5 +102,28 @@ def asset(name: str) -> Response:
     if ROOT not in path.parents or not path.is_file() or path.suffix not in TYPES \
             or path.name.startswith("."):
         raise ApiError(404, "not_found", f"there is no file {name!r} in the web client")
-    # a file never runs as a page of its own: it gets the strictest policy
-    return _send(path, "default-src 'none'; frame-ancestors 'none'")
+    return _send(path, FILE_CSP)
+
+
+#: a file never runs as a page of its own: it gets the strictest policy
+FILE_CSP = "default-src 'none'; frame-ancestors 'none'"
+_rules: dict[tuple[str, str], _File] = {}
+
+
+@blp.route("/web/rules/<ruleset>", methods=["GET"])
+def rules(ruleset: str) -> Response:
+    """The full rules of ``ruleset`` in ``lang`` (default English) as Markdown, in JSON with the
+    prompts' sections: ``{"ruleset", "lang", "languages", "markdown", "prompts"}``."""
+    lang = request.args.get("lang") or DEFAULT_LANGUAGE
+    found = _rules.get((ruleset, lang))
+    if found is None:
+        try:
+            body = json.dumps({"ruleset": ruleset, "lang": lang, "languages": list(LANGUAGES),
+                               "markdown": rules_text(ruleset, lang),
+                               "prompts": prompts(ruleset)}, ensure_ascii=False).encode()
+        except RulesNotFound as err:
+            raise ApiError(404, err.code, err.message) from None
+        found = _File(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"',
+                      "application/json", REVALIDATE)
+        _rules[(ruleset, lang)] = found
+    return _answer(found, FILE_CSP, **{"Content-Language": lang})

@@ -7,9 +7,10 @@ import { call, explain, isStale, Problem, withQuery } from "./api.js";
 import { follow } from "./feed.js";
 import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase, watchLink } from "./format.js";
 import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert, botLevel, Countdown, Dialog, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
+import { Alert, botLevel, Countdown, Dialog, DialogRule, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
 import { t } from "./i18n.js";
+import { openRules, RulesHost, WhyLink } from "./rules.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
@@ -244,7 +245,10 @@ export function GamePage({ id, query }) {
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
   const recent = view.status === "playing" ? othersSince(events, lookedAt, me) : [];
-  return html`<div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
+  // the tables' dialogs ask for the seat's move: the rule behind it at their foot
+  const asked = mine ? pendingOf(view, me).kinds : [];
+  const dialogRule = module ? () => html`<${WhyLink} ruleset=${view.ruleset} kinds=${asked} phase=${view.phase} />` : null;
+  return html`<${DialogRule.Provider} value=${dialogRule}><div class=${`game game-${view.ruleset}`} data-status=${view.status} data-version=${view.version}
       data-mine=${mine ? "1" : "0"}>
     <div class="game-head">
       <h1>${title} <small>${module ? module.status(view) : view.status}</small>
@@ -265,8 +269,9 @@ export function GamePage({ id, query }) {
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     <${EventLog} events=${events} view=${view} module=${module} />
+    ${module && html`<${RulesHost} title=${title} />`}
     ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
-  </div>`;
+  </div><//>`;
 }
 
 /** What the other seats did since this seat last moved, newest last, each line flashing once as
@@ -280,15 +285,20 @@ function RecentMoves({ recent, view, module }) {
   </section>`;
 }
 
-/** The rules in a minute: open the first time this browser plays a ruleset, folded after. */
+/** The rules in a minute: open the first time this browser plays a ruleset, folded after; the
+ * full rules (shared/rules.js) one click beside it. */
 function HowToPlay({ ruleset, title, module }) {
   const key = `impresario:seen:${ruleset}`;
   const [first] = useState(() => { try { return !localStorage.getItem(key); } catch { return false; } });
   useEffect(() => { try { localStorage.setItem(key, "1"); } catch { /* private mode */ } }, [key]);
-  return html`<details class="card how-to" open=${first}>
-    <summary>${t("game.how_to", { game: title })}</summary>
-    <${module.HowTo} />
-  </details>`;
+  return html`<div class="how-to-wrap">
+    <details class="card how-to" open=${first}>
+      <summary>${t("game.how_to", { game: title })}</summary>
+      <${module.HowTo} />
+    </details>
+    <button type="button" class="link rules-open" data-testid="rules-open"
+      onClick=${() => openRules(ruleset)}>${t("rules.full", { game: title })}</button>
+  </div>`;
 }
 
 function FeedStatus({ feed, status }) {
@@ -306,7 +316,8 @@ function TurnBar({ view, me, module, refresh }) {
     ? (module && module.yourTurn ? module.yourTurn(view, mine) : t("game.your_move_kinds", { kinds: mine.kinds.map(titleCase).join(t("format.or")) }))
     : others.length ? t("game.waiting_for", { names: listNames(view, others) }) : t("game.engine_playing");
   return html`<div class=${`turnbar${mine ? " mine" : ""}`} data-testid="turnbar">
-    <span class="turn-text">${text}</span>
+    <span class="turn-say"><span class="turn-text">${text}</span>
+      ${module && html`<${WhyLink} ruleset=${view.ruleset} kinds=${mine ? mine.kinds : []} phase=${view.phase} />`}</span>
     ${typeof deadline === "number" && html`<${Countdown} deadline=${deadline} label=${mine ? t("game.your_time") : t("ui.time_left")} onExpire=${refresh} />`}
   </div>`;
 }
@@ -417,7 +428,7 @@ function LeaveGame({ view, id, me, seatToken, leave: stopping }) {
   };
   return html`<div class="leave-game">
     <button type="button" class="danger" onClick=${() => setOpen(true)}>${t("leave.open")}</button>
-    <${Dialog} open=${open} title=${t("leave.title")} id="leave-dialog" onClose=${() => setOpen(false)}>
+    <${Dialog} open=${open} title=${t("leave.title")} id="leave-dialog" onClose=${() => setOpen(false)} noRule=${true}>
       <p data-testid="leave-text">${t(view.private ? "leave.text_no_watch" : "leave.text", { who })}</p>
       <${Alert} message=${error} />
       <div class="actions">

@@ -1,5 +1,5 @@
 // Small pieces every page uses: countdowns, dialogs, alerts, links to share.
-import { html, useEffect, useRef, useState } from "../lib.js";
+import { createContext, html, useContext, useEffect, useRef, useState } from "../lib.js";
 import { serverNow } from "./api.js";
 import { clockText } from "./format.js";
 import { t } from "./i18n.js";
@@ -41,11 +41,18 @@ export function focusLost() {
   return !active || active === document.body || active === document.documentElement;
 }
 
+/** What a game page puts at the foot of its dialogs: ``() => element`` (the "why?" of the
+ * seat's current prompt, shared/rules.js), or null. A dialog asks for a move while the rest of
+ * the page is inert, so the rule behind it has to be inside it. */
+export const DialogRule = createContext(null);
+
 /**
  * A modal dialog (the native <dialog>: focus moves into it and stays there, Escape closes it).
- * ``open`` controls it; ``onClose`` is called when the player dismisses it.
+ * ``open`` controls it; ``onClose`` is called when the player dismisses it; ``noRule`` leaves
+ * out the page's ``DialogRule`` (a dialog that asks for no move).
  */
-export function Dialog({ open, title, onClose, children, id }) {
+export function Dialog({ open, title, onClose, children, id, noRule = false }) {
+  const rule = useContext(DialogRule);
   const ref = useRef(null);
   const opener = useRef(null);
   useEffect(() => {
@@ -54,7 +61,7 @@ export function Dialog({ open, title, onClose, children, id }) {
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
-      const first = dialog.querySelector("[autofocus], input, select, button:not(.dialog-close)");
+      const first = dialog.querySelector("[autofocus], input, select, button:not(.dialog-close):not(.why)");
       if (first) first.focus();
     } else if (!open && dialog.open) {
       dialog.close();
@@ -74,6 +81,7 @@ export function Dialog({ open, title, onClose, children, id }) {
           aria-label=${t("ui.close")}>×</button>`}
     </div>
     ${open && children}
+    ${open && rule && !noRule && html`<p class="dialog-rule">${rule()}</p>`}
   </dialog>`;
 }
 
