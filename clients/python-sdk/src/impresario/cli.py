@@ -31,10 +31,12 @@ from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
+from .i18n import N_, _, language, use
 from .language import pick_language
 from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
+from .terminal.problems import explain
 from .terminal import watch as watch_game
 from .tournament import GameResult, TournamentResult, run_tournament
 
@@ -44,9 +46,9 @@ TOURNAMENT_BOTS = {"turandot": "medium,easy,easy,easy", "wordjam": "5",
                    "muzicando": "medium,easy,medium,easy"}
 #: the SDK bot a count of --bots seats in a tournament
 TOURNAMENT_BOT = {"turandot": "medium", "wordjam": "medium", "muzicando": "medium"}
-NO_ENGINE = ("cannot reach the Impresario engine at {url}.\n"
-             "Start it with 'make run' in the repository (it serves http://127.0.0.1:8000), "
-             "or pass --url URL (or set IMPRESARIO_URL) to use another one.")
+NO_ENGINE = N_("cannot reach the Impresario engine at {url}.\n"
+               "Start it with 'make run' in the repository (it serves {default}), "
+               "or pass --url URL (or set IMPRESARIO_URL) to use another one.")
 
 
 class UsageError(Exception):
@@ -63,7 +65,8 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     of bot names, one per seat (``greedy,random,random``)."""
     kind = kind or known[0]
     if kind not in known:
-        raise UsageError(f"unknown bot {kind!r}; bots here: {', '.join(known)}")
+        raise UsageError(_("unknown bot {bot!r}; bots here: {known}").format(
+            bot=kind, known=", ".join(known)))
     if spec is None:
         return [kind] * default_count
     spec = spec.strip()
@@ -72,8 +75,9 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     names = [n.strip() for n in spec.split(",") if n.strip()]
     unknown = [n for n in names if n not in known]
     if unknown or not names:
-        raise UsageError(f"unknown bot {unknown[0] if unknown else spec!r}; --bots takes a count "
-                         f"or names from: {', '.join(known)}")
+        raise UsageError(_("unknown bot {bot!r}; --bots takes a count or names from: "
+                           "{known}").format(bot=unknown[0] if unknown else spec,
+                                             known=", ".join(known)))
     return names
 
 
@@ -82,7 +86,7 @@ def parse_options(args: argparse.Namespace) -> dict[str, JSON] | None:
     for item in getattr(args, "option", None) or ():
         key, sep, raw = item.partition("=")
         if not sep or not key:
-            raise UsageError(f"--option takes KEY=VALUE, not {item!r}")
+            raise UsageError(_("--option takes KEY=VALUE, not {item!r}").format(item=item))
         try:
             opts[key] = json.loads(raw)
         except ValueError:
@@ -98,15 +102,17 @@ def check_table(client: Client, ruleset: str, players: int, mode: str | None) ->
     """Refuse a table the ruleset cannot seat, saying what to pass (nothing is created)."""
     described = {r["name"]: r for r in client.rulesets()}
     if ruleset not in described:
-        raise UsageError(f"the engine has no ruleset {ruleset!r}; it has: "
-                         f"{', '.join(described)}")
+        raise UsageError(_("the engine has no ruleset {ruleset!r}; it has: {rulesets}").format(
+            ruleset=ruleset, rulesets=", ".join(described)))
     lo, hi = described[ruleset]["min_players"], described[ruleset]["max_players"]
     if mode == "team" and players != 4:
-        raise UsageError(f"the team game is for 4 players, not {players}: pass --bots 3")
+        raise UsageError(_("the team game is for 4 players, not {n}: pass --bots 3").format(
+            n=players))
     if not lo <= players <= hi:
-        raise UsageError(f"{described[ruleset]['title']} is for {lo} to {hi} players, not "
-                         f"{players} (you and {players - 1} bots): pass --bots {lo - 1} to "
-                         f"{hi - 1}")
+        raise UsageError(_("{game} is for {lo} to {hi} players, not {n} (you and {bots} bots): "
+                           "pass --bots {fewest} to {most}").format(
+            game=described[ruleset]["title"], lo=lo, hi=hi, n=players, bots=players - 1,
+            fewest=lo - 1, most=hi - 1))
 
 
 def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
@@ -394,19 +400,27 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         parser.exit(2, f"impresario: {err}\n")
     try:
+        use(args.lang)
+    except RuntimeError as err:  # no Babel: the cli extra is not installed
+        print(f"impresario: {err}; speaking English", file=sys.stderr)
+    try:
         return COMMANDS[args.command](args)
     except UsageError as err:
         parser.exit(2, f"impresario {args.command}: {err}\n")
     except APIConnectionError:
-        print("error: " + NO_ENGINE.format(url=engine_url(args)), file=sys.stderr)
+        print(_("error: {why}").format(why=_(NO_ENGINE).format(url=engine_url(args),
+                                                                  default=DEFAULT_URL)),
+              file=sys.stderr)
     except EndOfInput:
-        print("\nNo more input: leaving the game (it stays on the server; "
-              "'impresario watch' follows it).", file=sys.stderr)
+        print("\n" + _("No more input: leaving the game (it stays on the server; "
+                       "'impresario watch' follows it)."), file=sys.stderr)
     except KeyboardInterrupt:
-        print("\nInterrupted: bye.", file=sys.stderr)
+        print("\n" + _("Interrupted: bye."), file=sys.stderr)
         return 130
     except ImpresarioError as err:
-        print(f"error: {err}", file=sys.stderr)
+        # the engine's English words for an English player, its code's sentence for another
+        why = explain(err) if err.code and language() != "en" else str(err)
+        print(_("error: {why}").format(why=why), file=sys.stderr)
     return 1
 
 

@@ -12,8 +12,16 @@ from collections.abc import Callable, Sequence
 
 from ._generated import models
 from .client import Client, engine_url
+from .i18n import N_, _
 
 STATUSES = ("open", "playing", "finished")
+#: each status as a player reads it
+STATUS_NAMES = {"open": N_("open"), "playing": N_("playing"), "finished": N_("finished")}
+
+
+def status_name(status: str) -> str:
+    """A game's status in the player's language."""
+    return _(STATUS_NAMES[status]) if status in STATUS_NAMES else status
 
 
 def _age(seconds: float) -> str:
@@ -29,9 +37,9 @@ def _players(game: models.LobbyGame) -> str:
     for seat in game["seats"]:
         name = seat["name"]
         if seat["bot"]:
-            name += f" (bot: {seat['bot']})"
+            name += " " + _("(bot: {bot})").format(bot=seat["bot"])
         elif seat["held"]:
-            name += " (held)"
+            name += " " + _("(held)")
         names.append(name)
     return ", ".join(names) or "—"
 
@@ -43,9 +51,10 @@ def _options(game: models.LobbyGame) -> str:
 def games_table(games: Sequence[models.LobbyGame], now: float | None = None) -> list[str]:
     """The lines of the table: id, ruleset, seats taken/total, age, players, options."""
     now = time.time() if now is None else now
-    rows = [("GAME", "RULESET", "STATUS", "SEATS", "AGE", "PLAYERS", "OPTIONS")]
+    rows = [(_("GAME"), _("RULESET"), _("STATUS"), _("SEATS"), _("AGE"), _("PLAYERS"),
+             _("OPTIONS"))]
     for g in games:
-        rows.append((g["id"], g["ruleset"], g["status"],
+        rows.append((g["id"], g["ruleset"], status_name(g["status"]),
                      f"{g['seats_taken']}/{g['seats_total']}", _age(now - g["created"]),
                      _players(g), _options(g)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
@@ -77,11 +86,14 @@ def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> i
                                    page_size=min(100, max(1, args.limit)),
                                    max_games=args.limit))
     if not found:
-        out(f"No {args.status} games" + (f" of {args.ruleset}" if args.ruleset else "") + ".")
+        status = status_name(args.status)
+        out(_("No {status} games of {ruleset}.").format(status=status, ruleset=args.ruleset)
+            if args.ruleset else _("No {status} games.").format(status=status))
         return 0
     for line in games_table(found):
         out(line)
     if args.status == "open":
-        out("Join one: POST /v1/games/<GAME>/seats {\"name\": ...}, or with the SDK: "
-            "Client(url).game(<GAME>).join(name)")
+        out(_("Join one: {http}, or with the SDK: {sdk}").format(
+            http='POST /v1/games/<GAME>/seats {"name": ...}',
+            sdk="Client(url).game(<GAME>).join(name)"))
     return 0
