@@ -146,8 +146,8 @@ class Screen:
         heads = [self.line_name(k) for k in keys]
         width = max([9] + [len(h) + 2 for h in heads])
         self.out("\n" + _("Final score:"))
-        self.out(f"  {_('player'):<16}" + "".join(f"{h:>{width}}" for h in heads)
-                 + f"{_('total'):>8}")
+        player, total = _("player"), _("total")
+        self.out(f"  {player:<16}" + "".join(f"{h:>{width}}" for h in heads) + f"{total:>8}")
         for p in players:
             self.out(self.score_row(self.label(p["seat"]), p["lines"], p["total"], keys, width))
         self.extra_score(score, keys, width)

@@ -185,8 +185,10 @@ class MuzicandoScreen(Screen):
             self.says(e, _("you are out: place {place}"), _("{who} is out: place {place}"),
                       place=e["place"])
         elif kind == "hand_scored":
-            text = (_("hand {n} scored: contract {contract} made; points {points}") if e["made"]
-                    else _("hand {n} scored: contract {contract} failed; points {points}"))
+            text = (_("hand {n} scored: points {points}") if e["contract"] is None  # no auction
+                    else _("hand {n} scored: contract {contract} made; points {points}")
+                    if e["made"] else
+                    _("hand {n} scored: contract {contract} failed; points {points}"))
             self.out("  " + text.format(
                 n=e["hand"], contract=e["contract"],
                 points=", ".join(f"{self.name(i)} {p:+d}" for i, p in enumerate(e["points"]))))

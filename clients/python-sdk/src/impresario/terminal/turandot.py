@@ -168,7 +168,7 @@ class TurandotScreen(Screen):
             self.says(e, _("you: no helper left"), _("{who}: no helper left"))
         elif kind == "director_fired":
             self.says(e, _("you fire {director}"), _("{who} fires {director}"),
-                      director=e["director"])
+                      director=self.card(e["director"]))
         elif kind == "nominated":
             self.says(e, _("you are named to fire a director"),
                       _("{who} is named to fire a director"))
