@@ -360,6 +360,7 @@ def english_left(text: str, lang: str) -> list[str]:
              for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
     theirs = " ".join(texts)
     their_words = set(re.findall(r"\w+", theirs))
+    shown_words = set(re.findall(r"\w+", text))
     found = set()
     for m in catalog:
         for english in (m.id if isinstance(m.id, tuple) else (m.id,)) if m.id else ():
@@ -370,20 +371,20 @@ def english_left(text: str, lang: str) -> list[str]:
                     if len(words) >= 2 and piece not in theirs and piece in text:
                         found.add(piece)
                     for word in words:
-                        if (len(word) >= 4 and word not in their_words
-                                and re.search(rf"\b{word}\b", text)):
+                        if len(word) >= 4 and word not in their_words and word in shown_words:
                             found.add(word)
     return sorted(found)
 
 
 @pytest.mark.parametrize("argv, script", [
+    (["play", "wordjam", "--seed", "3", "--option", "bot_seconds=0"], "braccio\n" + "\n" * 400),
     (["play", "turandot", "--seed", "5"], "9 1\n2 1 b\n" + "\n" * 400),
     (["play", "muzicando", "--mode", "individual", "--bots", "greedy,random", "--hands", "3",
       "--seed", "6"], "p\n" + "\n" * 3200),
 ])
 def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv, script):
-    """LANG=it_IT picks Italian: the table, the prompts, the events, a refused bid (by its code,
-    not the engine's English detail), the final score."""
+    """LANG=it_IT picks Italian: the table, the prompts, the events, a refused choice and a
+    refused bid (by its code, not the engine's English detail), the final score."""
     done = run_cli(*argv, "--name", "Giulia", "--url", live_server, stdin=script,
                    env={"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "it_IT.UTF-8"})
     assert done.returncode == 0, done.stderr
@@ -393,6 +394,10 @@ def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv,
         assert "rifiutata: sul tavolo non c'è quel posto" in out   # slot 9 of 4
         assert "offerte rivelate → tu: posto 2 + 1 denaro (bluff)" in out
         assert "Come si fa un'offerta" in out and "cantante" in out
+    elif argv[1] == "wordjam":
+        # the bots call at once: the word typed answers the first challenge, and is refused
+        assert "=== Word Jam · turno 1 di 8" in out and "colonna 1 della caverna" in out
+        assert "'braccio' non è tra le scelte" in out and "La tua scommessa — " in out
     else:
         assert "=== Mano 1 di 3 · gioco · mazziere" in out and "la tua mano: " in out
     assert english_left(out, "it") == []
