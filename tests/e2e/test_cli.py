@@ -378,14 +378,14 @@ def english_left(text: str, lang: str) -> list[str]:
 
 @pytest.mark.parametrize("argv, script", [
     (["play", "wordjam", "--seed", "3", "--option", "bot_seconds=0"], "braccio\n" + "\n" * 400),
-    (["play", "turandot", "--seed", "5"], "9 1\n2 1 b\n" + "\n" * 400),
+    (["play", "turandot", "--seed", "5", "--name", "Giulia"], "9 1\n2 1 b\n" + "\n" * 400),
     (["play", "muzicando", "--mode", "individual", "--bots", "greedy,random", "--hands", "3",
-      "--seed", "6"], "p\n" + "\n" * 3200),
+      "--seed", "6", "--name", "Giulia"], "p\n" + "\n" * 3200),
 ])
 def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv, script):
     """LANG=it_IT picks Italian: the table, the prompts, the events, a refused choice and a
     refused bid (by its code, not the engine's English detail), the final score."""
-    done = run_cli(*argv, "--name", "Giulia", "--url", live_server, stdin=script,
+    done = run_cli(*argv, "--url", live_server, stdin=script,
                    env={"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "it_IT.UTF-8"})
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -398,6 +398,7 @@ def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv,
         # the bots call at once: the word typed answers the first challenge, and is refused
         assert "=== Word Jam · turno 1 di 8" in out and "colonna 1 della caverna" in out
         assert "'braccio' non è tra le scelte" in out and "La tua scommessa — " in out
+        assert re.search(r"^  Tu {10,}\d", out, re.M)   # the default name, in the score sheet
     else:
         assert "=== Mano 1 di 3 · gioco · mazziere" in out and "la tua mano: " in out
     assert english_left(out, "it") == []

@@ -158,3 +158,14 @@ def test_a_theme_card_and_a_director_in_the_players_words():
     director = {"kind": "director", "id": "dark_over_comic", "effect": "+1 per dark singer"}
     assert re.fullmatch(r"dark_over_comic \(Regisseur: \+1 je Sänger des Typs Dramatisch, "
                         r"-1 je Sänger des Typs Komisch\)", card_text(director))
+
+
+def test_the_help_of_play_is_in_the_players_language(capsys):
+    from impresario.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--help", "--lang", "it"])
+    assert exit_.value.code == 0
+    shown = capsys.readouterr().out
+    assert "Gioca una partita nel terminale contro i bot del motore" in shown
+    assert "il tuo nome al tavolo (predefinito Tu)" in shown

@@ -66,18 +66,19 @@ def add_games_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]"
     """``impresario games``; ``common``: the parser of the options every command takes
     (``--url``)."""
     games = sub.add_parser("games", parents=[common] if common else [],
-                           help="list the open games (the lobby) as a table",
-                           description="The games of an engine, newest first, as a table: "
-                           "the open ones by default.")
-    games.add_argument("--ruleset", default=None, help="only this ruleset")
+                           help=_("list the open games (the lobby) as a table"),
+                           description=_("The games of an engine, newest first, as a table: "
+                                         "the open ones by default."))
+    games.add_argument("--ruleset", default=None, help=_("only this ruleset"))
     games.add_argument("--status", choices=STATUSES, default="open",
-                       help="open (default), playing or finished")
+                       help=_("open (default), playing or finished"))
     bots = games.add_mutually_exclusive_group()
     bots.add_argument("--bots", dest="has_bots", action="store_true", default=None,
-                      help="only games with bot seats")
+                      help=_("only games with bot seats"))
     bots.add_argument("--no-bots", dest="has_bots", action="store_false",
-                      help="only games without bot seats")
-    games.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
+                      help=_("only games without bot seats"))
+    games.add_argument("--limit", type=int, default=20,
+                       help=_("at most this many (default 20)"))
 
 
 def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
