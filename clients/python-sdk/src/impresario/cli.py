@@ -415,6 +415,14 @@ def early_language(argv: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    before = language()
+    try:
+        return run(argv)
+    finally:
+        use(before)  # a caller in the same process (a test, an embedding) keeps its language
+
+
+def run(argv: list[str]) -> int:
     try:
         use(early_language(argv))
     except RuntimeError as err:  # no Babel: the cli extra is not installed
