@@ -9,7 +9,7 @@ PORT   ?= 8000
 GAMES  ?= 2000
 
 .PHONY: help install test test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
-.PHONY: wordnet
+.PHONY: wordnet messages
 .PHONY: node-deps lint-spec ts-bot bots-report screenshots
 
 # `make help` prints every target that has a "## what it does" comment on its line (a test checks
@@ -29,6 +29,21 @@ $(STAMP): rules/pyproject.toml services/engine/pyproject.toml clients/python-sdk
 		-e "clients/python-sdk[wordjam,cli]" \
 		-r requirements/dev.txt
 	@touch $(STAMP)
+
+# The terminal client's messages (impresario.i18n): pybabel extracts every marked string of the
+# SDK, and Word Jam's theme cards, into messages.pot, then updates the Italian, German and French
+# catalogues from it (new strings arrive empty, to be translated; see docs/clients.md).
+LOCALE := clients/python-sdk/src/impresario/locale
+messages: install ## extract the terminal client's strings (messages.pot) and update its it, de, fr catalogues
+	$(BIN)/pybabel extract -F clients/python-sdk/babel.cfg --no-location --omit-header \
+		-o $(LOCALE)/messages.pot clients/python-sdk/src/impresario \
+		rules/src/impresario_rules/wordjam/data
+	$(BIN)/pybabel update -D impresario -i $(LOCALE)/messages.pot -d $(LOCALE) \
+		--no-fuzzy-matching --ignore-obsolete --init-missing -l it
+	$(BIN)/pybabel update -D impresario -i $(LOCALE)/messages.pot -d $(LOCALE) \
+		--no-fuzzy-matching --ignore-obsolete --init-missing -l de
+	$(BIN)/pybabel update -D impresario -i $(LOCALE)/messages.pot -d $(LOCALE) \
+		--no-fuzzy-matching --ignore-obsolete --init-missing -l fr
 
 # The browser tests (tests/web) drive Debian's Chromium through Playwright; installed here when
 # root (as the bench installs wrk; apt-get update first if the package lists are stale), with a

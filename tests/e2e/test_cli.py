@@ -20,12 +20,14 @@ import pytest
 from impresario import Client
 
 CLI = [sys.executable, "-m", "impresario.cli"]
+#: the CLI speaks English here whatever this machine's locale (the languages have their own test)
+ENGLISH = {"LANGUAGE": "en"}
 
 
 def run_cli(*argv: str, stdin: str = "", env: dict[str, str] | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *argv], input=stdin, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, **(env or {})})
+                          timeout=timeout, env={**os.environ, **ENGLISH, **(env or {})})
 
 
 def closed_port() -> int:
@@ -123,7 +125,7 @@ class Terminal:
             # Python keeps an ignored SIGINT ignored: Ctrl-C would do nothing)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execve(sys.executable, [*CLI, *argv],
-                      {**os.environ, **(env or {}), "PYTHONFAULTHANDLER": "1"})
+                      {**os.environ, **ENGLISH, **(env or {}), "PYTHONFAULTHANDLER": "1"})
         self.screen = ""
         self.seen = 0  # where the next expect starts looking
 
@@ -373,3 +375,76 @@ def test_a_question_mark_at_a_prompt_shows_the_rule_in_the_players_language(live
     assert section("turandot", "it", "bids").title in text and "carta bluff" in text
     assert text.count("Your bid") == 2
     assert me.view()["players"][0]["has_bid"]
+
+
+# ------------------------------------------------------------------------ languages
+def english_left(text: str, lang: str) -> list[str]:
+    """The English of the terminal's catalogue found in ``text``: each message's words between
+    its placeholders (two words or more, or one word of four letters or more) that ``lang``'s
+    catalogue does not use itself."""
+    import string as strings
+
+    from babel.messages.pofile import read_po
+
+    from impresario.i18n import catalogue_path
+
+    with catalogue_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    texts = [t for m in catalog if m.id
+             for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    theirs = " ".join(texts)
+    their_words = set(re.findall(r"\w+", theirs))
+    shown_words = set(re.findall(r"\w+", text))
+    found = set()
+    for m in catalog:
+        for english in (m.id if isinstance(m.id, tuple) else (m.id,)) if m.id else ():
+            for literal, *_rest in strings.Formatter().parse(english):
+                for piece in re.split(r"[()\[\]:;,.→—·…'\n]", literal):
+                    piece = piece.strip()
+                    words = re.findall(r"[A-Za-z]{2,}", piece)
+                    if len(words) >= 2 and piece not in theirs and piece in text:
+                        found.add(piece)
+                    for word in words:
+                        if len(word) >= 4 and word not in their_words and word in shown_words:
+                            found.add(word)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("argv, script", [
+    (["play", "wordjam", "--seed", "3", "--option", "bot_seconds=0"], "braccio\n" + "\n" * 400),
+    (["play", "turandot", "--seed", "5", "--name", "Giulia"], "9 1\n2 1 b\n" + "\n" * 400),
+    (["play", "muzicando", "--mode", "individual", "--bots", "greedy,random", "--hands", "3",
+      "--seed", "6", "--name", "Giulia"], "p\n" + "\n" * 3200),
+])
+def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv, script):
+    """LANG=it_IT picks Italian: the table, the prompts, the events, a refused choice and a
+    refused bid (by its code, not the engine's English detail), the final score."""
+    done = run_cli(*argv, "--url", live_server, stdin=script,
+                   env={"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "it_IT.UTF-8"})
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Punteggio finale:" in out and "Vincitori:" in out
+    if argv[1] == "turandot":
+        assert "rifiutata: sul tavolo non c'è quel posto" in out   # slot 9 of 4
+        assert "offerte rivelate → tu: posto 2 + 1 denaro (bluff)" in out
+        assert "Come si fa un'offerta" in out and "cantante" in out
+    elif argv[1] == "wordjam":
+        # the bots call at once: the word typed answers the first challenge, and is refused
+        assert "=== Word Jam · turno 1 di 8" in out and "colonna 1 della caverna" in out
+        assert "'braccio' non è tra le scelte" in out and "La tua scommessa — " in out
+        assert re.search(r"^  Tu {10,}\d", out, re.M)   # the default name, in the score sheet
+    else:
+        assert "=== Mano 1 di 3 · gioco · mazziere" in out and "la tua mano: " in out
+    assert english_left(out, "it") == []
+
+
+def test_a_game_watched_in_french_shows_no_english(live_server):
+    """--lang fr for Word Jam, whose theme cards come from the rules' data (in English there)."""
+    client = Client(live_server)
+    game = client.create_game("wordjam", players=5, seed=9, options={"bot_seconds": 0})
+    for i in range(5):
+        game.add_bot(f"Bot{i}", ("wordsmith", "random")[i % 2])
+    done = run_cli("watch", game.id, "--url", live_server, "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    assert "thème : " in done.stdout and "Score final :" in done.stdout
+    assert english_left(done.stdout, "fr") == []

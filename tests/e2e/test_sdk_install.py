@@ -38,3 +38,17 @@ def test_sdk_installs_alone_and_its_command_runs(tmp_path, live_server):
     helped = subprocess.run([str(env_dir / "bin" / "impresario"), "--help"], capture_output=True,
                             text=True)
     assert "play" in helped.stdout and "tournament" in helped.stdout
+    # the catalogues are package data; without Babel (the cli extra) the command says so and
+    # speaks English
+    shipped = subprocess.run([str(py), "-c", "from impresario.i18n import catalogue_path; "
+                              "print(all(catalogue_path(lang).is_file() "
+                              "for lang in ('it', 'de', 'fr')))"],
+                             capture_output=True, text=True)
+    assert shipped.stdout.strip() == "True", shipped.stderr
+    english = subprocess.run([str(env_dir / "bin" / "impresario"), "games", "--lang", "it",
+                              "--url", live_server, "--status", "finished", "--no-bots",
+                              "--ruleset", "muzicando"],
+                             capture_output=True, text=True, timeout=60)
+    assert english.returncode == 0, english.stderr
+    assert "pip install 'impresario[cli]'" in english.stderr
+    assert english.stdout.startswith(("No finished games of muzicando.", "GAME "))

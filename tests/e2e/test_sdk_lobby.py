@@ -62,7 +62,9 @@ def test_impresario_games_prints_the_open_games(live_server, capsys):
     game = client.create_game("wordjam", players=5, seed=1, options={"think_seconds": 77})
     game.join("Zoë")
     game.add_bot("Robo", "wordsmith")
-    assert main(["--url", live_server, "games", "--ruleset", "wordjam", "--limit", "100"]) == 0
+    # --lang en: the headings read below are the English ones, whatever this machine's locale
+    assert main(["--url", live_server, "--lang", "en", "games", "--ruleset", "wordjam",
+                 "--limit", "100"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["GAME", "RULESET", "STATUS", "SEATS", "AGE", "PLAYERS", "OPTIONS"]
     row = next(line for line in out if line.startswith(game.id))

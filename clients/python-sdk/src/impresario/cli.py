@@ -31,10 +31,12 @@ from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
+from .i18n import N_, _, language, use
 from .language import DEFAULT_LANGUAGE, pick_language
 from .lobby import add_games_command, cmd_games
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
+from .terminal.problems import explain
 from .terminal import watch as watch_game
 from .tournament import GameResult, TournamentResult, run_tournament
 
@@ -44,9 +46,9 @@ TOURNAMENT_BOTS = {"turandot": "medium,easy,easy,easy", "wordjam": "5",
                    "muzicando": "medium,easy,medium,easy"}
 #: the SDK bot a count of --bots seats in a tournament
 TOURNAMENT_BOT = {"turandot": "medium", "wordjam": "medium", "muzicando": "medium"}
-NO_ENGINE = ("cannot reach the Impresario engine at {url}.\n"
-             "Start it with 'make run' in the repository (it serves http://127.0.0.1:8000), "
-             "or pass --url URL (or set IMPRESARIO_URL) to use another one.")
+NO_ENGINE = N_("cannot reach the Impresario engine at {url}.\n"
+               "Start it with 'make run' in the repository (it serves {default}), "
+               "or pass --url URL (or set IMPRESARIO_URL) to use another one.")
 
 
 class UsageError(Exception):
@@ -63,7 +65,8 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     of bot names, one per seat (``greedy,random,random``)."""
     kind = kind or known[0]
     if kind not in known:
-        raise UsageError(f"unknown bot {kind!r}; bots here: {', '.join(known)}")
+        raise UsageError(_("unknown bot {bot!r}; bots here: {known}").format(
+            bot=kind, known=", ".join(known)))
     if spec is None:
         return [kind] * default_count
     spec = spec.strip()
@@ -72,8 +75,9 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     names = [n.strip() for n in spec.split(",") if n.strip()]
     unknown = [n for n in names if n not in known]
     if unknown or not names:
-        raise UsageError(f"unknown bot {unknown[0] if unknown else spec!r}; --bots takes a count "
-                         f"or names from: {', '.join(known)}")
+        raise UsageError(_("unknown bot {bot!r}; --bots takes a count or names from: "
+                           "{known}").format(bot=unknown[0] if unknown else spec,
+                                             known=", ".join(known)))
     return names
 
 
@@ -82,7 +86,7 @@ def parse_options(args: argparse.Namespace) -> dict[str, JSON] | None:
     for item in getattr(args, "option", None) or ():
         key, sep, raw = item.partition("=")
         if not sep or not key:
-            raise UsageError(f"--option takes KEY=VALUE, not {item!r}")
+            raise UsageError(_("--option takes KEY=VALUE, not {item!r}").format(item=item))
         try:
             opts[key] = json.loads(raw)
         except ValueError:
@@ -98,15 +102,17 @@ def check_table(client: Client, ruleset: str, players: int, mode: str | None) ->
     """Refuse a table the ruleset cannot seat, saying what to pass (nothing is created)."""
     described = {r["name"]: r for r in client.rulesets()}
     if ruleset not in described:
-        raise UsageError(f"the engine has no ruleset {ruleset!r}; it has: "
-                         f"{', '.join(described)}")
+        raise UsageError(_("the engine has no ruleset {ruleset!r}; it has: {rulesets}").format(
+            ruleset=ruleset, rulesets=", ".join(described)))
     lo, hi = described[ruleset]["min_players"], described[ruleset]["max_players"]
     if mode == "team" and players != 4:
-        raise UsageError(f"the team game is for 4 players, not {players}: pass --bots 3")
+        raise UsageError(_("the team game is for 4 players, not {n}: pass --bots 3").format(
+            n=players))
     if not lo <= players <= hi:
-        raise UsageError(f"{described[ruleset]['title']} is for {lo} to {hi} players, not "
-                         f"{players} (you and {players - 1} bots): pass --bots {lo - 1} to "
-                         f"{hi - 1}")
+        raise UsageError(_("{game} is for {lo} to {hi} players, not {n} (you and {bots} bots): "
+                           "pass --bots {fewest} to {most}").format(
+            game=described[ruleset]["title"], lo=lo, hi=hi, n=players, bots=players - 1,
+            fewest=lo - 1, most=hi - 1))
 
 
 def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
@@ -119,7 +125,7 @@ def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
     options = parse_options(args)
     client = Client(engine_url(args))
     check_table(client, ruleset, len(bots) + 1, args.mode if ruleset == "muzicando" else None)
-    return play_game_here(client, ruleset, bots, args.name, args.seed, options,
+    return play_game_here(client, ruleset, bots, args.name or _("You"), args.seed, options,
                           console or Console(), getattr(args, "lang", DEFAULT_LANGUAGE))
 
 
@@ -288,47 +294,53 @@ def cmd_watch(args: argparse.Namespace, console: Console | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--url", default=argparse.SUPPRESS,
-                        help=f"the engine's address (default: $IMPRESARIO_URL, else {DEFAULT_URL})")
+                        help=_("the engine's address (default: $IMPRESARIO_URL, else {url})")
+                        .format(url=DEFAULT_URL))
     common.add_argument("--lang", default=argparse.SUPPRESS, metavar="CODE",
-                        help="it, de, fr or en (default: $LANGUAGE, $LC_ALL, $LC_MESSAGES or "
-                             "$LANG, as gettext reads them; else en)")
+                        help=_("it, de, fr or en (default: $LANGUAGE, $LC_ALL, $LC_MESSAGES or "
+                               "$LANG, as gettext reads them; else en)"))
     parser = argparse.ArgumentParser(prog="impresario", description=__doc__, parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version",
                         version=f"impresario {__version__} (API {SPEC_VERSION})",
                         help="print the SDK's version and the API version it was generated from")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                help="play, tournament, watch or games (COMMAND --help for its options)")
+                                help=_("play, tournament, watch or games (COMMAND --help for "
+                                       "its options)"))
 
-    def bots_help(where: str) -> str:
-        return (f"a count (3: that many bots of --bot's kind) or bot names, one per seat "
-                f"({where})")
+    def bots_help(where: str, translated: bool = True) -> str:
+        text = N_("a count (3: that many bots of --bot's kind) or bot names, one per seat "
+                  "({where})")
+        return (_(text) if translated else text).format(where=where)
 
-    play = sub.add_parser("play", parents=[common], help="play a game in the terminal against "
-                          "the engine's bots",
-                          description="Play a game in the terminal against the engine's bots. "
-                          "Enter takes the default shown in brackets; ? shows the rule behind "
-                          "the question (in the --lang language), ?? the whole rules; Ctrl-D or "
-                          "Ctrl-C leaves.")
+    # what a player reads (play, watch, games) in the player's language; the tournament's in
+    # English, as its report
+    play = sub.add_parser("play", parents=[common], help=_("play a game in the terminal "
+                                                           "against the engine's bots"),
+                          description=_("Play a game in the terminal against the engine's "
+                                        "bots. Enter takes the default shown in brackets; "
+                                        "Ctrl-D or Ctrl-C leaves.") + " " + _(
+                              "? shows the rule behind the question, ?? the whole rules."))
     play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
-                      help="the game (default turandot)")
+                      help=_("the game (default turandot)"))
     play.add_argument("--bots", default=None,
-                      help=bots_help("default: 3 for turandot and muzicando, 5 for wordjam, "
-                                     "of level medium; levels easy, medium, and hard for "
-                                     "turandot; older names random, greedy, wordsmith"))
+                      help=bots_help(_("default: 3 for turandot and muzicando, 5 for wordjam, "
+                                       "of level medium; levels easy, medium, and hard for "
+                                       "turandot; older names random, greedy, wordsmith")))
     play.add_argument("--bot", default=None,
-                      help="the kind of bot a count of --bots seats (default: the first named "
-                           "above)")
+                      help=_("the kind of bot a count of --bots seats (default: the first "
+                             "named above)"))
     play.add_argument("--mode", choices=["team", "individual"], default=None,
-                      help="muzicando: the team game for four (default with 3 bots) or the "
-                           "individual game")
-    play.add_argument("--hands", type=int, default=None, help="muzicando: hands in the match")
-    play.add_argument("--name", default="You", help="your name at the table (default You)")
+                      help=_("muzicando: the team game for four (default with 3 bots) or the "
+                             "individual game"))
+    play.add_argument("--hands", type=int, default=None, help=_("muzicando: hands in the match"))
+    play.add_argument("--name", default=None,
+                      help=_("your name at the table (default {name})").format(name=_("You")))
     play.add_argument("--seed", type=int, default=None,
-                      help="deal a given game again (default: a random deal)")
+                      help=_("deal a given game again (default: a random deal)"))
     play.add_argument("--option", action="append", metavar="KEY=VALUE",
-                      help="a ruleset option, e.g. think_seconds=60 for wordjam (repeatable; "
-                           "see GET /v1/rulesets)")
+                      help=_("a ruleset option, e.g. think_seconds=60 for wordjam (repeatable; "
+                             "see GET /v1/rulesets)"))
 
     tour = sub.add_parser("tournament", parents=[common],
                           help="play seeded games between the SDK's bots and print win rates",
@@ -342,7 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help=bots_help("levels easy, medium, hard (turandot), or the older "
                                      "names random, greedy, wordsmith; default: "
                                      "medium,easy,easy,easy for turandot, 5 medium for "
-                                     "wordjam, medium,easy,medium,easy for muzicando"))
+                                     "wordjam, medium,easy,medium,easy for muzicando",
+                                     translated=False))
     tour.add_argument("--bot", default=None, help="the kind of bot a count of --bots seats")
     tour.add_argument("--seed", type=int, default=0,
                       help="the tournament's seed: the same seed plays the same games "
@@ -371,15 +384,17 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print the summary as JSON")
     tour.add_argument("--quiet", action="store_true", help="no progress display")
 
-    watch = sub.add_parser("watch", parents=[common], help="follow a game live",
-                           description="Follow a game live, whatever its ruleset: every event "
-                           "as it happens, the table at each new round, the final score.")
-    watch.add_argument("game", help="the game's id")
+    watch = sub.add_parser("watch", parents=[common], help=_("follow a game live"),
+                           description=_("Follow a game live, whatever its ruleset: every "
+                                         "event as it happens, the table at each new round, "
+                                         "the final score."))
+    watch.add_argument("game", help=_("the game's id"))
     watch.add_argument("--token", default=None,
-                       help="a seat's token (to see that seat's secrets) or the host's")
-    watch.add_argument("--spectator", default=None, help="a private game's spectator token")
+                       help=_("a seat's token (to see that seat's secrets) or the host's"))
+    watch.add_argument("--spectator", default=None, help=_("a private game's spectator token"))
     watch.add_argument("--after", type=int, default=0,
-                       help="start after this event number (default 0: from the beginning)")
+                       help=_("start after this event number (default 0: from the "
+                              "beginning)"))
     add_games_command(sub, common)
     return parser
 
@@ -388,7 +403,31 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": cmd_play, "tournament": cmd_tournament, "watch": cmd_watch, "games": cmd_games}
 
 
+def early_language(argv: list[str]) -> str:
+    """The language to build the parser in (its help): ``--lang`` if it is a good one, else
+    the environment's; the parser refuses a bad ``--lang`` afterwards."""
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--lang", default=None)
+    try:
+        return pick_language(early.parse_known_args(argv)[0].lang)
+    except (argparse.ArgumentError, ValueError):
+        return pick_language(None)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    before = language()
+    try:
+        return run(argv)
+    finally:
+        use(before)  # a caller in the same process (a test, an embedding) keeps its language
+
+
+def run(argv: list[str]) -> int:
+    try:
+        use(early_language(argv))
+    except RuntimeError as err:  # no Babel: the cli extra is not installed
+        print(f"impresario: {err}; speaking English", file=sys.stderr)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -400,15 +439,19 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         parser.exit(2, f"impresario {args.command}: {err}\n")
     except APIConnectionError:
-        print("error: " + NO_ENGINE.format(url=engine_url(args)), file=sys.stderr)
+        print(_("error: {why}").format(why=_(NO_ENGINE).format(url=engine_url(args),
+                                                                  default=DEFAULT_URL)),
+              file=sys.stderr)
     except EndOfInput:
-        print("\nNo more input: leaving the game (it stays on the server; "
-              "'impresario watch' follows it).", file=sys.stderr)
+        print("\n" + _("No more input: leaving the game (it stays on the server; "
+                       "'impresario watch' follows it)."), file=sys.stderr)
     except KeyboardInterrupt:
-        print("\nInterrupted: bye.", file=sys.stderr)
+        print("\n" + _("Interrupted: bye."), file=sys.stderr)
         return 130
     except ImpresarioError as err:
-        print(f"error: {err}", file=sys.stderr)
+        # the engine's English words for an English player, its code's sentence for another
+        why = explain(err) if err.code and language() != "en" else str(err)
+        print(_("error: {why}").format(why=why), file=sys.stderr)
     return 1
 
 

@@ -12,8 +12,16 @@ from collections.abc import Callable, Sequence
 
 from ._generated import models
 from .client import Client, engine_url
+from .i18n import N_, _
 
 STATUSES = ("open", "playing", "finished")
+#: each status as a player reads it
+STATUS_NAMES = {"open": N_("open"), "playing": N_("playing"), "finished": N_("finished")}
+
+
+def status_name(status: str) -> str:
+    """A game's status in the player's language."""
+    return _(STATUS_NAMES[status]) if status in STATUS_NAMES else status
 
 
 def _age(seconds: float) -> str:
@@ -29,9 +37,9 @@ def _players(game: models.LobbyGame) -> str:
     for seat in game["seats"]:
         name = seat["name"]
         if seat["bot"]:
-            name += f" (bot: {seat['bot']})"
+            name += " " + _("(bot: {bot})").format(bot=seat["bot"])
         elif seat["held"]:
-            name += " (held)"
+            name += " " + _("(held)")
         names.append(name)
     return ", ".join(names) or "—"
 
@@ -43,9 +51,10 @@ def _options(game: models.LobbyGame) -> str:
 def games_table(games: Sequence[models.LobbyGame], now: float | None = None) -> list[str]:
     """The lines of the table: id, ruleset, seats taken/total, age, players, options."""
     now = time.time() if now is None else now
-    rows = [("GAME", "RULESET", "STATUS", "SEATS", "AGE", "PLAYERS", "OPTIONS")]
+    rows = [(_("GAME"), _("RULESET"), _("STATUS"), _("SEATS"), _("AGE"), _("PLAYERS"),
+             _("OPTIONS"))]
     for g in games:
-        rows.append((g["id"], g["ruleset"], g["status"],
+        rows.append((g["id"], g["ruleset"], status_name(g["status"]),
                      f"{g['seats_taken']}/{g['seats_total']}", _age(now - g["created"]),
                      _players(g), _options(g)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
@@ -57,18 +66,19 @@ def add_games_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]"
     """``impresario games``; ``common``: the parser of the options every command takes
     (``--url``)."""
     games = sub.add_parser("games", parents=[common] if common else [],
-                           help="list the open games (the lobby) as a table",
-                           description="The games of an engine, newest first, as a table: "
-                           "the open ones by default.")
-    games.add_argument("--ruleset", default=None, help="only this ruleset")
+                           help=_("list the open games (the lobby) as a table"),
+                           description=_("The games of an engine, newest first, as a table: "
+                                         "the open ones by default."))
+    games.add_argument("--ruleset", default=None, help=_("only this ruleset"))
     games.add_argument("--status", choices=STATUSES, default="open",
-                       help="open (default), playing or finished")
+                       help=_("open (default), playing or finished"))
     bots = games.add_mutually_exclusive_group()
     bots.add_argument("--bots", dest="has_bots", action="store_true", default=None,
-                      help="only games with bot seats")
+                      help=_("only games with bot seats"))
     bots.add_argument("--no-bots", dest="has_bots", action="store_false",
-                      help="only games without bot seats")
-    games.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
+                      help=_("only games without bot seats"))
+    games.add_argument("--limit", type=int, default=20,
+                       help=_("at most this many (default 20)"))
 
 
 def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
@@ -77,11 +87,14 @@ def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> i
                                    page_size=min(100, max(1, args.limit)),
                                    max_games=args.limit))
     if not found:
-        out(f"No {args.status} games" + (f" of {args.ruleset}" if args.ruleset else "") + ".")
+        status = status_name(args.status)
+        out(_("No {status} games of {ruleset}.").format(status=status, ruleset=args.ruleset)
+            if args.ruleset else _("No {status} games.").format(status=status))
         return 0
     for line in games_table(found):
         out(line)
     if args.status == "open":
-        out("Join one: POST /v1/games/<GAME>/seats {\"name\": ...}, or with the SDK: "
-            "Client(url).game(<GAME>).join(name)")
+        out(_("Join one: {http}, or with the SDK: {sdk}").format(
+            http='POST /v1/games/<GAME>/seats {"name": ...}',
+            sdk="Client(url).game(<GAME>).join(name)"))
     return 0

@@ -14,6 +14,8 @@ import sys
 import time
 from typing import Callable, TextIO
 
+from ..i18n import _
+
 #: seconds left at which a prompt with a deadline says how long is left
 REMINDERS = (60, 30, 10, 5)
 
@@ -80,7 +82,8 @@ class Console:
              changed: Callable[[], bool] | None = None, poll: float = 1.0) -> str | None:
         """One line typed at ``prompt`` (``ask`` without the rules)."""
         if deadline is not None:
-            prompt = f"{prompt}[{int(max(0, deadline - self.clock()))} s] "
+            seconds = int(max(0, deadline - self.clock()))
+            prompt = prompt + _("[{seconds} s]").format(seconds=seconds) + " "
         self.stdout.write(prompt)
         self.stdout.flush()
         said = {r for r in REMINDERS if deadline is not None and deadline - self.clock() <= r}
@@ -100,12 +103,12 @@ class Console:
             if deadline is not None:
                 left = deadline - now
                 if left <= 0:
-                    self.out("\n  time is up.")
+                    self.out("\n  " + _("time is up."))
                     return None
                 due = [r for r in REMINDERS if left <= r and r not in said]
                 if due:
                     said.update(due)
-                    self.out(f"\n  {int(left + 0.5)} s left")
+                    self.out("\n  " + _("{seconds} s left").format(seconds=int(left + 0.5)))
                     self.stdout.write(prompt.rsplit("[", 1)[0] if deadline else prompt)
                     self.stdout.flush()
             if changed is not None and changed():

@@ -7,17 +7,33 @@ from collections.abc import Mapping
 from typing import Any, Callable, Sequence
 
 from .._generated import models
+from ..i18n import N_, _, ngettext
 from ..muzicando import SIGN_KIND
-from .base import Move, Screen
+from .base import BOT_LEVELS, Move, Screen, and_list, indented, named
 
+#: the layouts' names, the same in every language (the game's own words)
 LAYOUT_NAMES = {"S": "Sarabanda", "G": "Glissando", "P": "Parada", "M": "Muzicando"}
-NOTE_NAMES = ("Do", "Re", "Mi", "Fa", "Sol", "La", "Si")
+#: the notes' names, as the cards print them (German sings C…H)
+NOTE_NAMES = (N_("Do"), N_("Re"), N_("Mi"), N_("Fa"), N_("Sol"), N_("La"), N_("Si"))
 SIGNS = {"red": "♯", "orange": "♯", "yellow": "♮", "green": "♮", "blue": "♭", "indigo": "♭",
          "violet": "-"}
-LEGEND = """\
-  Cards: colour initial and value (R3 = red Mi), or a sign (R♯ sharp, Y♮ natural, B♭ flat,
-  V- rest). Colours: Red Orange Yellow Green Blue Indigo Violet; values Do=1 … Si=7."""
+COLOURS = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"),
+           "green": N_("green"), "blue": N_("blue"), "indigo": N_("indigo"),
+           "violet": N_("violet")}
+SIGN_NAMES = {"sharp": N_("sharp"), "natural": N_("natural"), "flat": N_("flat"),
+              "rest": N_("rest")}
+PHASES = {"auction": N_("auction"), "choose": N_("choosing the layout"), "play": N_("play"),
+          "finished": N_("game over")}
+LINES = {"places": N_("places"), "contracts": N_("contracts"), "chooser": N_("chooser")}
+LEGEND = N_("""\
+Cards: colour initial and value (R3 = red Mi), or a sign (R♯ sharp, Y♮ natural, B♭ flat,
+V- rest). Colours: Red Orange Yellow Green Blue Indigo Violet; values Do=1 … Si=7.""")
 LABELS = string.ascii_lowercase + string.ascii_uppercase
+
+
+def note_name(value: int) -> str:
+    """A note's name, as the player's language sings it (Do…Si; C…H in German)."""
+    return _(NOTE_NAMES[value - 1])
 
 
 def short(card: str) -> str:
@@ -29,8 +45,10 @@ def short(card: str) -> str:
 def long_name(card: str) -> str:
     colour, tail = card.split("-", 1)
     if tail == "sign":
-        return f"{colour} {SIGN_KIND[colour]} sign"
-    return f"{colour} {NOTE_NAMES[int(tail) - 1]} ({tail})"
+        return _("{colour} {sign} sign").format(colour=named(COLOURS, colour),
+                                                 sign=named(SIGN_NAMES, SIGN_KIND[colour]))
+    return _("{colour} {note} ({value})").format(colour=named(COLOURS, colour),
+                                                 note=note_name(int(tail)), value=tail)
 
 
 def grid(cells: Sequence[models.Cell], marks: dict[tuple[int, int], str] | None = None
@@ -41,7 +59,7 @@ def grid(cells: Sequence[models.Cell], marks: dict[tuple[int, int], str] | None 
     placed = {(c["x"], c["y"]): c for c in cells}
     points = list(placed) + list(marks)
     if not points:
-        return ["  (the table is empty)"]
+        return ["  " + _("(the table is empty)")]
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
@@ -83,31 +101,39 @@ class MuzicandoScreen(Screen):
             return
         self.shown = key
         layout = view["layout"]
-        self.out(f"\n=== Hand {view['hand']} of {view['hands']} · {view['phase']} · dealer "
-                 f"{self.name(view['dealer'])} · layout "
-                 f"{LAYOUT_NAMES.get(layout, '—') if layout else '—'} · contract "
-                 f"{view['contract'] or '—'}"
-                 + (f" by {self.name(view['declarer'])}" if view["declarer"] is not None
-                    else "") + " ===")
+        contract = view["contract"] or "—"
+        if view["declarer"] is not None:
+            contract = _("{contract} by {who}").format(contract=contract,
+                                                       who=self.name(view["declarer"]))
+        self.out("\n=== " + _("Hand {n} of {total} · {phase} · dealer {dealer} · layout {layout} "
+                              "· contract {contract}").format(
+            n=view["hand"], total=view["hands"], phase=named(PHASES, view["phase"]),
+            dealer=self.name(view["dealer"]),
+            layout=LAYOUT_NAMES.get(layout, "—") if layout else "—", contract=contract)
+            + " ===")
         cells = view["table"]["cells"]
         if view["phase"] != "auction" or cells:
             for line in grid(cells):
                 self.out(line)
         for p in view["players"]:
-            status = f"out ({p['place']}.)" if p["out"] else f"{p['hand_size']} cards"
-            team = f" team {p['team']}" if p["team"] is not None else ""
+            status = (_("out ({place}.)").format(place=p["place"]) if p["out"]
+                      else ngettext("{n} card", "{n} cards", p["hand_size"]).format(
+                          n=p["hand_size"]))
+            team = " " + _("team {n}").format(n=p["team"]) if p["team"] is not None else ""
             self.out(f"  {self.label(p['seat']):<16}{team} {status}"
-                     + (" · blocked" if p["blocked"] else "") + f" · total {p['total']}")
+                     + (" · " + _("blocked") if p["blocked"] else "") + " · "
+                     + _("total {n}").format(n=p["total"]))
         auction = view["auction"]
         if auction and view["phase"] == "auction":
             calls = auction["calls"]
             if calls:
-                self.out("  auction: " + ", ".join(f"{self.name(c['seat'])} {c['call']}"
-                                                    for c in calls))
+                self.out("  " + _("auction: {calls}").format(calls=", ".join(
+                    f"{self.name(c['seat'])} {self.call(c['call'])}" for c in calls)))
         you = view.get("you")
         if you:
-            self.once("legend", LEGEND)
-            self.out("  your hand: " + "  ".join(short(c) for c in you["hand"]))
+            self.once("legend", indented(_(LEGEND)))
+            self.out("  " + _("your hand: {cards}").format(
+                cards="  ".join(short(c) for c in you["hand"])))
 
     def partners(self, view: models.MuzicandoGame) -> None:
         if self.me is None or view["mode"] != "team" or "partner" in self.told:
@@ -117,36 +143,57 @@ class MuzicandoScreen(Screen):
         others = [p for p in view["players"] if p["team"] != mine]
         if partner:
             p = partner[0]
-            kind = f" ({p['bot']} bot)" if p["bot"] else ""
-            self.once("partner", f"  Team game: your partner is {self.name(p['seat'])}{kind}, "
-                      f"seat {p['seat']}, against "
-                      + " and ".join(self.name(o["seat"]) for o in others) + ".")
+            bot = p["bot"]
+            kind = (" " + _("({level} bot)").format(level=named(BOT_LEVELS, bot)) if bot
+                    else "")
+            self.once("partner", "  " + _("Team game: your partner is {partner}{bot}, seat {seat}, "
+                                          "against {others}.").format(
+                partner=self.name(p["seat"]), bot=kind, seat=p["seat"],
+                others=and_list([self.name(o["seat"]) for o in others])))
+
+    def call(self, call: str) -> str:
+        """An auction call as said at the table: a contract (``2P``), or a pass."""
+        return _("pass") if call == "pass" else call
 
     def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "auction_won":
-            self.out(f"  {who} win{s} the auction: {e['contract']} "
-                     f"({LAYOUT_NAMES.get(e['layout'], e['layout'])}, level {e['level']})")
+            self.says(e, _("you win the auction: {contract} ({layout}, level {level})"),
+                      _("{who} wins the auction: {contract} ({layout}, level {level})"),
+                      contract=e["contract"], layout=LAYOUT_NAMES.get(e["layout"], e["layout"]),
+                      level=e["level"])
         elif kind == "layout_chosen":
             layout = str(e.get("layout"))
-            self.out(f"  {who} choose{s} {LAYOUT_NAMES.get(layout, layout)}")
+            self.says(e, _("you choose {layout}"), _("{who} chooses {layout}"),
+                      layout=LAYOUT_NAMES.get(layout, layout))
         elif kind == "card_placed":
-            self.out(f"  {who} place{s} {long_name(e['card'])} at ({e['x']}, {e['y']})")
+            self.says(e, _("you place {card} at ({x}, {y})"),
+                      _("{who} places {card} at ({x}, {y})"), card=long_name(e["card"]),
+                      x=e["x"], y=e["y"])
         elif kind == "blocked":
-            self.out(f"  {who} play{s} a {e['sign']} sign: "
-                     f"{', '.join(self.name(b) for b in e['seats'])} blocked")
+            self.says(e, _("you play a {sign} sign: {seats} blocked"),
+                      _("{who} plays a {sign} sign: {seats} blocked"),
+                      sign=named(SIGN_NAMES, e["sign"]),
+                      seats=", ".join(self.name(b) for b in e["seats"]))
         elif kind == "turn_skipped":
-            self.out(f"  {who} {'are' if who == 'you' else 'is'} blocked: turn skipped")
+            self.says(e, _("you are blocked: turn skipped"), _("{who} is blocked: turn skipped"))
         elif kind == "passed":
-            self.out(f"  {who} pass{'' if who == 'you' else 'es'}"
-                     + (" and draw" + s if e.get("drew") else ""))
+            if e.get("drew"):
+                self.says(e, _("you pass and draw"), _("{who} passes and draws"))
+            else:
+                self.says(e, _("you pass"), _("{who} passes"))
         elif kind == "player_out":
-            self.out(f"  {who} {'are' if who == 'you' else 'is'} out: place {e['place']}")
+            self.says(e, _("you are out: place {place}"), _("{who} is out: place {place}"),
+                      place=e["place"])
         elif kind == "hand_scored":
-            made = "made" if e["made"] else "failed"
-            self.out(f"  hand {e['hand']} scored: contract {e['contract']} {made}; points "
-                     + ", ".join(f"{self.name(i)} {p:+d}" for i, p in enumerate(e["points"])))
+            text = (_("hand {n} scored: points {points}") if e["contract"] is None  # no auction
+                    else _("hand {n} scored: contract {contract} made; points {points}")
+                    if e["made"] else
+                    _("hand {n} scored: contract {contract} failed; points {points}"))
+            self.out("  " + text.format(
+                n=e["hand"], contract=e["contract"],
+                points=", ".join(f"{self.name(i)} {p:+d}" for i, p in enumerate(e["points"]))))
         elif kind == "redeal":
-            self.out("  redeal")
+            self.out("  " + _("redeal"))
 
     def ask(self, game: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
@@ -173,30 +220,31 @@ class MuzicandoScreen(Screen):
                 (str(i), c, {"type": "auction_bid", "contract": c})
                 for i, c in enumerate(bid["contracts"] if bid else [], 1)]
             if may_pass_auction:
-                calls.append(("p", "pass", {"type": "auction_pass"}))
-            self.once("contracts", "  A contract is a level (1-4) and a layout: S Sarabanda, "
-                      "G Glissando, P Parada, M Muzicando.")
-            return self.choose("  Your call", calls, default, deadline, changed)
+                calls.append(("p", _("pass"), {"type": "auction_pass"}))
+            names = ", ".join(f"{k} {n}" for k, n in LAYOUT_NAMES.items())
+            self.once("contracts", "  " + _("A contract is a level (1-4) and a layout: "
+                                            "{layouts}.").format(layouts=names))
+            return self.choose("  " + _("Your call"), calls, default, deadline, changed)
         if layouts is not None:
             choices: list[tuple[str, str, Move]] = [
                 (lay, LAYOUT_NAMES[lay], {"type": "choose_layout", "layout": lay})
                 for lay in layouts["layouts"]]
-            return self.choose("  Choose the layout", choices, default, deadline, changed)
+            return self.choose("  " + _("Choose the layout"), choices, default, deadline, changed)
         cards = [e for e in (place["cards"] if place else []) if e["cells"]]
         menu: list[tuple[str, str, models.MuzicandoPlaceOption | None]] = [
             (str(i), long_name(e["card"]), e) for i, e in enumerate(cards, 1)]
         if passing is not None:
-            draws = " and draw" if passing["draws"] else ""
-            menu.append(("p", f"pass{draws}", None))
+            menu.append(("p", _("pass and draw") if passing["draws"] else _("pass"), None))
         placing = default if default is not None and default["type"] == "place" else None
         default_entry = next((e for e in cards if placing and e["card"] == placing["card"]),
                              None)
-        for key, label, _ in menu:
+        for key, label, _entry in menu:
             self.out(f"    {key}) {label}")
         while True:
             raw = self.console.ask(
-                "  Card to place"
-                + (f" [Enter: {long_name(placing['card'])}] " if placing else " [Enter: pass] "),
+                "  " + _("Card to place") + " "
+                + _("[Enter: {choice}]").format(
+                    choice=long_name(placing["card"]) if placing else _("pass")) + " ",
                 deadline, changed)
             if raw is None:
                 return None
@@ -210,7 +258,8 @@ class MuzicandoScreen(Screen):
             elif raw.isdigit() and 1 <= int(raw) <= len(cards):
                 entry = cards[int(raw) - 1]
             else:
-                self.out("  type the number of a card" + (" or p" if passing else ""))
+                self.out("  " + (_("type the number of a card or p") if passing
+                                 else _("type the number of a card")))
                 continue
             break
         if entry is None:
@@ -224,15 +273,16 @@ class MuzicandoScreen(Screen):
         if placing and entry["card"] == placing["card"]:
             first = marks.get((placing["x"], placing["y"]), first)
         while len(cells) > 1:
-            raw = self.console.ask(f"  Where ({LABELS[0]}-{LABELS[len(cells) - 1]}) "
-                                   f"[Enter: {first}] ", deadline, changed)
+            raw = self.console.ask("  " + _("Where ({first}-{last})").format(
+                first=LABELS[0], last=LABELS[len(cells) - 1]) + " "
+                + _("[Enter: {choice}]").format(choice=first) + " ", deadline, changed)
             if raw is None:
                 return None
             raw = raw.strip() or first
             if raw in LABELS[:len(cells)]:
                 cell = cells[LABELS.index(raw)]
                 break
-            self.out("  type the letter of a marked cell")
+            self.out("  " + _("type the letter of a marked cell"))
         else:
             cell = cells[0]
         return {"type": "place", "card": entry["card"], "x": cell["x"], "y": cell["y"]}
@@ -241,6 +291,9 @@ class MuzicandoScreen(Screen):
         if score["ruleset"] != "muzicando":
             return
         for team in score["teams"]:
-            self.out(f"  team {team['team']} ("
-                     + " and ".join(self.label(s) for s in team["seats"])
-                     + f"): {team['total']}")
+            self.out("  " + _("team {n} ({players}): {total}").format(
+                n=team["team"], players=and_list([self.label(s) for s in team["seats"]]),
+                total=team["total"]))
+
+    def line_name(self, key: str) -> str:
+        return named(LINES, key)

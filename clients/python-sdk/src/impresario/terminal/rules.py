@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from impresario_rules.texts import anchor_for, plain, rules_text, section, sections
 
+from ..i18n import _
 from .console import Console
 
 
@@ -53,13 +54,13 @@ class RulesHelp:
             return
         if asked in ("list", "contents"):
             self.out("\n".join(f"  {anchor:<18} {title}" for anchor, title in self.contents()))
-            self.console.out("  ? <section> shows one of them; ?? the whole rules")
+            self.console.out(_("  ? <section> shows one of them; ?? the whole rules"))
             return
         anchor = asked or anchor_for(self.ruleset, self.kinds, self.phase)
         if anchor and self.show(anchor):
-            self.console.out("  ? list: the sections; ?? the whole rules")
+            self.console.out(_("  ? list: the sections; ?? the whole rules"))
             return
         if asked:
-            self.console.out(f"  no section {asked!r}: ? list shows them")
+            self.console.out(_("  no section '{asked}': ? list shows them").format(asked=asked))
         else:
             self.out(plain(rules_text(self.ruleset, self.lang)))

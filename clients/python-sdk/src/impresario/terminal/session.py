@@ -13,9 +13,12 @@ from .._generated import operations as ops
 from .._generated.operations import JSON
 from ..client import Client, Seat
 from ..errors import Conflict, IllegalMove, PreconditionFailed
-from .base import Screen
+from ..i18n import _
+from ..lobby import status_name
+from .base import BOT_LEVELS, Screen
 from .console import Console
 from .muzicando import MuzicandoScreen
+from .problems import explain
 from .rules import RulesHelp
 from .turandot import TurandotScreen
 from .wordjam import WordJamScreen
@@ -73,10 +76,13 @@ def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | N
         seat = game.add_bot(bot_name, kind)
         names[seat] = bot_name
     screen = SCREENS[ruleset](console, names, me=me.seat)
-    table = ", ".join(f"{names[s]} ({kind})" for s, kind in zip(sorted(names)[1:], bots))
-    console.out(f"Game {game.id} ({ruleset}): you are seat {me.seat}, against {table}.")
+    table = ", ".join(f"{names[s]} ({_(BOT_LEVELS[kind]) if kind in BOT_LEVELS else kind})"
+                      for s, kind in zip(sorted(names)[1:], bots))
+    console.out(_("Game {game} ({ruleset}): you are seat {seat}, against {table}.").format(
+        game=game.id, ruleset=ruleset, seat=me.seat, table=table))
     dashes = "-- " if game.id.startswith("-") else ""
-    console.out(f"Follow it from another terminal: impresario watch {dashes}{game.id}")
+    console.out(_("Follow it from another terminal: {command}").format(
+        command=f"impresario watch {dashes}{game.id}"))
     return play_seat(me, screen, console, lang)
 
 
@@ -85,7 +91,7 @@ def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LA
     ``?`` at any prompt shows the rules in ``lang`` (terminal/rules.py)."""
     rules = RulesHelp(console, screen.ruleset, lang)
     console.help = rules
-    console.out("  ? at any prompt: the rule behind the question (?? the whole rules)")
+    console.out(_("  ? at any prompt: the rule behind the question (?? the whole rules)"))
     follow = Follower(me, screen)
     waited_for = None
     while True:
@@ -129,16 +135,16 @@ def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LA
         try:
             me.move(move, if_match=seen["version"])
         except PreconditionFailed:
-            console.out("  the game moved on while you were deciding: here it is now")
+            console.out("  " + _("the game moved on while you were deciding: here it is now"))
             screen.shown = None
         except Conflict as err:
             if err.code == "deadline_passed":
-                console.out("  too late: that window has closed")
+                console.out("  " + _("too late: that window has closed"))
             else:
-                console.out(f"  not now: {err.detail}")
+                console.out("  " + _("not now: {why}").format(why=explain(err)))
             screen.shown = None
         except IllegalMove as err:
-            console.out(f"  refused: {err.detail}")
+            console.out("  " + _("refused: {why}").format(why=explain(err)))
 
 
 def watch(client: Client, game_id: str, console: Console, token: str | None = None,
@@ -148,19 +154,27 @@ def watch(client: Client, game_id: str, console: Console, token: str | None = No
     spectator = spectator or None  # an empty link is no link: not sent
     view = ops.get_game(client, game_id, spectator=spectator, token=token)
     ruleset = view["ruleset"]
-    names = {p["seat"]: p["name"] or f"seat {p['seat']}" for p in view["players"]}
+    names = {p["seat"]: p["name"] or _("seat {n}").format(n=p["seat"]) for p in view["players"]}
     yours = view.get("you")
     you = yours["seat"] if yours else None
     screen = SCREENS[ruleset](console, names, me=you)
-    console.out(f"Watching game {game_id} ({ruleset}, {view['status']}).")
+    status = status_name(view["status"])
+    console.out(_("Watching game {game} ({ruleset}, {status}).").format(
+        game=game_id, ruleset=ruleset, status=status))
     if view["status"] != "open":
         screen.show(view, force=True)
     game = client.game(game_id, host_token=token)
     for event in game.stream(after=after, spectator=spectator):
         if event.type == "seat_taken":
             names[event["seat"]] = event["name"]
-            console.out(f"  {event['name']} takes seat {event['seat']}"
-                        + (f" (bot: {event['bot']})" if event.get("bot") else ""))
+            if event.get("bot"):
+                bot = event["bot"]
+                console.out("  " + _("{name} takes seat {seat} (bot: {bot})").format(
+                    name=event["name"], seat=event["seat"],
+                    bot=_(BOT_LEVELS[bot]) if bot in BOT_LEVELS else bot))
+            else:
+                console.out("  " + _("{name} takes seat {seat}").format(name=event["name"],
+                                                                      seat=event["seat"]))
             continue
         if event.type in ("game_started", "round_started", "turn_started", "hand_dealt",
                           "casting_started"):

@@ -5,22 +5,56 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable
 
+from impresario_rules.turandot.cards import ROLES
+
 from .._generated import models
-from .base import Move, Screen
+from ..i18n import N_, _, ngettext
+from .base import Move, Screen, indented, named
 from .console import Console
 
+#: the roles' names, as the role cards print them (the same in every edition)
 ROLE_NAMES = ("Turandot", "Calaf", "Liù", "Ping", "Pong", "Pang")
+ROLE_NAME = dict(zip(ROLES, ROLE_NAMES))
+#: a singer's category and sex, as each edition's rulebook names them
+CATEGORIES = {"professional": N_("professional"), "amateur": N_("amateur"),
+              "alternative": N_("alternative"), "classic": N_("classic"), "comic": N_("comic"),
+              "dark": N_("dark")}
+SEXES = {"male": N_("male"), "female": N_("female"), "undefined": N_("undefined")}
+HELPERS = {"costume_designer": N_("costume designer"), "carpenter": N_("carpenter")}
+#: the score sheet's lines
+LINES = {"stars": N_("stars"), "stage_elements": N_("stage elements"),
+         "favourite_roles": N_("favourite roles"), "wrong_sex": N_("wrong sex"),
+         "director": N_("director"), "puccini": N_("Puccini")}
+#: the phases, as the table names them
+PHASES = {"bidding": N_("sealed bids"), "office": N_("office hires"),
+          "nominate": N_("nomination"), "fire": N_("firing a director"),
+          "casting": N_("casting"), "finished": N_("game over")}
 
-HOW_TO_BID = """\
-  How to bid: you hold one number card per slot. Put the number of the slot you want face
-  down, with as many money cards as you like: on each slot the highest money wins the card (and
-  pays it),
-  and a tie means nobody gets it (everyone keeps their money). The bluff card is one more
-  card face down: it changes nothing but the count the others see. Everyone sees only how
-  many cards each player put face down until the last bid reveals them all.
-  Money alone ('h'), without a number card: you hire a helper, a stage element worth one
-  point (not as maestro, and not in round 4). A player who gets nothing is given a card by
-  the maestro ("office hire")."""
+HOW_TO_BID = N_("""\
+How to bid: you hold one number card per slot. Put the number of the slot you want face
+down, with as many money cards as you like: on each slot the highest money wins the card (and
+pays it), and a tie means nobody gets it (everyone keeps their money). The bluff card is one
+more card face down: it changes nothing but the count the others see. Everyone sees only how
+many cards each player put face down until the last bid reveals them all.
+Money alone ('h'), without a number card: you hire a helper, a stage element worth one
+point (not as maestro, and not in round 4). A player who gets nothing is given a card by
+the maestro ("office hire").""")
+
+
+def director_effect(card: Mapping[str, Any]) -> str:
+    """A director's effect in the player's language, from its id (the engine's ``effect`` is
+    English; a director this client does not know keeps it)."""
+    key = str(card["id"])
+    over = key.split("_over_")
+    if len(over) == 2 and over[0] in CATEGORIES and over[1] in CATEGORIES:
+        return _("+1 per {plus} singer, -1 per {minus} singer").format(
+            plus=_(CATEGORIES[over[0]]), minus=_(CATEGORIES[over[1]]))
+    effects = {"favourite_roles": N_("+1 per singer cast in their favourite role"),
+               "stagecraft": N_("+1 per stage element"),
+               "full_spectrum": N_("+3 if the cast has a singer of each of the 6 categories"),
+               "undefined_sex": N_("+1 per singer of undefined sex"),
+               "neutral": N_("no bonus, no penalty")}
+    return _(effects[key]) if key in effects else str(card.get("effect", ""))
 
 
 def card_text(card: models.Card | models.Singer | models.Director | None) -> str:
@@ -29,9 +63,12 @@ def card_text(card: models.Card | models.Singer | models.Director | None) -> str
     if card is None:
         return "—"
     if card["kind"] == "director":
-        return f"{card['id']} (director: {card['effect']})"
-    fav = f", loves {card.get('favourite_role')}" if card.get("favourite_role") else ""
-    return f"{card['id']} {card['category']} {card['sex']} {'★' * card['stars']}{fav}"
+        return _("{id} (director: {effect})").format(id=card["id"], effect=director_effect(card))
+    favourite = card.get("favourite_role")
+    fav = (", " + _("loves {role}").format(role=ROLE_NAME.get(favourite, favourite))
+           if favourite else "")
+    return (f"{card['id']} {named(CATEGORIES, card['category'])} {named(SEXES, card['sex'])} "
+            f"{'★' * card['stars']}{fav}")
 
 
 def turandot(view: models.Game) -> models.TurandotGame:
@@ -70,67 +107,89 @@ class TurandotScreen(Screen):
         if key == self.shown and not force:
             return
         self.shown = key
-        self.out(f"\n=== Round {view['round']} of 7 · {view['phase']} · maestro: "
-                 f"{self.name(view['maestro'])} ===")
+        self.out("\n=== " + _("Round {n} of 7 · {phase} · maestro: {who}").format(
+            n=view["round"], phase=named(PHASES, view["phase"]), who=self.name(view["maestro"]))
+            + " ===")
         if view["phase"] in ("nominate", "fire") and not force:
             return  # nothing on the table changed since the office hires
         for place in view["table"]:
             if place["card"] is not None:
-                self.out(f"  slot {place['slot']}: {card_text(place['card'])}")
+                self.out("  " + _("slot {n}: {card}").format(n=place["slot"],
+                                                            card=card_text(place["card"])))
         for p in view["players"]:
             who = self.label(p["seat"])
             director = p["director"]["id"] if p["director"] else "—"
-            self.out(f"  {who:<16} money {p['money']} · stage elements {p['stage_elements']} · "
-                     f"director {director} · face down {p['face_down']}")
+            self.out(f"  {who:<16} " + _("money {money} · stage elements {elements} · director "
+                                         "{director} · face down {face_down}").format(
+                money=p["money"], elements=p["stage_elements"], director=director,
+                face_down=p["face_down"]))
             for c in p["singers"]:
                 self.out(f"      {card_text(c)}")
         dummy = view["dummy"]
         if dummy:
-            self.out("  dummy: " + "; ".join(card_text(c) for c in dummy["singers"]))
+            self.out("  " + _("dummy: {cards}").format(
+                cards="; ".join(card_text(c) for c in dummy["singers"])))
         you = view.get("you")
         if you:
             hand = you["hand"]
-            self.out(f"  your hand: number cards {', '.join(map(str, hand['numbers']))} · "
-                     f"money {hand['money']} · bluff card {'yes' if hand['bluff'] else 'no'}")
+            self.out("  " + _("your hand: number cards {numbers} · money {money} · bluff card "
+                              "{bluff}").format(numbers=", ".join(map(str, hand["numbers"])),
+                                                money=hand["money"],
+                                                bluff=_("yes") if hand["bluff"] else _("no")))
 
     def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "bids_revealed":
             parts = []
             for b in e["bids"]:
-                what = f"slot {b['slot']}" if b["slot"] is not None else "a helper"
-                parts.append(f"{self.name(b['seat'])}: {what} + {b['money']} money"
-                             f"{' (bluff)' if b['bluff'] else ''}")
-            self.out("  bids revealed → " + "; ".join(parts))
+                what = (_("slot {n}").format(n=b["slot"]) if b["slot"] is not None
+                        else _("a helper"))
+                bluff = " " + _("(bluff)") if b["bluff"] else ""
+                parts.append(_("{who}: {what} + {money} money").format(
+                    who=self.name(b["seat"]), what=what, money=b["money"]) + bluff)
+            self.out("  " + _("bids revealed → {bids}").format(bids="; ".join(parts)))
         elif kind == "hired":
-            how = "by the maestro's choice" if e["by"] != "bid" else f"for {e['money_spent']} money"
-            self.out(f"  {who} hire{s} {self.card(e['card'])} "
-                     f"from slot {e['slot']} {how}")
+            card, slot = self.card(e["card"]), e["slot"]
+            if e["by"] != "bid":
+                self.says(e, _("you hire {card} from slot {slot} by the maestro's choice"),
+                          _("{who} hires {card} from slot {slot} by the maestro's choice"),
+                          card=card, slot=slot)
+            else:
+                self.says(e, _("you hire {card} from slot {slot} for {money} money"),
+                          _("{who} hires {card} from slot {slot} for {money} money"),
+                          card=card, slot=slot, money=e["money_spent"])
         elif kind == "slot_tied":
-            self.out(f"  slot {e['slot']}: a tie between "
-                     f"{', '.join(self.name(seat) for seat in e['seats'])}: nobody takes it")
+            self.out("  " + _("slot {n}: a tie between {seats}: nobody takes it").format(
+                n=e["slot"], seats=", ".join(self.name(seat) for seat in e["seats"])))
         elif kind == "helper_hired":
-            self.out(f"  {who} hire{s} the "
-                     f"{e['helper'].replace('_', ' ')}: a stage element")
+            helper = named(HELPERS, e["helper"])
+            self.says(e, _("you hire the {helper}: a stage element"),
+                      _("{who} hires the {helper}: a stage element"), helper=helper)
         elif kind == "helper_missed":
-            self.out(f"  {who}: no helper left")
+            self.says(e, _("you: no helper left"), _("{who}: no helper left"))
         elif kind == "director_fired":
-            self.out(f"  {who} fire{s} {e['director']}")
+            self.says(e, _("you fire {director}"), _("{who} fires {director}"),
+                      director=self.card(e["director"]))
         elif kind == "nominated":
-            self.out(f"  {who} {'are' if who == 'you' else 'is'} named to fire a director")
+            self.says(e, _("you are named to fire a director"),
+                      _("{who} is named to fire a director"))
         elif kind == "card_discarded":
-            self.out(f"  {self.card(e['card'])} is discarded")
+            self.out("  " + _("{card} is discarded").format(card=self.card(e["card"])))
         elif kind == "dummy_received":
-            self.out(f"  {self.card(e['card'])} goes to the dummy")
+            self.out("  " + _("{card} goes to the dummy").format(card=self.card(e["card"])))
         elif kind == "round_started" and self.me is None:
-            self.out(f"\n— round {e['round']}, maestro {self.name(e['maestro'])}")
+            self.out("\n— " + _("round {n}, maestro {who}").format(
+                n=e["round"], who=self.name(e["maestro"])))
         elif kind == "bid_committed" and self.me is None:
-            self.out(f"  {who} puts {e['face_down']} card(s) face down")
+            self.out("  " + ngettext("{who} puts {n} card face down",
+                                     "{who} puts {n} cards face down", e["face_down"]).format(
+                who=who, n=e["face_down"]))
         elif kind == "cast":
-            self.out(f"  {who} cast{s}: "
-                     + ", ".join(f"{r} {self.card(c).split(' ')[0]}"
-                                 for r, c in zip(ROLE_NAMES, e["roles"])))
+            cast = ", ".join(f"{r} {self.card(c).split(' ')[0]}"
+                             for r, c in zip(ROLE_NAMES, e["roles"]))
+            self.says(e, _("you cast: {cast}"), _("{who} casts: {cast}"), cast=cast)
         elif kind == "game_finished":
-            self.out("  game over" + (": the dummy wins" if e.get("dummy_wins") else ""))
+            self.out("  " + (_("game over: the dummy wins") if e.get("dummy_wins")
+                             else _("game over")))
 
     def ask(self, game: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
@@ -142,45 +201,54 @@ class TurandotScreen(Screen):
                              else None, deadline, changed)
         if space["type"] == "assign_office":
             free = ", ".join(f"{s}" for s in space["slots"])
-            self.out(f"  You are the maestro: give each waiting player a card (free slots {free}).")
+            self.out("  " + _("You are the maestro: give each waiting player a card (free slots "
+                              "{free}).").format(free=free))
             by_seat = {a["seat"]: a["slot"] for a in default["assignments"]} \
                 if default and default["type"] == "assign_office" else {}
             out: list[models.OfficeAssignment] = []
             for seat in space["seats"]:
                 while True:
                     suggested = by_seat.get(seat, space["slots"][0])
-                    raw = self.console.ask(f"  slot for {self.name(seat)} [Enter: {suggested}] ",
-                                           deadline, changed)
+                    raw = self.console.ask(
+                        "  " + _("slot for {who}").format(who=self.name(seat)) + " "
+                        + _("[Enter: {choice}]").format(choice=suggested) + " ",
+                        deadline, changed)
                     if raw is None:
                         return None
                     raw = raw.strip() or str(suggested)
                     if raw.isdigit() and int(raw) in space["slots"]:
                         out.append({"seat": seat, "slot": int(raw)})
                         break
-                    self.out(f"  type one of the free slots: {free}")
+                    self.out("  " + _("type one of the free slots: {free}").format(free=free))
             return {"type": "assign_office", "assignments": out}
         if space["type"] == "nominate":
-            self.once("nominate", "  The player you name fires one director from the pile "
-                      "(the directors left are hired in round 4).")
-            seats = [(str(s), self.names.get(s, f"seat {s}"), s) for s in space["seats"]]
-            named = self.choose("  Name a player to fire a director", seats,
-                                default["seat"] if default and default["type"] == "nominate"
-                                else None, deadline, changed)
-            return None if named is None else {"type": "nominate", "seat": named}
+            self.once("nominate", "  " + _("The player you name fires one director from the "
+                                           "pile (the directors left are hired in round 4)."))
+            seats = [(str(s), self.names.get(s, _("seat {n}").format(n=s)), s)
+                     for s in space["seats"]]
+            nominee = self.choose("  " + _("Name a player to fire a director"), seats,
+                                  default["seat"] if default and default["type"] == "nominate"
+                                  else None, deadline, changed)
+            return None if nominee is None else {"type": "nominate", "seat": nominee}
         if space["type"] == "fire_director":
             directors = [(str(i), d, d) for i, d in enumerate(space["directors"], 1)]
-            for key, director, _ in directors:
+            for key, director, _value in directors:
                 self.out(f"    {key}) {self.card(director)}")
-            d = self.choose("  Fire which director", directors,
+            d = self.choose("  " + _("Fire which director"), directors,
                             default["director"] if default and default["type"] == "fire_director"
                             else None, deadline, changed)
             return None if d is None else {"type": "fire_director", "director": d}
         if space["type"] == "cast":
-            self.out("  Cast your six singers into Turandot, Calaf, Liù, Ping, Pong, Pang.")
-            self.out(f"  The best cast ({space['optimal_total']} points): "
-                     + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, space["optimal"])))
-            raw = self.console.ask("  Six singer ids in role order [Enter: the best cast] ",
-                                   deadline, changed)
+            self.out("  " + _("Cast your six singers into {roles}.").format(
+                roles=", ".join(ROLE_NAMES)))
+            self.out("  " + ngettext("The best cast ({n} point): {cast}",
+                                     "The best cast ({n} points): {cast}",
+                                     space["optimal_total"]).format(
+                n=space["optimal_total"],
+                cast=", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, space["optimal"]))))
+            raw = self.console.ask("  " + _("Six singer ids in role order") + " "
+                                   + _("[Enter: {choice}]").format(choice=_("the best cast"))
+                                   + " ", deadline, changed)
             if raw is None:
                 return None
             roles = raw.replace(",", " ").upper().split()
@@ -192,12 +260,14 @@ class TurandotScreen(Screen):
              changed: Callable[[], bool] | None) -> Move | None:
         if default is None:
             default = {"type": "bid", "slot": space["slots"][0], "money": 0}
-        self.once("bid", HOW_TO_BID)
-        helper = ", or 'h' for a helper" if space["helper"] else ""
-        bluff = " [b to add the bluff card]" if space["bluff"] else ""
-        prompt = (f"  Your bid: slot {space['slots'][0]}-{space['slots'][-1]} then money 0-"
-                  f"{space['max_money']}{bluff}{helper} "
-                  f"[Enter: slot {default['slot']}, no money] ")
+        self.once("bid", indented(_(HOW_TO_BID)))
+        helper = _(", or 'h' for a helper") if space["helper"] else ""
+        bluff = " " + _("[b to add the bluff card]") if space["bluff"] else ""
+        prompt = ("  " + _("Your bid: slot {first}-{last} then money 0-{most}").format(
+                      first=space["slots"][0], last=space["slots"][-1], most=space["max_money"])
+                  + bluff + helper + " "
+                  + _("[Enter: {choice}]").format(
+                      choice=_("slot {n}, no money").format(n=default["slot"])) + " ")
         while True:
             raw = self.console.ask(prompt, deadline, changed)
             if raw is None:
@@ -214,7 +284,7 @@ class TurandotScreen(Screen):
                 slot = int(words[0]) if words else default["slot"]
                 money = int(words[1]) if len(words) > 1 else 0
             except ValueError:
-                self.out("  type a slot number, then the money, e.g. '2 1' or '3 0 b'")
+                self.out("  " + _("type a slot number, then the money, e.g. '2 1' or '3 0 b'"))
                 continue
             return {"type": "bid", "slot": slot, "money": money, "bluff": with_bluff,
                     "round": view["round"]}
@@ -224,10 +294,14 @@ class TurandotScreen(Screen):
             return
         for p in score["players"]:
             if p["cast"]:
-                self.out(f"    {self.label(p['seat'])} cast: "
-                         + ", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"])))
+                self.out("    " + _("{who} cast: {cast}").format(
+                    who=self.label(p["seat"]),
+                    cast=", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, p["cast"]))))
         d = score["dummy"]
         if d:
-            self.out(self.score_row("dummy", d["lines"], d["total"], keys, width))
+            self.out(self.score_row(_("dummy"), d["lines"], d["total"], keys, width))
         if score["dummy_wins"]:
-            self.out("  the dummy wins")
+            self.out("  " + _("the dummy wins"))
+
+    def line_name(self, key: str) -> str:
+        return named(LINES, key)

@@ -7,22 +7,46 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
 from .._generated import models
+from ..i18n import N_, _, ngettext, pgettext
 from ..wordjam import word_value
-from .base import Move, Screen
+from .base import Move, Screen, indented, named
 
 #: Word Jam's languages (the game option language)
-LANGUAGE_NAMES = {"it": "Italian", "en": "English"}
+LANGUAGE_NAMES = {"it": N_("Italian"), "en": N_("English")}
 
-SIDE_NAMES = {"ali_baba": "Alì Babà", "thieves": "the Thieves"}
-SIDES = [("a", "Alì Babà", "ali_baba"), ("t", "Thieves", "thieves")]
+SIDE_NAMES = {"ali_baba": N_("Alì Babà"), "thieves": N_("the Thieves")}
+SIDES = [("a", N_("Alì Babà"), "ali_baba"), ("t", N_("Thieves"), "thieves")]
+#: the phases, as the table names them
+PHASES = {"sides": N_("choose a side"), "think": N_("find a word"),
+          "challenge": N_("challenge?"), "vote": N_("vote"), "bets": N_("bets"),
+          "window": N_("thieves' window"), "finished": N_("game over")}
+#: why a word does not count (the rules' reasons)
+REASONS = {"empty": N_("no letters"), "too_long": N_("too long"),
+           "invalid_characters": N_("letters only"),
+           "forbidden_consonant": N_("forbidden consonant"),
+           "already_used": N_("already used"), "not_eight_letters": N_("not eight letters"),
+           "wrong_first_letter": N_("wrong first letter"),
+           "not_in_dictionary": N_("not in the dictionary")}
 
-HOW_TO_PLAY = """\
-  How a turn goes: think of a word that fits the theme and holds the coin consonants (each
-  occurrence earns its coins) but never the forbidden one. The first to call Open Sesame with
-  a valid word is Alì Babà; everyone may challenge the word, then vote on it. The others bet:
-  trust Alì Babà, or join the Thieves and try to beat his word in secret. Points come from the
-  cave's column of the turn: red for the winner (Alì Babà or the Chief Thief), yellow for
-  those who backed him."""
+HOW_TO_PLAY = N_("""\
+How a turn goes: think of a word that fits the theme and holds the coin consonants (each
+occurrence earns its coins) but never the forbidden one. The first to call Open Sesame with
+a valid word is Alì Babà; everyone may challenge the word, then vote on it. The others bet:
+trust Alì Babà, or join the Thieves and try to beat his word in secret. Points come from the
+cave's column of the turn: red for the winner (Alì Babà or the Chief Thief), yellow for
+those who backed him.""")
+
+
+def reason(code: str | None) -> str:
+    """Why a word does not count, in the player's language."""
+    return named(REASONS, code) if code in REASONS else (code or "").replace("_", " ")
+
+
+def theme(style: Mapping[str, Any]) -> tuple[str, str]:
+    """The theme card's name and description in the player's language (``styles.json``'s
+    English, translated by the catalogues)."""
+    name, description = style["name"], style["description"]
+    return _(name), _(description)
 
 
 def wordjam(view: models.Game) -> models.WordJamGame:
@@ -48,81 +72,104 @@ class WordJamScreen(Screen):
         if first or force:
             self.turn_header(view)
         else:
-            self.out(f"  — {view['phase']} —")
+            self.out(f"  — {named(PHASES, view['phase'])} —")
 
     def turn_header(self, view: models.WordJamGame) -> None:
         turn = view["turn"]
-        title = (f"extra turn {view['extra_turn']}" if view.get("extra_turn")
-                 else "turn 8 of 8 (the final turn)" if view.get("final_turn")
-                 else f"turn {turn} of 8")
-        style = view["style"]
-        self.out(f"\n=== Word Jam · {title} · {view['phase']} ===")
-        self.out(f"  theme: {style['name']} — {style['description']}")
+        title = (_("extra turn {n}").format(n=view["extra_turn"]) if view.get("extra_turn")
+                 else _("turn 8 of 8 (the final turn)") if view.get("final_turn")
+                 else _("turn {n} of 8").format(n=turn))
+        name, description = theme(view["style"])
+        self.out(f"\n=== Word Jam · {title} · {named(PHASES, view['phase'])} ===")
+        self.out("  " + _("theme: {name} — {description}").format(name=name,
+                                                                 description=description))
         if view.get("language"):
-            language = LANGUAGE_NAMES.get(view["language"], view["language"])
-            self.out(f"  words in {language}")
-        self.out("  coins: " + "   ".join(f"{c['consonant']} = {c['coins']}"
-                                          for c in view["coins"])
-                 + f"      forbidden: {view['forbidden']}")
+            language = named(LANGUAGE_NAMES, view["language"])
+            self.out("  " + _("words in {language}").format(language=language))
+        self.out("  " + _("coins: {coins}      forbidden: {forbidden}").format(
+            coins="   ".join(f"{c['consonant']} = {c['coins']}" for c in view["coins"]),
+            forbidden=view["forbidden"]))
         column = view["cave"]["columns"][-1]
-        self.out(f"  cave column {column['column']}: red {column['red']} (the winner), "
-                 f"yellow {column['yellow']} (each who backed him)")
-        self.out("  totals: " + " · ".join(f"{self.name(p['seat'])} {p['total']}"
-                                          for p in view["players"]))
+        self.out("  " + _("cave column {n}: red {red} (the winner), yellow {yellow} (each who "
+                          "backed him)").format(n=column["column"], red=column["red"],
+                                                 yellow=column["yellow"]))
+        self.out("  " + _("totals: {totals}").format(
+            totals=" · ".join(f"{self.name(p['seat'])} {p['total']}" for p in view["players"])))
         if view["used_words"]:
-            self.out("  words used: " + ", ".join(view["used_words"]))
+            self.out("  " + _("words used: {words}").format(words=", ".join(view["used_words"])))
 
     def event(self, kind: str, e: Mapping[str, Any], who: str, s: str) -> None:
         if kind == "sesame_called":
-            self.out(f"  Open Sesame! {who} call{s} "
-                     f"{e['word'].upper()} ({e['value']} coins)")
+            self.says(e, _("Open Sesame! you call {word} ({value} coins)"),
+                      _("Open Sesame! {who} calls {word} ({value} coins)"),
+                      word=e["word"].upper(), value=e["value"])
         elif kind == "nobody_called":
-            self.out("  nobody called Open Sesame: no points this turn")
+            self.out("  " + _("nobody called Open Sesame: no points this turn"))
         elif kind == "word_challenged":
-            self.out(f"  {who} challenge{s} "
-                     f"{self.name(e['author'])}'s word: everyone votes")
+            self.says(e, _("you challenge {author}'s word: everyone votes"),
+                      _("{who} challenges {author}'s word: everyone votes"),
+                      author=self.name(e["author"]))
         elif kind == "vote_result":
-            self.out(f"  the vote on {e['word'].upper()}: {e['in_favour']} in favour → "
-                     f"{'it stands' if e['stands'] else 'it falls'}")
+            self.out("  " + ngettext("the vote on {word}: {n} in favour → {outcome}",
+                                     "the vote on {word}: {n} in favour → {outcome}",
+                                     e["in_favour"]).format(
+                word=e["word"].upper(), n=e["in_favour"],
+                outcome=_("it stands") if e["stands"] else _("it falls")))
         elif kind == "call_voided":
-            self.out(f"  the call is void: {who} may not call again this turn")
+            self.says(e, _("the call is void: you may not call again this turn"),
+                      _("the call is void: {who} may not call again this turn"))
         elif kind == "bets_revealed":
             thieves = [self.name(s) for s in e["thieves"]]
-            self.out("  bets revealed: " + (f"Thieves: {', '.join(thieves)}" if thieves
-                                            else "everyone trusts Alì Babà"))
+            self.out("  " + (_("bets revealed: Thieves: {thieves}").format(
+                thieves=", ".join(thieves)) if thieves
+                else _("bets revealed: everyone trusts Alì Babà")))
         elif kind == "window_opened" and e.get("must_beat") is not None:
-            self.out(f"  the Thieves' window opens: beat {e['must_beat']} coins")
+            self.out("  " + _("the Thieves' window opens: beat {n} coins").format(
+                n=e["must_beat"]))
         elif kind == "declaration":
             word = f"{e['word'].upper()} ({e['value']})" if e.get("word") else ""
-            says = "declare" if who == "you" else "declares"
-            outcome = {"pass": "pass" if who == "you" else "passes",
-                       "not_counted": "stay silent" if who == "you" else "stays silent",
-                       "invalid": f"{says} {word}: invalid "
-                       f"({(e.get('reason') or '').replace('_', ' ')})",
-                       "not_enough": f"{says} {word}: not enough",
-                       "pending": f"{says} {word}: it wins unless challenged",
-                       "counted": f"{says} {word}: it counts",
-                       "chief": f"{says} {word}: the Chief Thief",
-                       "voided": f"{says} {word}: voided"}.get(
-                           e["outcome"], f"{says} {word}: {e['outcome']}")
-            self.out(f"  {who} {outcome}")
+            outcome = e["outcome"]
+            if outcome == "pass":
+                self.says(e, _("you pass"), _("{who} passes"))
+            elif outcome == "not_counted":
+                self.says(e, _("you stay silent"), _("{who} stays silent"))
+            elif outcome == "invalid":
+                self.says(e, _("you declare {word}: invalid ({reason})"),
+                          _("{who} declares {word}: invalid ({reason})"), word=word,
+                          reason=reason(e.get("reason")))
+            else:
+                said = {"not_enough": (_("you declare {word}: not enough"),
+                                       _("{who} declares {word}: not enough")),
+                        "pending": (_("you declare {word}: it wins unless challenged"),
+                                    _("{who} declares {word}: it wins unless challenged")),
+                        "counted": (_("you declare {word}: it counts"),
+                                    _("{who} declares {word}: it counts")),
+                        "chief": (_("you declare {word}: the Chief Thief"),
+                                  _("{who} declares {word}: the Chief Thief")),
+                        "voided": (_("you declare {word}: voided"),
+                                   _("{who} declares {word}: voided"))}.get(outcome)
+                if said is None:
+                    said = (_("you declare {word}: {outcome}"), _("{who} declares {word}: {outcome}"))
+                self.says(e, *said, word=word, outcome=outcome)
         elif kind == "chief_thief":
-            self.out(f"  {who} {'are' if who == 'you' else 'is'} the Chief Thief")
+            self.says(e, _("you are the Chief Thief"), _("{who} is the Chief Thief"))
         elif kind == "sides_revealed":
             for side in ("ali_baba", "thieves"):
                 seats = [self.name(s["seat"]) for s in e["sides"] if s["side"] == side]
-                self.out(f"  {SIDE_NAMES[side]}: {', '.join(seats) or 'nobody'}")
+                self.out("  " + _("{side}: {seats}").format(
+                    side=_(SIDE_NAMES[side]), seats=", ".join(seats) or _("nobody")))
         elif kind == "word_counted":
-            self.out(f"  {who} count{s} {e['word'].upper()} "
-                     f"({e['value']}) for {SIDE_NAMES.get(e['side'], e['side'])}")
+            self.says(e, _("you count {word} ({value}) for {side}"),
+                      _("{who} counts {word} ({value}) for {side}"), word=e["word"].upper(),
+                      value=e["value"], side=named(SIDE_NAMES, e["side"]))
         elif kind == "turn_scored":
             awards = ", ".join(f"{self.name(a['seat'])} +{a['points']}"
-                               for a in e["awards"]) or "nobody scores"
-            self.out(f"  turn scored: {awards}")
+                               for a in e["awards"]) or _("nobody scores")
+            self.out("  " + _("turn scored: {awards}").format(awards=awards))
         elif kind == "extra_turn":
-            self.out("  a tie for first: an extra turn")
+            self.out("  " + _("a tie for first: an extra turn"))
         elif kind == "game_finished":
-            self.out("  game over")
+            self.out("  " + _("game over"))
 
     def ask(self, game: models.Game, actions: models.Actions, deadline: float | None,
             changed: Callable[[], bool] | None) -> Move | None:
@@ -130,11 +177,13 @@ class WordJamScreen(Screen):
         space = actions["moves"][0]
         default = actions.get("default")
         if space["type"] == "open_sesame":
-            self.once("turn", HOW_TO_PLAY)
-            check = {"eight_letters": " (exactly 8 letters)",
-                     "first_letter": f" (starting with {space['first_letter']})"}.get(
-                         space["check"] or "", "")
-            raw = self.console.ask(f"  Open Sesame: type a word{check} [Enter: no word this turn] ",
+            self.once("turn", indented(_(HOW_TO_PLAY)))
+            check = {"eight_letters": " " + _("(exactly 8 letters)"),
+                     "first_letter": " " + _("(starting with {letter})").format(
+                         letter=space["first_letter"])}.get(space["check"] or "", "")
+            raw = self.console.ask("  " + _("Open Sesame: type a word") + check + " "
+                                   + _("[Enter: {choice}]").format(
+                                       choice=_("no word this turn")) + " ",
                                    deadline, changed)
             if raw is None:
                 return None
@@ -144,44 +193,50 @@ class WordJamScreen(Screen):
             self.preview(word, view)
             return {"type": "open_sesame", "word": word}
         if space["type"] == "challenge":
-            self.out(f"  {self.name(space['author'])}'s word: {space['word'].upper()} "
-                     f"({space['value']} coins), theme {view['style']['name']}")
-            yes = self.choose("  Challenge it", [("y", "yes, challenge", True),
-                                                  ("n", "no, let it stand", False)],
+            self.out("  " + _("{author}'s word: {word} ({value} coins), theme {theme}").format(
+                author=self.name(space["author"]), word=space["word"].upper(),
+                value=space["value"], theme=theme(view["style"])[0]))
+            yes = self.choose("  " + _("Challenge it"),
+                              [(pgettext("the key that answers yes", "y"), _("yes, challenge"), True),
+                               (pgettext("the key that answers no", "n"), _("no, let it stand"), False)],
                               False, deadline, changed)
             if yes is None:
                 return None
             return {"type": "challenge" if yes else "no_challenge", "word_id": space["word_id"]}
         if space["type"] == "vote":
             favour = default["in_favour"] if default and default["type"] == "vote" else False
-            yes = self.choose(f"  Vote: does {space['word'].upper()} fit "
-                              f"'{view['style']['name']}'",
-                              [("y", "yes", True), ("n", "no", False)], favour, deadline, changed)
+            yes = self.choose("  " + _("Vote: does {word} fit '{theme}'").format(
+                                  word=space["word"].upper(), theme=theme(view["style"])[0]),
+                              [(pgettext("the key that answers yes", "y"), _("yes"), True), (pgettext("the key that answers no", "n"), _("no"), False)], favour,
+                              deadline, changed)
             if yes is None:
                 return None
             return {"type": "vote", "word_id": space["word_id"], "in_favour": yes}
         if space["type"] == "bet":
-            self.out(f"  Alì Babà's word: {space['word'].upper()} ({space['value']} coins). "
-                     "Bet: trust him, or join the Thieves if you can beat it.")
-            side = self.choose("  Your bet", SIDES,
+            self.out("  " + _("Alì Babà's word: {word} ({value} coins). Bet: trust him, or join "
+                              "the Thieves if you can beat it.").format(
+                word=space["word"].upper(), value=space["value"]))
+            side = self.choose("  " + _("Your bet"), self.sides(),
                                default["side"] if default and default["type"] == "bet" else None,
                                deadline, changed)
             return None if side is None else {"type": "bet", "side": side}
         if space["type"] == "choose_side":
-            self.out("  The final turn: choose your side in secret; the best word on each "
-                     "side scores.")
-            side = self.choose("  Your side", SIDES, default["side"] if default and
+            self.out("  " + _("The final turn: choose your side in secret; the best word on "
+                              "each side scores."))
+            side = self.choose("  " + _("Your side"), self.sides(), default["side"] if default and
                                default["type"] == "choose_side" else None, deadline, changed)
             return None if side is None else {"type": "choose_side", "side": side}
         if space["type"] == "thief_word":
-            beat = (f" worth more than {space['must_beat']}" if space["must_beat"] is not None
-                    else "")
+            beat = (" " + _("worth more than {n}").format(n=space["must_beat"])
+                    if space["must_beat"] is not None else "")
             current = space["current"]
-            keep = f"keep {current.upper()}" if current else "pass"
+            keep = _("keep {word}").format(word=current.upper()) if current else _("pass")
             you = view.get("you")
             mine = you["side"] if you and view["final_turn"] else None
-            for_side = f" for {SIDE_NAMES[mine]}" if mine in SIDE_NAMES else ""
-            raw = self.console.ask(f"  Your secret word{for_side}{beat} [Enter: {keep}] ",
+            for_side = (" " + _("for {side}").format(side=_(SIDE_NAMES[mine]))
+                        if mine in SIDE_NAMES else "")
+            raw = self.console.ask("  " + _("Your secret word") + for_side + beat + " "
+                                   + _("[Enter: {choice}]").format(choice=keep) + " ",
                                    deadline, changed)
             if raw is None:
                 return None
@@ -197,13 +252,31 @@ class WordJamScreen(Screen):
     def preview(self, word: str, view: models.WordJamGame) -> None:
         coins: dict[str, int] = {c["consonant"]: c["coins"] for c in view["coins"]}
         checked = word_value(word, coins, view["forbidden"], used=view["used_words"])
-        reason = (checked["reason"] or "").replace("_", " ")
-        note = "" if checked["valid"] else f", invalid: {reason}"
-        self.out(f"  {word.upper()}: {checked['value']} coins{note}")
+        if checked["valid"]:
+            self.out("  " + ngettext("{word}: {n} coin", "{word}: {n} coins",
+                                     checked["value"]).format(word=word.upper(),
+                                                              n=checked["value"]))
+        else:
+            self.out("  " + ngettext("{word}: {n} coin, invalid: {reason}",
+                                     "{word}: {n} coins, invalid: {reason}",
+                                     checked["value"]).format(
+                word=word.upper(), n=checked["value"], reason=reason(checked["reason"])))
 
     def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
         if score["ruleset"] == "wordjam" and score["shared"]:
-            self.out("  the victory is shared")
+            self.out("  " + _("the victory is shared"))
+
+    def sides(self) -> list[tuple[str, str, str]]:
+        """The two sides to choose between, named in the player's language."""
+        return [(key, _(label), side) for key, label, side in SIDES]
+
+    def line_name(self, key: str) -> str:
+        kind, _sep, n = key.rpartition("_")
+        if kind == "turn" and n.isdigit():
+            return _("turn {n}").format(n=n)
+        if kind == "extra" and n.isdigit():
+            return _("extra {n}").format(n=n)
+        return key
 
     def score(self, score: models.Score, lines: Sequence[str] | None = None) -> None:
         if score["ruleset"] != "wordjam":
