@@ -380,3 +380,16 @@ def test_threads_share_the_lane_without_sharing_a_connection_or_leaking_one(redi
         assert len(store.lane.free) <= store.lane.KEEP
         # the pool made no more connections than ran at once (24 threads), whatever the waves
         assert store.lane.pool._created_connections <= 24 + 1
+
+
+def test_the_lanes_packer_writes_what_redis_pys_writes():
+    """hiredis's packer (the lane's) and redis-py's give Redis the same bytes for the arguments
+    the scripts take: str (any UTF-8), bytes (any), int."""
+    import redis
+
+    from impresario_engine.store.redis_store import _pack
+
+    conn = redis.Connection()
+    for command in [("EVALSHA", "ab" * 20, 3, "game:{x}", b"\x00\xff\r\n", "é€", 0, -5, ""),
+                    ("EVALSHA", "x", 0), ("EVALSHA", "y", 1, "k", 2**62, repr(1795717081.55))]:
+        assert b"".join(_pack(command)) == b"".join(conn.pack_command(*command))

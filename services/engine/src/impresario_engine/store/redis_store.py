@@ -160,6 +160,24 @@ class Lane:
         self.pool.release(conn)  # type: ignore[union-attr]
 
 
+try:  # hiredis packs a command in C; redis-py's own packer checks each argument in Python first
+    from hiredis import pack_command as _hiredis_pack
+except ImportError:  # pragma: no cover - redis[hiredis] is a dependency
+    _hiredis_pack = None
+
+
+def _pack(command: tuple[Any, ...]) -> list[bytes]:
+    """A command as Redis reads it (the chunks to send). Its arguments are str, bytes or int
+    only (a float's text is the caller's to choose, as ``repr``), so both packers write the
+    same bytes."""
+    if _hiredis_pack is not None:
+        return [_hiredis_pack(command)]
+    return _ENCODER_CONN.pack_command(*command)  # type: ignore[no-any-return]
+
+
+_ENCODER_CONN = redis.Connection()  # packs only: never connected
+
+
 class LeanScript:
     """A Lua script called by its SHA on a connection of the :class:`Lane`. Its answers and errors are
     the client's (the same parser reads them). Whatever the lane cannot do goes through the
@@ -173,14 +191,14 @@ class LeanScript:
         self.lane = lane
 
     def __call__(self, keys: list[Any] = [], args: list[Any] = []) -> Any:  # noqa: B006
+        """Run the script; ``args`` are str, bytes or int (see :func:`_pack`)."""
         lane = self.lane
         if lane.pool is None:
             return self.script(keys=keys, args=args)
         conn = lane.take()
         try:
             conn.send_packed_command(
-                conn.pack_command("EVALSHA", self.script.sha, len(keys), *keys, *args),
-                check_health=False)
+                _pack(("EVALSHA", self.script.sha, len(keys), *keys, *args)), check_health=False)
             answer = conn.read_response()
         except NoScriptError:
             lane.give_back(conn)  # the answer was read whole: the connection is sound
