@@ -222,7 +222,7 @@ function Players({ view, me }) {
     <h2 id="mz-players-title">${t("tables.players")}</h2>
     <table class="grid-table"><thead><tr><th scope="col">${t("tables.player")}</th>${view.mode === "team" && html`<th scope="col">${t("muzicando.team")}</th>`}<th scope="col">${t("muzicando.cards_col")}</th><th scope="col">${t("tables.now")}</th><th scope="col">${t("tables.points")}</th></tr></thead>
       <tbody>${view.players.map((p) => html`<tr class=${p.seat === me ? "me" : ""} data-seat=${p.seat}>
-        <th scope="row">${p.name}${p.seat === me ? ` (${t("tables.you")})` : ""}${p.bot ? ` · ${t("tables.bot")}` : ""}</th>
+        <th scope="row">${p.name}${p.seat === me ? ` (${t("tables.you_mark")})` : ""}${p.bot ? ` · ${t("tables.bot")}` : ""}</th>
         ${view.mode === "team" && html`<td>${teamName(p.team)}</td>`}
         <td>${p.hand_size}</td>
         <td class="small">${[p.seat === view.turn ? t("muzicando.flag.to_play") : "", p.seat === view.dealer ? t("muzicando.flag.dealer") : "", p.seat === view.declarer ? t("muzicando.flag.declarer") : "",
@@ -326,6 +326,15 @@ export function describeEvent(e, view, live = false) {
     case "player_out": return say("player_out", { name: who(e.seat), n: e.place });
     case "hand_scored": return say("hand_scored", { n: e.hand, points: (e.points || []).map((p, s) => `${who(s)} ${p}`).join(", ") });
     case "redeal": return say("redeal");
+    // the log's and the replay's lines (the live feed leaves them out, as the table shows them)
+    case "auction_started": return live ? null : say("auction_started", { n: e.hand, name: who(e.dealer) });
+    case "chooser": return live ? null : say("chooser", { name: who(e.seat) });
+    case "choice_passed": return live ? null : say("choice_passed", { name: who(e.seat) });
+    case "dealer_must_bid": return live ? null : say("dealer_must_bid", { name: who(e.seat) });
+    case "run_passed": return live ? null : say("run_passed", { name: who(e.seat), to: who(e.to) });
+    case "run_ended": return live ? null : say("run_ended", { name: who(e.seat) });
+    case "block_queued": return live ? null : say("block_queued", { name: who(e.seat), sign: signName(e.sign), names: listNames(view, e.seats) });
+    case "table_blocked": return live ? null : say("table_blocked", { names: listNames(view, e.seats) });
     case "game_finished": return t("tables.game_finished");
     case "deadline_passed": return t("tables.deadline_passed", { name: who(e.seat) });
     default: return live ? null : titleCase(e.type);

@@ -231,7 +231,7 @@ function Players({ view, me, recent = [] }) {
   return html`<section class="card" aria-labelledby="wj-players-title">
     <h2 id="wj-players-title">${t("tables.players")}</h2>
     <table class="grid-table players-table"><thead><tr><th scope="col">${t("tables.player")}</th><th scope="col">${t("tables.points")}</th><th scope="col">${t("tables.now")}</th></tr></thead>
-      <tbody>${view.players.map((p) => html`<tr class=${`${p.seat === me ? "me" : ""}${moved.has(p.seat) ? " recent" : ""}`} data-seat=${p.seat}><th scope="row">${p.name}${p.seat === me ? ` (${t("tables.you")})` : ""}${p.bot ? ` · ${t("tables.bot")}` : ""}${moved.has(p.seat) ? html`<span class="sr-only"> (${t("tables.moved_since")})</span>` : ""}</th>
+      <tbody>${view.players.map((p) => html`<tr class=${`${p.seat === me ? "me" : ""}${moved.has(p.seat) ? " recent" : ""}`} data-seat=${p.seat}><th scope="row">${p.name}${p.seat === me ? ` (${t("tables.you_mark")})` : ""}${p.bot ? ` · ${t("tables.bot")}` : ""}${moved.has(p.seat) ? html`<span class="sr-only"> (${t("tables.moved_since")})</span>` : ""}</th>
         <td>${p.total}</td><td class="flags">${flags(p)}</td></tr>`)}</tbody></table>
   </section>`;
 }
@@ -332,6 +332,14 @@ export function describeEvent(e, view, live = false) {
     case "word_counted": return say("word_counted", { name: who(e.seat), word: e.word, side: side(e.side) });
     case "turn_scored": return say("turn_scored", { turn: turnName(e), awards: (e.awards || []).map((a) => `${who(a.seat)} +${a.points}`).join(", ") || t("wordjam.nothing") });
     case "extra_turn": return say("extra_turn");
+    // the log's and the replay's lines (the live feed leaves them out, as the table shows them)
+    case "side_chosen": return live ? null : say("side_chosen", { name: who(e.seat) });
+    case "sides_chosen": return live ? null : say("sides_chosen");
+    case "no_challenge": return live ? null : say("no_challenge", { name: who(e.seat) });
+    case "vote_cast": return live ? null : say("vote_cast", { name: who(e.seat) });
+    case "word_submitted": return live ? null : say(e.final ? "word_submitted_final" : "word_submitted", { name: who(e.seat) });
+    case "window_passed": return live ? null : say("window_passed", { name: who(e.seat) });
+    case "declaration_voided": return live ? null : say("declaration_voided", { name: who(e.seat) });
     case "game_finished": return t("tables.game_finished");
     case "deadline_passed": return t("tables.deadline_passed", { name: who(e.seat) });
     default: return live ? null : titleCase(e.type);
