@@ -341,9 +341,17 @@ export function describeEvent(e, view, live = false) {
   }
 }
 
+/** A move's value in words, for the replay's line (a card, a contract, a layout). */
+export function fieldValue(key, value) {
+  if (key === "card") return cardText(value);
+  if (key === "contract") return contractText(value);
+  if (key === "layout") return LAYOUTS[value] || value;
+  return undefined;
+}
+
 /** The rules in a minute, for a player who never read them. */
 export function HowTo() {
   return html`<ul>${[1, 2, 3, 4].map((n) => html`<li>${t(`muzicando.howto.${n}`)}</li>`)}</ul>`;
 }
 
-export default { Table, Score, status, yourTurn, describeEvent, HowTo };
+export default { Table, Score, status, yourTurn, describeEvent, fieldValue, HowTo };

@@ -375,9 +375,14 @@ export function describeEvent(e, view, live = false) {
   }
 }
 
+/** A move's value in words, for the replay's line (a director). */
+export function fieldValue(key, value) {
+  return key === "director" ? directorName(value) : undefined;
+}
+
 /** The rules in a minute, for a player who never read them. */
 export function HowTo() {
   return html`<ul>${[1, 2, 3, 4, 5].map((n) => html`<li>${t(`turandot.howto.${n}`)}</li>`)}</ul>`;
 }
 
-export default { Table, Score, status, yourTurn, describeEvent, HowTo };
+export default { Table, Score, status, yourTurn, describeEvent, fieldValue, HowTo };

@@ -346,9 +346,14 @@ export function describeEvent(e, view, live = false) {
   }
 }
 
+/** A move's value in words, for the replay's line (a side). */
+export function fieldValue(key, value) {
+  return key === "side" ? side(value) : undefined;
+}
+
 /** The rules in a minute, for a player who never read them. */
 export function HowTo() {
   return html`<ul>${[1, 2, 3, 4, 5].map((n) => html`<li>${t(`wordjam.howto.${n}`)}</li>`)}</ul>`;
 }
 
-export default { Table, Score, status, yourTurn, describeEvent, HowTo };
+export default { Table, Score, status, yourTurn, describeEvent, fieldValue, HowTo };
