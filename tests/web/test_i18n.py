@@ -129,7 +129,7 @@ def test_the_page_follows_the_browser_then_the_switch_and_remembers_it(open_page
 
 # --- (c) an Italian lobby has no English sentence left ------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def english_fragments(lang: str = "it") -> tuple[str, ...]:
     """The English catalogue's words a page could show, where ``lang`` says something else:
     each value's text between its placeholders, at least four characters with a letter, and
@@ -152,7 +152,7 @@ def english_fragments(lang: str = "it") -> tuple[str, ...]:
     return tuple(sorted(out, key=len, reverse=True))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fragment_pattern(lang: str) -> re.Pattern:
     """Any of the fragments as whole words, the longest first (one pass over a line)."""
     return re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, english_fragments(lang))) + r")(?![\w])")

@@ -15,7 +15,6 @@ import time
 
 import pytest
 import requests
-
 from impresario_rules.muzicando.declarations import REFUSALS as MUZICANDO
 from impresario_rules.turandot.declarations import REFUSALS as TURANDOT
 from impresario_rules.wordjam.declarations import REFUSALS as WORDJAM
