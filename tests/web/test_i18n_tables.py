@@ -152,8 +152,13 @@ def test_a_whole_game_in_each_language_leaves_no_english(open_page, shot, web_se
             page.click(f"[aria-label='{it['replay.last']}']")
             page.wait_for_selector(".score")
             check(page)
-    # the walk is not vacuous: the same final screen in English has English in it
+    # the walk is not vacuous: the English final screen has English in it; switched to Italian
+    # (no reload), none is left
     assert len(english_left(page, "it")) > 5
+    page.select_option("#lang-select", "it")
+    page.wait_for_function("() => document.documentElement.lang === 'it'")
+    left = english_left(page, "it")
+    assert left == [], f"{ruleset}, switched to it:\n" + "\n".join(left)
 
 
 @pytest.mark.slow
