@@ -5,6 +5,7 @@ the page's language, never with the server's English ``detail``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -128,10 +129,12 @@ def test_the_page_follows_the_browser_then_the_switch_and_remembers_it(open_page
 
 # --- (c) an Italian lobby has no English sentence left ------------------------------------
 
-def english_fragments() -> list[str]:
-    """The English catalogue's words a page could show, where Italian says something else:
-    each value's text between its placeholders, at least four characters with a letter."""
-    en, it = load("en"), load("it")
+@functools.cache
+def english_fragments(lang: str = "it") -> tuple[str, ...]:
+    """The English catalogue's words a page could show, where ``lang`` says something else:
+    each value's text between its placeholders, at least four characters with a letter, and
+    not words ``lang`` uses too (French writes "table" and "final" as English does)."""
+    en, it = load("en"), load(lang)
     italian_text = {text for value in it.values() for text in forms(value)}
     out = set()
     for key, value in en.items():
@@ -144,7 +147,15 @@ def english_fragments() -> list[str]:
                 part = part.strip(" .,:;()·")
                 if len(part) >= 4 and re.search(r"[A-Za-z]", part):
                     out.add(part)
-    return sorted(out, key=len, reverse=True)
+    own = "\n".join(italian_text)
+    out = {part for part in out if part not in own or not re.search(r"(?<![\w])" + re.escape(part) + r"(?![\w])", own)}
+    return tuple(sorted(out, key=len, reverse=True))
+
+
+@functools.cache
+def _fragment_pattern(lang: str) -> re.Pattern:
+    """Any of the fragments as whole words, the longest first (one pass over a line)."""
+    return re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, english_fragments(lang))) + r")(?![\w])")
 
 
 VISIBLE_TEXT = """() => {
@@ -167,16 +178,16 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
-def english_left(page) -> list[str]:
+def english_left(page, lang: str = "it") -> list[str]:
     text = page.evaluate(VISIBLE_TEXT)
     # the games' names are the same in every language ("Word" is not English in "Word Jam")
     for title in ("Word Jam", "Turandot", "Muzicando", "Impresario"):
         text = text.replace(title, "")
     lines = [line for line in text.split("\n") if line.strip()]
     found = []
-    for fragment in english_fragments():
-        pattern = re.compile(r"(?<![\w])" + re.escape(fragment) + r"(?![\w])")
-        found += [f"{fragment!r} in {line!r}" for line in lines if pattern.search(line)]
+    pattern = _fragment_pattern(lang)
+    for line in lines:
+        found += [f"{fragment!r} in {line!r}" for fragment in pattern.findall(line)]
     return found
 
 

@@ -2,23 +2,23 @@
 // chosen card highlighted (from GET /actions), tap or drag to place, passes, places and the
 // score sheet, in the team game and the individual game.
 import { html, useEffect, useRef, useState } from "../lib.js";
-import { listNames, nameOf, plural, titleCase } from "../shared/format.js";
-import { phaseName, t } from "../shared/i18n.js";
+import { listNames, nameOf, titleCase } from "../shared/format.js";
+import { formatNumber, phaseName, t } from "../shared/i18n.js";
 
+// Words players see are the catalogues' (`muzicando.*`, the Italian edition's terms): the
+// colours, notes and signs printed on the cards too. The ids below are the engine's.
 export const COLOURS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
 export const NOTES = ["", "Do", "Re", "Mi", "Fa", "Sol", "La", "Si"];
 export const LAYOUTS = { S: "Sarabanda", G: "Glissando", P: "Parada", M: "Muzicando" };
-//: each layout's rule in a sentence (docs/muzicando.md, "The four layouts")
-export const LAYOUT_RULES = {
-  S: "Open with a Do. A note goes next to a card (left, right, above or below) and one step above or below a card it touches, in any colour (Si and Do are one step apart).",
-  G: "Open with an oval card: it starts a row. A row is a scale, rising or falling, that grows at its ends in any colour; another oval, laid above or below a row's card one step away, opens a new row.",
-  P: "A fixed board: one column per colour, one row per note. A colour's oval may go down at any time; then its column grows one note at a time, up or down (Do and Si do not touch here).",
-  M: "Open with a Do. Each colour builds its own pile from its Do up to Si, in order; another colour's Do starts a new pile.",
-};
+//: each layout's rule in a sentence (docs/muzicando.md, "The four layouts"): `muzicando.rule.<letter>`
+export const layoutRule = (l) => t(`muzicando.rule.${l}`);
 const SIGNS = { red: "sharp", orange: "sharp", yellow: "natural", green: "natural", blue: "flat", indigo: "flat", violet: "rest" };
 const SIGN_MARK = { sharp: "♯", natural: "♮", flat: "♭", rest: "—" };
-const TEAMS = ["North–South", "East–West"];
-const PHASES = { auction: "auction", choose: "choosing the layout", play: "play", finished: "game over" };
+const colourName = (c) => t(`muzicando.colour.${c}`);
+const colourInitial = (c) => t(`muzicando.initial.${c}`);
+const noteName = (v) => (NOTES[v] ? t(`muzicando.note.${v}`) : String(v));
+const signName = (s) => t(`muzicando.sign.${s}`);
+const teamName = (i) => t(`muzicando.team.${i}`);
 
 /** "red-3" → {colour: "red", index: 0, value: 3, sign: null, oval: false} */
 export function parseCard(id) {
@@ -31,24 +31,25 @@ export function parseCard(id) {
 
 export function cardText(id) {
   const c = parseCard(id);
-  if (c.sign) return `${c.colour} ${c.sign}`;
-  return `${c.colour} ${NOTES[c.value]} (${c.value})${c.oval ? ", oval" : ""}`;
+  if (c.sign) return t("muzicando.card_sign", { colour: colourName(c.colour), sign: signName(c.sign) });
+  const text = t("muzicando.card_note", { colour: colourName(c.colour), note: noteName(c.value), n: c.value });
+  return c.oval ? t("muzicando.card_oval", { card: text }) : text;
 }
 
 export function contractText(contract) {
   if (!contract) return "";
-  return `level ${contract[0]} ${LAYOUTS[contract[1]] || contract[1]}`;
+  return t("muzicando.contract", { n: Number(contract[0]), layout: LAYOUTS[contract[1]] || contract[1] });
 }
 
 function Card({ id, covered = null }) {
   const c = parseCard(id);
   // on the board: the note (or the sign's mark), then the colour's initial and the number
-  const initial = html`<span class="cname" title=${c.colour}>${c.colour[0].toUpperCase()}</span>`;
+  const initial = html`<span class="cname" title=${colourName(c.colour)}>${colourInitial(c.colour)}</span>`;
   return html`<span class=${`mcard c-${c.colour}`} data-card=${id}>
     ${c.sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[c.sign]}</span><span class="val" aria-hidden="true">${initial}</span>`
-      : html`<span class="note" aria-hidden="true">${NOTES[c.value]}</span><span class="val" aria-hidden="true">${initial}\u2009${c.value}${c.oval ? "\u2009◯" : ""}</span>`}
+      : html`<span class="note" aria-hidden="true">${noteName(c.value)}</span><span class="val" aria-hidden="true">${initial}\u2009${c.value}${c.oval ? "\u2009◯" : ""}</span>`}
     <span class="sr-only">${cardText(id)}</span>
-    ${covered && html`<span class="covered" title=${`covered by a ${SIGNS[parseCard(covered).colour]}`}><span aria-hidden="true">${SIGN_MARK[SIGNS[parseCard(covered).colour]]}</span><span class="sr-only">, covered by a ${SIGNS[parseCard(covered).colour]}</span></span>`}
+    ${covered && html`<span class="covered" title=${t("muzicando.covered", { sign: signName(SIGNS[parseCard(covered).colour]) })}><span aria-hidden="true">${SIGN_MARK[SIGNS[parseCard(covered).colour]]}</span><span class="sr-only">, ${t("muzicando.covered", { sign: signName(SIGNS[parseCard(covered).colour]) })}</span></span>`}
   </span>`;
 }
 
@@ -137,30 +138,31 @@ function Board({ view, place, selected, busy, recent = [] }) {
     for (let x = b.minX; x <= b.maxX; x++) {
       const key = `${x},${y}`;
       const cell = at[key];
-      const where = view.layout === "P" || view.layout === "M" ? `${COLOURS[x]} column, ${NOTES[y] || y}` : `column ${x}, row ${y}`;
+      const where = view.layout === "P" || view.layout === "M" ? t("muzicando.where_colour", { colour: colourName(COLOURS[x]), note: noteName(y) })
+        : t("muzicando.where_cell", { x, y });
       if (isLegal.has(key)) {
         rows.push(html`<button type="button" class=${`cell legal${over === key ? " drop" : ""}`} data-x=${x} data-y=${y} disabled=${busy}
-          aria-label=${`Place ${cardText(selected)} at ${where}`}
+          aria-label=${t("muzicando.place_at", { card: cardText(selected), where })}
           onClick=${() => place.onPlace(selected, x, y)}
           onDragOver=${(e) => { e.preventDefault(); setOver(key); }} onDragLeave=${() => setOver(null)}
           onDrop=${(e) => { e.preventDefault(); setOver(null); place.onPlace(selected, x, y); }}>
-          ${cell ? html`<${Card} id=${cell.card} covered=${cell.covered_by} />` : "here"}</button>`);
+          ${cell ? html`<${Card} id=${cell.card} covered=${cell.covered_by} />` : t("muzicando.here")}</button>`);
       } else if (cell) {
         const by = fresh.get(key);
-        rows.push(html`<div class=${`cell${by ? " recent" : ""}`} data-x=${x} data-y=${y} title=${by ? `just placed by ${nameOf(view, by.seat)}` : null}>
-          <${Card} id=${cell.card} covered=${cell.covered_by} />${by && html`<span class="sr-only">, just placed by ${nameOf(view, by.seat)}</span>`}</div>`);
+        rows.push(html`<div class=${`cell${by ? " recent" : ""}`} data-x=${x} data-y=${y} title=${by ? t("muzicando.just_placed", { name: nameOf(view, by.seat) }) : null}>
+          <${Card} id=${cell.card} covered=${cell.covered_by} />${by && html`<span class="sr-only">, ${t("muzicando.just_placed", { name: nameOf(view, by.seat) })}</span>`}</div>`);
       } else {
         rows.push(html`<div class="cell" aria-hidden="true"></div>`);
       }
     }
   }
-  return html`<div class="board-tools" role="group" aria-label="Board zoom">
-      <button type="button" aria-label="Zoom out" onClick=${() => step(-1)} disabled=${zoom <= ZOOMS[0]}>−</button>
-      <span class="small" aria-live="polite">${Math.round(zoom * 100)}%</span>
-      <button type="button" aria-label="Zoom in" onClick=${() => step(1)} disabled=${zoom >= ZOOMS[ZOOMS.length - 1]}>+</button>
-      <button type="button" onClick=${fit}>Fit the board</button>
+  return html`<div class="board-tools" role="group" aria-label=${t("muzicando.zoom")}>
+      <button type="button" aria-label=${t("muzicando.zoom_out")} onClick=${() => step(-1)} disabled=${zoom <= ZOOMS[0]}>−</button>
+      <span class="small" aria-live="polite">${formatNumber(zoom, { style: "percent" })}</span>
+      <button type="button" aria-label=${t("muzicando.zoom_in")} onClick=${() => step(1)} disabled=${zoom >= ZOOMS[ZOOMS.length - 1]}>+</button>
+      <button type="button" onClick=${fit}>${t("muzicando.fit")}</button>
     </div>
-    <div class="board-wrap" tabindex="0" ref=${wrap} aria-label=${`The board: ${LAYOUTS[view.layout] || ""}`}
+    <div class="board-wrap" tabindex="0" ref=${wrap} aria-label=${t("muzicando.board", { layout: LAYOUTS[view.layout] || "" })}
       onPointerDown=${onPointerDown} onPointerMove=${onPointerMove} onPointerUp=${endDrag} onPointerLeave=${endDrag} onPointerCancel=${endDrag}>
     <div class="board" style=${{ gridTemplateColumns: `repeat(${columns}, var(--cell-w))`, "--zoom": String(zoom) }}>${rows}</div></div>`;
 }
@@ -169,10 +171,10 @@ function Hand({ view, place, selected, setSelected, busy }) {
   const hand = (view.you && view.you.hand) || [];
   const legalOf = Object.fromEntries(((place && place.cards) || []).map((c) => [c.card, c.cells.length]));
   return html`<section class="card hand-dock" aria-labelledby="hand-title">
-    <h2 id="hand-title">Your hand (${plural(hand.length, "card")})</h2>
+    <h2 id="hand-title">${t("muzicando.your_hand", { cards: t("muzicando.cards", { n: hand.length }) })}</h2>
     ${place && (Object.values(legalOf).some((n) => n > 0)
-      ? html`<p class="small">Tap a card, then a highlighted cell (or drag the card onto it).</p>`
-      : html`<p class="small">None of your cards fits on the board now: pass.</p>`)}
+      ? html`<p class="small">${t("muzicando.tap_hint")}</p>`
+      : html`<p class="small">${t("muzicando.none_fits")}</p>`)}
     <ul class="hand">${hand.map((id) => {
       const playable = place && legalOf[id] > 0;
       return html`<li><button type="button" class=${`mcard c-${parseCard(id).colour}${selected === id ? " selected" : ""}${place && !playable ? " unplayable" : ""}`}
@@ -180,10 +182,10 @@ function Hand({ view, place, selected, setSelected, busy }) {
         disabled=${busy || !place || !playable} draggable=${Boolean(playable)} data-card=${id}
         onClick=${() => setSelected(selected === id ? null : id)}
         onDragStart=${(e) => { setSelected(id); e.dataTransfer.setData("text/plain", id); }}>
-        ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span aria-hidden="true">${parseCard(id).sign}</span>`
-          : html`<span class="note" aria-hidden="true">${NOTES[parseCard(id).value]}</span><span aria-hidden="true">${parseCard(id).value}${parseCard(id).oval ? " ◯" : ""}</span>`}
-        <span class="cname" aria-hidden="true">${parseCard(id).colour}</span>
-        <span class="sr-only">${`${cardText(id)}${place ? (playable ? `, ${plural(legalOf[id], "place")} to play it` : ", cannot be played now") : ""}`}</span>
+        ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span aria-hidden="true">${signName(parseCard(id).sign)}</span>`
+          : html`<span class="note" aria-hidden="true">${noteName(parseCard(id).value)}</span><span aria-hidden="true">${parseCard(id).value}${parseCard(id).oval ? " ◯" : ""}</span>`}
+        <span class="cname" aria-hidden="true">${colourName(parseCard(id).colour)}</span>
+        <span class="sr-only">${`${cardText(id)}${place ? `, ${playable ? t("muzicando.places_to_play", { n: legalOf[id] }) : t("muzicando.cannot_play")}` : ""}`}</span>
       </button></li>`;
     })}</ul>
   </section>`;
@@ -195,49 +197,49 @@ function Auction({ view, actions, act, busy }) {
   const a = view.auction;
   if (!a) return null;
   return html`<section class="card" aria-labelledby="auction-title">
-    <h2 id="auction-title">Auction</h2>
-    <p>Bid a contract: a level (1–4) and a layout. The highest bid chooses the layout and must meet its target.
-      ${a.bid ? html` Standing bid: <strong>${contractText(a.bid.contract)}</strong> by ${nameOf(view, a.bid.seat)}.` : " No bid yet."}</p>
-    <ul class="auction-calls" aria-label="Calls so far">${a.calls.map((c) => html`<li>${nameOf(view, c.seat)}: ${c.call === "pass" ? "pass" : c.call}</li>`)}</ul>
-    ${bid && html`<div class="contracts" role="group" aria-label="Contracts you may bid">${bid.contracts.map((c) => html`<button type="button" disabled=${busy}
-      aria-label=${`Bid ${contractText(c)}`} onClick=${() => act({ type: "auction_bid", contract: c })}>${c}</button>`)}</div>`}
-    ${(bid || pass) && html`<div class="actions">${pass && html`<button type="button" onClick=${() => act({ type: "auction_pass" })} disabled=${busy}>Pass</button>`}
-      ${a.dealer_must_bid && bid && html`<span class="small">As the dealer you must bid now.</span>`}</div>`}
+    <h2 id="auction-title">${t("muzicando.auction")}</h2>
+    <p>${t("muzicando.auction_lead")}
+      ${a.bid ? html` ${t("muzicando.standing_bid")} <strong>${contractText(a.bid.contract)}</strong> ${t("muzicando.by", { name: nameOf(view, a.bid.seat) })}.` : ` ${t("muzicando.no_bid")}`}</p>
+    <ul class="auction-calls" aria-label=${t("muzicando.calls_so_far")}>${a.calls.map((c) => html`<li>${nameOf(view, c.seat)}: ${c.call === "pass" ? t("muzicando.pass_call") : c.call}</li>`)}</ul>
+    ${bid && html`<div class="contracts" role="group" aria-label=${t("muzicando.contracts_you_may")}>${bid.contracts.map((c) => html`<button type="button" disabled=${busy}
+      aria-label=${t("muzicando.bid_contract", { contract: contractText(c) })} onClick=${() => act({ type: "auction_bid", contract: c })}>${c}</button>`)}</div>`}
+    ${(bid || pass) && html`<div class="actions">${pass && html`<button type="button" onClick=${() => act({ type: "auction_pass" })} disabled=${busy}>${t("muzicando.pass")}</button>`}
+      ${a.dealer_must_bid && bid && html`<span class="small">${t("muzicando.dealer_must_bid")}</span>`}</div>`}
   </section>`;
 }
 
 function ChooseLayout({ view, space, act, busy }) {
   return html`<section class="card" aria-labelledby="layout-title">
-    <h2 id="layout-title">Choose the layout</h2>
+    <h2 id="layout-title">${t("muzicando.choose_layout")}</h2>
     <div class="button-list">${["S", "G", "P", "M"].map((l) => html`<button type="button" disabled=${busy || !space.layouts.includes(l)}
       aria-describedby=${`layout-rule-${l}`}
-      onClick=${() => act({ type: "choose_layout", layout: l })}>${LAYOUTS[l]}${space.layouts.includes(l) ? "" : " (you cannot open it)"}</button>`)}</div>
-    <dl class="small layout-rules">${["S", "G", "P", "M"].map((l) => html`<dt>${LAYOUTS[l]}</dt><dd id=${`layout-rule-${l}`}>${LAYOUT_RULES[l]}</dd>`)}</dl>
+      onClick=${() => act({ type: "choose_layout", layout: l })}>${LAYOUTS[l]}${space.layouts.includes(l) ? "" : ` (${t("muzicando.cannot_open")})`}</button>`)}</div>
+    <dl class="small layout-rules">${["S", "G", "P", "M"].map((l) => html`<dt>${LAYOUTS[l]}</dt><dd id=${`layout-rule-${l}`}>${layoutRule(l)}</dd>`)}</dl>
   </section>`;
 }
 
 function Players({ view, me }) {
   return html`<section class="card" aria-labelledby="mz-players-title">
-    <h2 id="mz-players-title">Players</h2>
-    <table class="grid-table"><thead><tr><th scope="col">Player</th>${view.mode === "team" && html`<th scope="col">Team</th>`}<th scope="col">Cards</th><th scope="col">Now</th><th scope="col">Points</th></tr></thead>
+    <h2 id="mz-players-title">${t("tables.players")}</h2>
+    <table class="grid-table"><thead><tr><th scope="col">${t("tables.player")}</th>${view.mode === "team" && html`<th scope="col">${t("muzicando.team")}</th>`}<th scope="col">${t("muzicando.cards_col")}</th><th scope="col">${t("tables.now")}</th><th scope="col">${t("tables.points")}</th></tr></thead>
       <tbody>${view.players.map((p) => html`<tr class=${p.seat === me ? "me" : ""} data-seat=${p.seat}>
-        <th scope="row">${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " · bot" : ""}</th>
-        ${view.mode === "team" && html`<td>${TEAMS[p.team]}</td>`}
+        <th scope="row">${p.name}${p.seat === me ? ` (${t("tables.you_mark")})` : ""}${p.bot ? ` · ${t("tables.bot")}` : ""}</th>
+        ${view.mode === "team" && html`<td>${teamName(p.team)}</td>`}
         <td>${p.hand_size}</td>
-        <td class="small">${[p.seat === view.turn ? "to play" : "", p.seat === view.dealer ? "dealer" : "", p.seat === view.declarer ? "declarer" : "",
-          p.blocked ? "blocked" : "", p.out ? `out, place ${p.place}` : "", p.seat === view.run ? "on a run" : ""].filter(Boolean).join(", ")}</td>
+        <td class="small">${[p.seat === view.turn ? t("muzicando.flag.to_play") : "", p.seat === view.dealer ? t("muzicando.flag.dealer") : "", p.seat === view.declarer ? t("muzicando.flag.declarer") : "",
+          p.blocked ? t("muzicando.flag.blocked") : "", p.out ? t("muzicando.flag.out", { n: p.place }) : "", p.seat === view.run ? t("muzicando.flag.run") : ""].filter(Boolean).join(", ")}</td>
         <td>${p.total}</td></tr>`)}</tbody></table>
-    ${view.team_totals && html`<p>Teams: ${TEAMS[0]} ${view.team_totals[0]} · ${TEAMS[1]} ${view.team_totals[1]}</p>`}
+    ${view.team_totals && html`<p>${t("muzicando.teams_line", { a: teamName(0), a_total: view.team_totals[0], b: teamName(1), b_total: view.team_totals[1] })}</p>`}
   </section>`;
 }
 
 function Sheet({ view, results }) {
   if (!results || !results.length) return null;
   return html`<div class="table-wrap"><table class="grid-table score-table" data-testid="score-sheet">
-    <thead><tr><th scope="col">Hand</th><th scope="col">Layout</th>${view.players.map((p) => html`<th scope="col">${p.name}</th>`)}</tr></thead>
+    <thead><tr><th scope="col">${t("muzicando.col.hand")}</th><th scope="col">${t("muzicando.col.layout")}</th>${view.players.map((p) => html`<th scope="col">${p.name}</th>`)}</tr></thead>
     <tbody>${results.map((r) => html`<tr><th scope="row">${r.hand}</th>
-      <td>${LAYOUTS[r.layout]}${r.contract ? ` · ${r.contract} by ${nameOf(view, r.declarer)} ${r.made ? "made" : "failed"}` : ""}</td>
-      ${r.points.map((pts, seat) => { const pl = r.places.find((x) => x.seat === seat); return html`<td>${pts}<span class="small muted">${pl ? ` (place ${pl.place})` : ""}</span></td>`; })}</tr>`)}</tbody>
+      <td>${LAYOUTS[r.layout]}${r.contract ? ` · ${t(r.made ? "muzicando.sheet_made" : "muzicando.sheet_failed", { contract: r.contract, name: nameOf(view, r.declarer) })}` : ""}</td>
+      ${r.points.map((pts, seat) => { const pl = r.places.find((x) => x.seat === seat); return html`<td>${pts}<span class="small muted">${pl ? ` (${t("muzicando.place", { n: pl.place })})` : ""}</span></td>`; })}</tr>`)}</tbody>
   </table></div>`;
 }
 
@@ -257,15 +259,15 @@ export function Table({ view, actions, act, busy, me, recent = [] }) {
   };
   return html`<div class="mz two-col"><div class="main-col">
     <section class="card" aria-labelledby="mz-board-title">
-      <h2 id="mz-board-title">${view.layout ? LAYOUTS[view.layout] : "No layout yet"} · hand ${view.hand} of ${view.hands}</h2>
-      <p class="small">${view.contract ? `Contract ${contractText(view.contract)} by ${nameOf(view, view.declarer)}. ` : ""}${view.chooser !== null ? `${nameOf(view, view.chooser)} chose the layout. ` : ""}
-        Draw pile: ${plural(view.pile_size, "card")}.${view.blocked.length ? ` Blocked: ${listNames(view, view.blocked)}.` : ""}
-        ${view.places.length ? ` Out: ${view.places.map((p) => `${nameOf(view, p.seat)} (${p.place})`).join(", ")}.` : ""}</p>
-      ${view.layout && html`<p class="small" data-testid="layout-rule"><strong>${LAYOUTS[view.layout]}:</strong> ${LAYOUT_RULES[view.layout]}</p>`}
-      ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} recent=${recent} />` : html`<p class="muted">The board appears once the layout is chosen.</p>`}
+      <h2 id="mz-board-title">${view.layout ? LAYOUTS[view.layout] : t("muzicando.no_layout")} · ${t("status.hand_of", { n: view.hand, total: view.hands })}</h2>
+      <p class="small">${view.contract ? `${t("muzicando.contract_by", { contract: contractText(view.contract), name: nameOf(view, view.declarer) })} ` : ""}${view.chooser !== null ? `${t("muzicando.chose_layout", { name: nameOf(view, view.chooser) })} ` : ""}
+        ${t("muzicando.draw_pile", { cards: t("muzicando.cards", { n: view.pile_size }) })}${view.blocked.length ? ` ${t("muzicando.blocked_list", { names: listNames(view, view.blocked) })}` : ""}
+        ${view.places.length ? ` ${t("muzicando.out_list", { list: view.places.map((p) => `${nameOf(view, p.seat)} (${p.place})`).join(", ") })}` : ""}</p>
+      ${view.layout && html`<p class="small" data-testid="layout-rule"><strong>${LAYOUTS[view.layout]}:</strong> ${layoutRule(view.layout)}</p>`}
+      ${view.layout ? html`<${Board} view=${view} place=${place} selected=${selected} busy=${busy} recent=${recent} />` : html`<p class="muted">${t("muzicando.board_later")}</p>`}
       ${(placeSpace || passSpace) && html`<div class="actions">
-        ${passSpace && html`<button type="button" onClick=${() => act({ type: "pass" })} disabled=${busy}>${passSpace.draws ? "Pass and draw a card" : "Pass"}</button>`}
-        ${placeSpace && !passSpace && html`<span class="small">You must play a card.</span>`}
+        ${passSpace && html`<button type="button" onClick=${() => act({ type: "pass" })} disabled=${busy}>${t(passSpace.draws ? "muzicando.pass_draw" : "muzicando.pass")}</button>`}
+        ${placeSpace && !passSpace && html`<span class="small">${t("muzicando.must_play")}</span>`}
       </div>`}
     </section>
     ${view.you && view.status !== "finished" && html`<${Hand} view=${view} place=${place} selected=${selected} setSelected=${setSelected} busy=${busy} />`}
@@ -273,22 +275,22 @@ export function Table({ view, actions, act, busy, me, recent = [] }) {
     ${layoutSpace && html`<${ChooseLayout} view=${view} space=${layoutSpace} act=${act} busy=${busy} />`}
   </div><div class="side-col">
     <${Players} view=${view} me=${me} />
-    ${view.results.length > 0 && html`<section class="card" aria-labelledby="sheet-title"><h2 id="sheet-title">Score sheet</h2><${Sheet} view=${view} results=${view.results} /></section>`}
+    ${view.results.length > 0 && html`<section class="card" aria-labelledby="sheet-title"><h2 id="sheet-title">${t("muzicando.score_sheet")}</h2><${Sheet} view=${view} results=${view.results} /></section>`}
   </div></div>`;
 }
 
 export function Score({ view, score }) {
   if (!score) return null;
   return html`<div class="score">
-    <p class="winners" data-testid="winners">Winner${score.winners.length > 1 ? "s" : ""}: ${listNames(view, score.winners)}${score.mode === "team" && score.teams.length
-      ? ` (${TEAMS[score.teams.find((t) => t.seats.includes(score.winners[0])).team]})` : ""}.</p>
-    ${score.teams.length > 0 && html`<p>${score.teams.map((t) => `${TEAMS[t.team]}: ${t.total}`).join(" · ")}</p>`}
+    <p class="winners" data-testid="winners">${t("muzicando.winners", { n: score.winners.length, names: `${listNames(view, score.winners)}${score.mode === "team" && score.teams.length
+      ? ` (${teamName(score.teams.find((team) => team.seats.includes(score.winners[0])).team)})` : ""}` })}</p>
+    ${score.teams.length > 0 && html`<p>${score.teams.map((team) => `${teamName(team.team)}: ${team.total}`).join(" · ")}</p>`}
     <div class="table-wrap"><table class="grid-table score-table">
-      <thead><tr><th scope="col">Player</th><th scope="col">Places</th><th scope="col">Contracts</th><th scope="col">Chooser</th><th scope="col">Total</th></tr></thead>
+      <thead><tr><th scope="col">${t("tables.player")}</th><th scope="col">${t("muzicando.col.places")}</th><th scope="col">${t("muzicando.col.contracts")}</th><th scope="col">${t("muzicando.col.chooser")}</th><th scope="col">${t("tables.total")}</th></tr></thead>
       <tbody>${score.players.map((p) => html`<tr><th scope="row" class=${score.winners.includes(p.seat) ? "win" : ""}>${nameOf(view, p.seat)}</th>
         <td>${p.lines.places}</td><td>${p.lines.contracts}</td><td>${p.lines.chooser}</td><td class=${score.winners.includes(p.seat) ? "win" : ""}>${p.total}</td></tr>`)}</tbody>
     </table></div>
-    <h3>Hands</h3>
+    <h3>${t("muzicando.hands")}</h3>
     <${Sheet} view=${view} results=${score.hands} />
   </div>`;
 }
@@ -296,7 +298,7 @@ export function Score({ view, score }) {
 export function status(view) {
   if (view.status === "open") return t("status.open");
   if (view.status === "finished") return t("status.over");
-  return `${t("status.hand_of", { n: view.hand, total: view.hands })} · ${phaseName("muzicando", view.phase, PHASES)}${view.mode === "team" ? ` · ${t("format.teams")}` : ""}`;
+  return `${t("status.hand_of", { n: view.hand, total: view.hands })} · ${phaseName("muzicando", view.phase)}${view.mode === "team" ? ` · ${t("format.teams")}` : ""}`;
 }
 
 export function yourTurn(view, mine) {
@@ -309,39 +311,48 @@ export function yourTurn(view, mine) {
 
 export function describeEvent(e, view, live = false) {
   const who = (s) => nameOf(view, s);
+  const say = (key, params = {}) => t(`muzicando.ev.${key}`, params);
   switch (e.type) {
-    case "hand_dealt": return `Hand ${e.hand}: ${who(e.dealer)} deals.`;
-    case "game_started": return "The game begins.";
-    case "auction_bid": return live ? null : `${who(e.seat)} bids ${contractText(e.contract)}.`;
-    case "auction_pass": return live ? null : `${who(e.seat)} passes.`;
-    case "auction_won": return `${who(e.seat)} wins the auction: ${contractText(e.contract)}.`;
-    case "layout_chosen": return `${who(e.seat)} chooses ${LAYOUTS[e.layout] || e.layout}.`;
-    case "card_placed": return live ? null : `${who(e.seat)} places ${cardText(e.card)}.`;
-    case "passed": return live ? null : `${who(e.seat)} passes${e.drew ? " and draws" : ""}.`;
-    case "blocked": return `${who(e.seat)} plays a ${e.sign}: ${listNames(view, e.seats)} ${e.seats.length > 1 ? "are" : "is"} blocked.`;
-    case "turn_skipped": return live ? null : `${who(e.seat)} is blocked and skips a turn.`;
-    case "run_started": return `${who(e.seat)} plays the rest and runs.`;
-    case "player_out": return `${who(e.seat)} is out, place ${e.place}.`;
-    case "hand_scored": return `Hand ${e.hand} scored: ${(e.points || []).map((p, s) => `${who(s)} ${p}`).join(", ")}.`;
-    case "redeal": return "Nobody could open: the cards are dealt again.";
-    case "game_finished": return "The game is over.";
-    case "deadline_passed": return `${who(e.seat)}'s time ran out: the engine played the default.`;
+    case "hand_dealt": return say("hand_dealt", { n: e.hand, name: who(e.dealer) });
+    case "game_started": return t("tables.game_started");
+    case "auction_bid": return live ? null : say("auction_bid", { name: who(e.seat), contract: contractText(e.contract) });
+    case "auction_pass": return live ? null : say("auction_pass", { name: who(e.seat) });
+    case "auction_won": return say("auction_won", { name: who(e.seat), contract: contractText(e.contract) });
+    case "layout_chosen": return say("layout_chosen", { name: who(e.seat), layout: LAYOUTS[e.layout] || e.layout });
+    case "card_placed": return live ? null : say("card_placed", { name: who(e.seat), card: cardText(e.card) });
+    case "passed": return live ? null : say(e.drew ? "passed_drew" : "passed", { name: who(e.seat) });
+    case "blocked": return say("blocked", { n: e.seats.length, name: who(e.seat), sign: signName(e.sign), names: listNames(view, e.seats) });
+    case "turn_skipped": return live ? null : say("turn_skipped", { name: who(e.seat) });
+    case "run_started": return say("run_started", { name: who(e.seat) });
+    case "player_out": return say("player_out", { name: who(e.seat), n: e.place });
+    case "hand_scored": return say("hand_scored", { n: e.hand, points: (e.points || []).map((p, s) => `${who(s)} ${p}`).join(", ") });
+    case "redeal": return say("redeal");
+    // the log's and the replay's lines (the live feed leaves them out, as the table shows them)
+    case "auction_started": return live ? null : say("auction_started", { n: e.hand, name: who(e.dealer) });
+    case "chooser": return live ? null : say("chooser", { name: who(e.seat) });
+    case "choice_passed": return live ? null : say("choice_passed", { name: who(e.seat) });
+    case "dealer_must_bid": return live ? null : say("dealer_must_bid", { name: who(e.seat) });
+    case "run_passed": return live ? null : say("run_passed", { name: who(e.seat), to: who(e.to) });
+    case "run_ended": return live ? null : say("run_ended", { name: who(e.seat) });
+    case "block_queued": return live ? null : say("block_queued", { name: who(e.seat), sign: signName(e.sign), names: listNames(view, e.seats) });
+    case "table_blocked": return live ? null : say("table_blocked", { names: listNames(view, e.seats) });
+    case "game_finished": return t("tables.game_finished");
+    case "deadline_passed": return t("tables.deadline_passed", { name: who(e.seat) });
     default: return live ? null : titleCase(e.type);
   }
 }
 
-/** The rules in a minute, for a player who never read them. */
-export function HowTo() {
-  return html`<ul>
-    <li>The cards are notes Do–Si (1–7) in seven colours, and signs: ♯ sharp, ♮ natural, ♭ flat and the rest.</li>
-    <li>Each hand is played on one of four layouts, chosen at the start of the hand (by a player, or by whoever wins the
-      auction). Each layout has its own rule for where a card may go, written above the board; the table lights up
-      the cells where the card you tap fits.</li>
-    <li>On your turn, place a card, or pass (and draw a card when the pile allows). A sign makes other players skip a turn;
-      the rest lets you play a run of cards while the others wait.</li>
-    <li>Get rid of all your cards: the first out takes the best place and the most points. After the last hand, the
-      highest total wins.</li>
-  </ul>`;
+/** A move's value in words, for the replay's line (a card, a contract, a layout). */
+export function fieldValue(key, value) {
+  if (key === "card") return cardText(value);
+  if (key === "contract") return contractText(value);
+  if (key === "layout") return LAYOUTS[value] || value;
+  return undefined;
 }
 
-export default { Table, Score, status, yourTurn, describeEvent, HowTo };
+/** The rules in a minute, for a player who never read them. */
+export function HowTo() {
+  return html`<ul>${[1, 2, 3, 4].map((n) => html`<li>${t(`muzicando.howto.${n}`)}</li>`)}</ul>`;
+}
+
+export default { Table, Score, status, yourTurn, describeEvent, fieldValue, HowTo };

@@ -1,30 +1,37 @@
 // Turandot's table: the slots and their cards, the sealed-bid composer, the reveal from the
 // event feed, the maestro's decisions as dialogs, the players' companies and the final score.
 import { html, useEffect, useState } from "../lib.js";
-import { faceDown, listNames, nameOf, plural, titleCase } from "../shared/format.js";
-import { phaseName, t } from "../shared/i18n.js";
+import { faceDown, listNames, nameOf, titleCase } from "../shared/format.js";
+import { has, phaseName, t } from "../shared/i18n.js";
 import { Dialog } from "../shared/ui.js";
 
-export const CATEGORIES = {
-  professional: "Professional", amateur: "Amateur", alternative: "Alternative",
-  classic: "Classic", comic: "Comic", dark: "Dark",
-};
-export const SEXES = { male: ["♂", "Male"], female: ["♀", "Female"], undefined: ["⚥", "Undefined"] };
+// Words players see are the catalogues' (`turandot.*`, in each edition's own terms); the
+// engine's ids (categories, sexes, directors, helpers) pick the key.
+export const CATEGORIES = ["professional", "amateur", "alternative", "classic", "comic", "dark"];
+const SEX_SYMBOLS = { male: "♂", female: "♀", undefined: "⚥" };
+const catName = (c) => (has(`turandot.cat.${c}`) ? t(`turandot.cat.${c}`) : c);
+/** [symbol, word] of a sex ("Male"), or null for one the page does not know */
+const sexOf = (s) => (SEX_SYMBOLS[s] ? [SEX_SYMBOLS[s], t(`turandot.sex.${s}`)] : null);
+const stars = (n) => t("turandot.stars", { n });
 export const ROLES = [
   { key: "turandot", name: "Turandot", sex: "female" }, { key: "calaf", name: "Calaf", sex: "male" },
   { key: "liu", name: "Liù", sex: "female" }, { key: "ping", name: "Ping", sex: "male" },
   { key: "pong", name: "Pong", sex: "male" }, { key: "pang", name: "Pang", sex: "male" },
 ];
 const ROLE_NAME = Object.fromEntries(ROLES.map((r) => [r.key, r.name]));
-const PHASES = { bidding: "sealed bids", office: "office hires", nominate: "nomination", fire: "firing a director", casting: "casting", finished: "game over" };
-const HELPERS = { costume_designer: "Costume designer", carpenter: "Carpenter" };
-export const LINES = [
-  ["stars", "Stars"], ["stage_elements", "Stage elements"], ["favourite_roles", "Favourite roles"],
-  ["wrong_sex", "Role of the other sex"], ["director", "Director"], ["puccini", "Puccini (2 players)"],
-];
+const helperName = (h) => (has(`turandot.helper.${h}`) ? t(`turandot.helper.${h}`) : h);
+//: the score's lines, in the score's order; each line's words are `turandot.line.<key>`
+export const LINES = ["stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini"];
+export const lineName = (key) => t(`turandot.line.${key}`);
 
 export function directorName(id) {
+  if (has(`turandot.director.${id}`)) return t(`turandot.director.${id}`);
   return titleCase(String(id || "").replace(/_over_/g, " over ").replace(/_/g, " "));
+}
+
+/** A director's effect in the page's language (the engine's words for one it does not know). */
+export function directorEffect(card) {
+  return card && has(`turandot.effect.${card.id}`) ? t(`turandot.effect.${card.id}`) : (card && card.effect) || "";
 }
 
 /** Every card the view shows, by id (to name the cards events mention). */
@@ -39,12 +46,13 @@ function cardsOf(view) {
 function cardLabel(view, id) {
   const card = cardsOf(view)[id];
   if (!card) return directorName(id);
-  if (card.kind === "director") return `director ${directorName(card.id)}`;
-  return `${CATEGORIES[card.category] || card.category} ${SEXES[card.sex] ? SEXES[card.sex][1].toLowerCase() : ""} singer ${card.id} (${plural(card.stars, "star")})`;
+  if (card.kind === "director") return t("turandot.director_label", { name: directorName(card.id) });
+  const sex = has(`turandot.sex_word.${card.sex}`) ? t(`turandot.sex_word.${card.sex}`) : "";
+  return t("turandot.singer_label", { category: catName(card.category), sex, id: card.id, stars: stars(card.stars) }).replace(/\s+/g, " ");
 }
 
 export function Stars({ n }) {
-  return html`<span class="stars" aria-label=${plural(n, "star")}>${"★".repeat(n)}${"☆".repeat(Math.max(0, 3 - n))}<span class="sr-only"> ${plural(n, "star")}</span></span>`;
+  return html`<span class="stars" aria-label=${stars(n)}>${"★".repeat(n)}${"☆".repeat(Math.max(0, 3 - n))}<span class="sr-only"> ${stars(n)}</span></span>`;
 }
 
 /** A singer's or director's face: category, sex, stars and favourite role as symbols with text. */
@@ -52,17 +60,17 @@ export function CardFace({ card, compact = false, highlight = false, role = null
   if (!card) return html`<div class="tcard empty">—</div>`;
   if (card.kind === "director") {
     return html`<div class=${`tcard director${recent ? " recent" : ""}`} data-card=${card.id}>
-      <div class="tcard-top"><span class="cat-badge cat-director">Director</span></div>
+      <div class="tcard-top"><span class="cat-badge cat-director">${t("turandot.director")}</span></div>
       <div class="tcard-name">${directorName(card.id)}</div>
-      ${!compact && html`<div class="tcard-effect">${card.effect}</div>`}
+      ${!compact && html`<div class="tcard-effect">${directorEffect(card)}</div>`}
     </div>`;
   }
-  const [symbol, sexText] = SEXES[card.sex] || ["?", card.sex];
+  const [symbol, sexText] = sexOf(card.sex) || ["?", card.sex];
   return html`<div class=${`tcard singer cat-${card.category}${highlight ? " highlight" : ""}${recent ? " recent" : ""}`} data-card=${card.id}>
-    ${recent && html`<span class="sr-only">Just hired. </span>`}
+    ${recent && html`<span class="sr-only">${t("turandot.just_hired")} </span>`}
     ${role && html`<div class="tcard-role">${ROLE_NAME[role] || role}</div>`}
     <div class="tcard-top">
-      <span class="cat-badge">${CATEGORIES[card.category] || card.category}</span>
+      <span class="cat-badge">${catName(card.category)}</span>
       <span class="tcard-id">${card.id}</span>
     </div>
     <div class="tcard-mid">
@@ -70,14 +78,14 @@ export function CardFace({ card, compact = false, highlight = false, role = null
       <${Stars} n=${card.stars} />
     </div>
     <div class="tcard-fav">${card.favourite_role
-      ? html`<span aria-hidden="true">♥</span> Loves ${ROLE_NAME[card.favourite_role] || card.favourite_role}`
-      : html`<span class="muted">No favourite role</span>`}</div>
+      ? html`<span aria-hidden="true">♥</span> ${t("turandot.loves", { role: ROLE_NAME[card.favourite_role] || card.favourite_role })}`
+      : html`<span class="muted">${t("turandot.no_favourite")}</span>`}</div>
   </div>`;
 }
 
 function CardBacks({ n }) {
   if (!n) return null;
-  return html`<span class="backs" role="img" aria-label=${`${plural(n, "card")} face down`}>
+  return html`<span class="backs" role="img" aria-label=${t("turandot.face_down", { n })}>
     ${Array.from({ length: n }, () => html`<span class="back" aria-hidden="true"></span>`)}
     <span class="backs-count" aria-hidden="true">${n}</span></span>`;
 }
@@ -95,28 +103,28 @@ function BidComposer({ view, space, act, busy }) {
     setError(await act({ type: "bid", slot, money, bluff, round: view.round }, { inline: true }));
   };
   return html`<form class="card composer" onSubmit=${submit} aria-labelledby="composer-title">
-    <h2 id="composer-title">Your sealed bid</h2>
+    <h2 id="composer-title">${t("turandot.your_sealed_bid")}</h2>
     <fieldset>
-      <legend>Number card (the slot you want)</legend>
+      <legend>${t("turandot.number_card")}</legend>
       <div class="choice-row">
         ${space.slots.map((s) => html`<label class=${`chip${slot === s ? " on" : ""}`}>
           <input type="radio" name="bid-slot" value=${s} checked=${slot === s} onChange=${() => setSlot(s)} /> ${s}</label>`)}
         ${space.helper && html`<label class=${`chip${slot === null ? " on" : ""}`}>
-          <input type="radio" name="bid-slot" value="" checked=${slot === null} onChange=${() => setSlot(null)} /> None: a helper</label>`}
+          <input type="radio" name="bid-slot" value="" checked=${slot === null} onChange=${() => setSlot(null)} /> ${t("turandot.none_helper")}</label>`}
       </div>
     </fieldset>
     <fieldset>
-      <legend>Money cards (you hold ${space.max_money})</legend>
+      <legend>${t("turandot.money_cards_held", { n: space.max_money })}</legend>
       <div class="choice-row">${moneyChoices.map((m) => html`<label class=${`chip${money === m ? " on" : ""}`}>
         <input type="radio" name="bid-money" value=${m} checked=${money === m} onChange=${() => setMoney(m)} /> ${m}</label>`)}</div>
     </fieldset>
     ${space.bluff && html`<div class="field check"><input id="bid-bluff" type="checkbox" checked=${bluff}
-      onChange=${(e) => setBluff(e.target.checked)} /><label for="bid-bluff">Add the bluff card (it never counts)</label></div>`}
-    <p class="preview" data-testid="face-down-preview">The others will see <strong>${plural(count, "card")} face down</strong> <${CardBacks} n=${count} /></p>
-    ${slot === null && space.helper && html`<p class="hint">With no number card you bid for a helper with exactly one money card.</p>`}
-    ${count === 0 && html`<p class="hint">Choose the slot you want${space.helper ? " (or, for a helper, one money card)" : ""}; money makes the bid stronger.</p>`}
+      onChange=${(e) => setBluff(e.target.checked)} /><label for="bid-bluff">${t("turandot.add_bluff")}</label></div>`}
+    <p class="preview" data-testid="face-down-preview">${t("turandot.others_will_see")} <strong>${t("turandot.face_down", { n: count })}</strong> <${CardBacks} n=${count} /></p>
+    ${slot === null && space.helper && html`<p class="hint">${t("turandot.hint_helper")}</p>`}
+    ${count === 0 && html`<p class="hint">${t(space.helper ? "turandot.hint_choose_helper" : "turandot.hint_choose")}</p>`}
     <div class="field-error" role="alert">${error}</div>
-    <button type="submit" class="primary" disabled=${busy || count === 0}>Seal my bid</button>
+    <button type="submit" class="primary" disabled=${busy || count === 0}>${t("turandot.seal")}</button>
   </form>`;
 }
 
@@ -135,9 +143,9 @@ function Reveal({ view, events }) {
   }
   if (!bids) return null;
   return html`<section class="card reveal" aria-labelledby="reveal-title" data-round=${round}>
-    <h2 id="reveal-title">Bids revealed in round ${round}</h2>
-    <table class="grid-table"><thead><tr><th scope="col">Player</th><th scope="col">Slot</th><th scope="col">Money</th><th scope="col">Bluff</th></tr></thead>
-      <tbody>${bids.map((b) => html`<tr><th scope="row">${nameOf(view, b.seat)}</th><td>${b.slot || "helper"}</td><td>${b.money}</td><td>${b.bluff ? "yes" : "no"}</td></tr>`)}</tbody></table>
+    <h2 id="reveal-title">${t("turandot.bids_revealed_in", { n: round })}</h2>
+    <table class="grid-table"><thead><tr><th scope="col">${t("turandot.col.player")}</th><th scope="col">${t("turandot.col.slot")}</th><th scope="col">${t("turandot.col.money")}</th><th scope="col">${t("turandot.col.bluff")}</th></tr></thead>
+      <tbody>${bids.map((b) => html`<tr><th scope="row">${nameOf(view, b.seat)}</th><td>${b.slot || t("turandot.helper_bid")}</td><td>${b.money}</td><td>${b.bluff ? t("turandot.yes") : t("turandot.no")}</td></tr>`)}</tbody></table>
     ${after.length > 0 && html`<ul class="outcomes">${after.map((e) => html`<li>${describeEvent(e, view)}</li>`)}</ul>`}
   </section>`;
 }
@@ -147,18 +155,18 @@ function Company({ view, player, me, recent = [] }) {
   const bidding = view.phase === "bidding";
   return html`<li class=${`company${player.seat === me ? " me" : ""}`} data-seat=${player.seat}>
     <div class="company-head">
-      <strong>${player.name || `Seat ${player.seat + 1}`}</strong>
-      ${player.seat === view.maestro && html`<span class="badge badge-maestro">Maestro · Puccini</span>`}
-      ${player.bot && html`<span class="badge">bot</span>`}
-      <span class="money">Money: ${player.money}</span>
-      ${player.stage_elements > 0 && html`<span class="badge">${plural(player.stage_elements, "stage element")}</span>`}
-      ${bidding && (player.has_bid ? html`<span class="bid-state">bid sealed: <${CardBacks} n=${player.face_down} /></span>`
-        : html`<span class="bid-state muted">thinking…</span>`)}
+      <strong>${player.name || t("format.seat", { n: player.seat + 1 })}</strong>
+      ${player.seat === view.maestro && html`<span class="badge badge-maestro">${t("turandot.maestro_badge")}</span>`}
+      ${player.bot && html`<span class="badge">${t("turandot.bot")}</span>`}
+      <span class="money">${t("turandot.money_of", { n: player.money })}</span>
+      ${player.stage_elements > 0 && html`<span class="badge">${t("turandot.stage_elements", { n: player.stage_elements })}</span>`}
+      ${bidding && (player.has_bid ? html`<span class="bid-state">${t("turandot.bid_sealed")} <${CardBacks} n=${player.face_down} /></span>`
+        : html`<span class="bid-state muted">${t("turandot.thinking")}</span>`)}
     </div>
     <div class="company-cards">
       ${player.director && html`<${CardFace} card=${player.director} compact=${true} recent=${hired.has(player.director.id)} />`}
       ${(player.singers || []).map((s) => html`<${CardFace} card=${s} compact=${true} recent=${hired.has(s.id)} />`)}
-      ${!player.director && !(player.singers || []).length && html`<span class="muted">No cards yet</span>`}
+      ${!player.director && !(player.singers || []).length && html`<span class="muted">${t("turandot.no_cards")}</span>`}
     </div>
   </li>`;
 }
@@ -172,27 +180,27 @@ function OfficeDialog({ view, space, act, busy, open, setOpen }) {
     const assignments = space.seats.map((s) => ({ seat: s, slot: Number(choice[s]) }));
     await act({ type: "assign_office", assignments });
   };
-  return html`<${Dialog} id="office-dialog" open=${open} onClose=${() => setOpen(false)} title="Office hires: give each waiting player a card">
+  return html`<${Dialog} id="office-dialog" open=${open} onClose=${() => setOpen(false)} title=${t("turandot.office_title")}>
     <form onSubmit=${submit}>
-      <p>As the maestro you hand the cards left on the table to ${listNames(view, space.seats)}.</p>
+      <p>${t("turandot.office_lead", { names: listNames(view, space.seats) })}</p>
       ${space.seats.map((s) => html`<div class="field">
-        <label for=${`office-${s}`}>${nameOf(view, s)} gets</label>
+        <label for=${`office-${s}`}>${t("turandot.gets", { name: nameOf(view, s) })}</label>
         <select id=${`office-${s}`} value=${choice[s] || ""} onChange=${(e) => setChoice({ ...choice, [s]: e.target.value })}>
-          <option value="">Choose a slot…</option>
+          <option value="">${t("turandot.choose_slot")}</option>
           ${space.slots.map((slot) => {
             const card = (view.table.find((p) => p.slot === slot) || {}).card;
             return html`<option value=${slot} disabled=${used.has(String(slot)) && choice[s] !== String(slot)}>
-              Slot ${slot}: ${card ? (card.kind === "director" ? directorName(card.id) : `${card.id} ${CATEGORIES[card.category]} ${SEXES[card.sex][1]} ${plural(card.stars, "star")}`) : ""}</option>`;
+              ${t("turandot.slot", { n: slot })}: ${card ? (card.kind === "director" ? directorName(card.id) : `${card.id} ${catName(card.category)} ${(sexOf(card.sex) || [])[1] || card.sex} ${stars(card.stars)}`) : ""}</option>`;
           })}
         </select></div>`)}
-      <button type="submit" class="primary" disabled=${busy || !ready}>Hand out the cards</button>
+      <button type="submit" class="primary" disabled=${busy || !ready}>${t("turandot.hand_out")}</button>
     </form>
   <//>`;
 }
 
 function NominateDialog({ view, space, act, busy, open, setOpen }) {
-  return html`<${Dialog} id="nominate-dialog" open=${open} onClose=${() => setOpen(false)} title="Name the player who fires a director">
-    <p>The player you name removes one director from the pile.</p>
+  return html`<${Dialog} id="nominate-dialog" open=${open} onClose=${() => setOpen(false)} title=${t("turandot.nominate_title")}>
+    <p>${t("turandot.nominate_lead")}</p>
     <div class="button-list">${space.seats.map((s) => html`<button type="button" disabled=${busy}
       onClick=${() => act({ type: "nominate", seat: s })}>${nameOf(view, s)}</button>`)}</div>
   <//>`;
@@ -200,11 +208,11 @@ function NominateDialog({ view, space, act, busy, open, setOpen }) {
 
 function FireDialog({ view, space, act, busy, open, setOpen }) {
   const pile = Object.fromEntries((view.directors || []).map((d) => [d.id, d]));
-  return html`<${Dialog} id="fire-dialog" open=${open} onClose=${() => setOpen(false)} title="Fire a director">
-    <p>The director you fire leaves the game.</p>
+  return html`<${Dialog} id="fire-dialog" open=${open} onClose=${() => setOpen(false)} title=${t("turandot.fire_title")}>
+    <p>${t("turandot.fire_lead")}</p>
     <div class="button-list">${space.directors.map((d) => html`<button type="button" disabled=${busy}
       onClick=${() => act({ type: "fire_director", director: d })}>
-      <strong>${directorName(d)}</strong><br /><span class="small">${pile[d] ? pile[d].effect : ""}</span></button>`)}</div>
+      <strong>${directorName(d)}</strong><br /><span class="small">${pile[d] ? directorEffect(pile[d]) : ""}</span></button>`)}</div>
   <//>`;
 }
 
@@ -213,23 +221,23 @@ function CastDialog({ view, space, act, busy, open, setOpen, me }) {
   const [roles, setRoles] = useState(space.optimal.slice());
   const valid = new Set(roles).size === 6 && roles.every(Boolean);
   const cast = (value) => act({ type: "cast", roles: value });
-  return html`<${Dialog} id="cast-dialog" open=${open} onClose=${() => setOpen(false)} title="Cast your opera">
-    <p>Give each role one of your six singers. The best cast scores <strong>${space.optimal_total}</strong> points.</p>
+  return html`<${Dialog} id="cast-dialog" open=${open} onClose=${() => setOpen(false)} title=${t("turandot.cast_title")}>
+    <p>${t("turandot.cast_lead")} <strong>${t("turandot.best_cast_scores", { n: space.optimal_total })}</strong></p>
     ${ROLES.map((role, i) => html`<div class="field cast-row">
-      <label for=${`cast-${role.key}`}>${role.name} <span class="small">(${SEXES[role.sex][1].toLowerCase()} role)</span></label>
+      <label for=${`cast-${role.key}`}>${role.name} <span class="small">(${t(`turandot.role_of.${role.sex}`)})</span></label>
       <select id=${`cast-${role.key}`} value=${roles[i]} onChange=${(e) => { const next = roles.slice(); next[i] = e.target.value; setRoles(next); }}>
-        ${space.singers.map((id) => { const s = singers[id]; return html`<option value=${id}>${id}${s ? ` · ${CATEGORIES[s.category]} · ${SEXES[s.sex][1]} · ${plural(s.stars, "star")}${s.favourite_role ? ` · loves ${ROLE_NAME[s.favourite_role]}` : ""}` : ""}</option>`; })}
+        ${space.singers.map((id) => { const s = singers[id]; return html`<option value=${id}>${id}${s ? ` · ${catName(s.category)} · ${(sexOf(s.sex) || [])[1] || s.sex} · ${stars(s.stars)}${s.favourite_role ? ` · ${t("turandot.loves_lower", { role: ROLE_NAME[s.favourite_role] })}` : ""}` : ""}</option>`; })}
       </select></div>`)}
-    ${!valid && html`<p class="field-error" role="alert">Each singer can take only one role.</p>`}
+    ${!valid && html`<p class="field-error" role="alert">${t("turandot.one_role_each")}</p>`}
     <div class="actions">
-      <button type="button" class="primary" disabled=${busy} onClick=${() => cast(null)}>Use the best cast (${space.optimal_total} points)</button>
-      <button type="button" disabled=${busy || !valid} onClick=${() => cast(roles)}>Cast as chosen</button>
+      <button type="button" class="primary" disabled=${busy} onClick=${() => cast(null)}>${t("turandot.use_best", { n: space.optimal_total })}</button>
+      <button type="button" disabled=${busy || !valid} onClick=${() => cast(roles)}>${t("turandot.cast_as_chosen")}</button>
     </div>
   <//>`;
 }
 
 const DIALOGS = { assign_office: OfficeDialog, nominate: NominateDialog, fire_director: FireDialog, cast: CastDialog };
-const DIALOG_LABELS = { assign_office: "Hand out the office hires", nominate: "Name who fires a director", fire_director: "Fire a director", cast: "Cast your opera" };
+const dialogLabel = (type) => t(`turandot.decide.${type}`);
 
 function Decisions({ view, actions, act, busy, me }) {
   const space = actions && actions.moves.find((m) => DIALOGS[m.type]);
@@ -240,8 +248,8 @@ function Decisions({ view, actions, act, busy, me }) {
   if (!space) return null;
   const Dlg = DIALOGS[space.type];
   return html`<div class="card decision">
-    <p><strong>${DIALOG_LABELS[space.type]}.</strong></p>
-    <button type="button" class="primary" onClick=${() => setOpen(true)}>${DIALOG_LABELS[space.type]}…</button>
+    <p><strong>${dialogLabel(space.type)}.</strong></p>
+    <button type="button" class="primary" onClick=${() => setOpen(true)}>${dialogLabel(space.type)}…</button>
     <${Dlg} key=${key} view=${view} space=${space} act=${act} busy=${busy} open=${open} setOpen=${setOpen} me=${me} />
   </div>`;
 }
@@ -252,33 +260,34 @@ export function Table({ view, actions, act, busy, me, events, recent = [] }) {
   const dealing = view.phase !== "casting" && view.phase !== "finished";
   return html`<div class="td two-col"><div class="main-col">
     ${dealing && html`<section class="card stage" aria-labelledby="stage-title">
-      <h2 id="stage-title">${view.round === 4 ? "Directors" : "Singers"} on offer</h2>
+      <h2 id="stage-title">${t(view.round === 4 ? "turandot.directors_on_offer" : "turandot.singers_on_offer")}</h2>
       <ol class="slots">${view.table.map((place) => html`<li class="slot" data-slot=${place.slot}>
-        <span class="slot-no">Slot ${place.slot}</span>
-        ${place.card ? html`<${CardFace} card=${place.card} />` : html`<div class="tcard empty">taken</div>`}</li>`)}</ol>
-      <p class="small">${plural(view.deck_left, "singer")} left in the deck.
-        ${view.round !== 4 && view.helpers && view.helpers.length ? ` Helpers still to hire: ${view.helpers.map((h) => HELPERS[h] || h).join(", ")}.` : ""}</p>
+        <span class="slot-no">${t("turandot.slot", { n: place.slot })}</span>
+        ${place.card ? html`<${CardFace} card=${place.card} />` : html`<div class="tcard empty">${t("turandot.taken")}</div>`}</li>`)}</ol>
+      <p class="small">${t("turandot.deck_left", { n: view.deck_left })}
+        ${view.round !== 4 && view.helpers && view.helpers.length ? ` ${t("turandot.helpers_left", { list: view.helpers.map(helperName).join(", ") })}` : ""}</p>
     </section>`}
     ${bidSpace && html`<${BidComposer} key=${`bid-${view.round}`} view=${view} space=${bidSpace} act=${act} busy=${busy} />`}
-    ${you && you.bid && view.phase === "bidding" && html`<p class="card sealed" data-testid="my-sealed-bid">Your sealed bid:
-      ${you.bid.slot ? ` slot ${you.bid.slot}` : " a helper"}, ${plural(you.bid.money, "money card")}${you.bid.bluff ? ", the bluff card" : ""}.
-      The others see ${plural(faceDown(you.bid), "card")} face down.</p>`}
+    ${you && you.bid && view.phase === "bidding" && html`<p class="card sealed" data-testid="my-sealed-bid">${t("turandot.my_bid", {
+      bid: [you.bid.slot ? t("turandot.bid_slot", { n: you.bid.slot }) : t("turandot.bid_helper"), t("turandot.money_cards", { n: you.bid.money }),
+        ...(you.bid.bluff ? [t("turandot.bid_bluff")] : [])].join(", ") })}
+      ${t("turandot.others_see", { n: faceDown(you.bid) })}</p>`}
     <${Decisions} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} />
     <${Reveal} view=${view} events=${events} />
     </div><div class="side-col">
     <section class="card" aria-labelledby="companies-title">
-      <h2 id="companies-title">Companies</h2>
+      <h2 id="companies-title">${t("turandot.companies")}</h2>
       <ul class="companies">${view.players.map((p) => html`<${Company} view=${view} player=${p} me=${me} recent=${recent} />`)}</ul>
-      ${view.dummy && html`<div class="dummy"><h3>The dummy (2 players)</h3>
+      ${view.dummy && html`<div class="dummy"><h3>${t("turandot.dummy_title")}</h3>
         <div class="company-cards">${view.dummy.director && html`<${CardFace} card=${view.dummy.director} compact=${true} />`}
         ${view.dummy.singers.map((s) => html`<${CardFace} card=${s} compact=${true} />`)}
-        ${!view.dummy.singers.length && !view.dummy.director && html`<span class="muted">No cards yet</span>`}</div></div>`}
+        ${!view.dummy.singers.length && !view.dummy.director && html`<span class="muted">${t("turandot.no_cards")}</span>`}</div></div>`}
     </section>
     <section class="card" aria-labelledby="pile-title">
-      <h2 id="pile-title">Director pile</h2>
-      <ul class="pile">${(view.directors || []).map((d) => html`<li><strong>${directorName(d.id)}</strong>: ${d.effect}</li>`)}</ul>
-      ${view.fired.length > 0 && html`<p class="small">Fired: ${view.fired.map((f) => `${directorName(f.director.id)} (by ${nameOf(view, f.seat)})`).join(", ")}.</p>`}
-      ${view.removed_directors.length > 0 && html`<p class="small">Removed in round 4: ${view.removed_directors.map((d) => directorName(d.id)).join(", ")}.</p>`}
+      <h2 id="pile-title">${t("turandot.director_pile")}</h2>
+      <ul class="pile">${(view.directors || []).map((d) => html`<li><strong>${directorName(d.id)}</strong>: ${directorEffect(d)}</li>`)}</ul>
+      ${view.fired.length > 0 && html`<p class="small">${t("turandot.fired", { list: view.fired.map((f) => t("turandot.fired_by", { director: directorName(f.director.id), name: nameOf(view, f.seat) })).join(", ") })}</p>`}
+      ${view.removed_directors.length > 0 && html`<p class="small">${t("turandot.removed", { list: view.removed_directors.map((d) => directorName(d.id)).join(", ") })}</p>`}
     </section>
   </div></div>`;
 }
@@ -294,32 +303,32 @@ export function tieBreak(view, score) {
   const both = tied.length === 2 ? "both" : "all";
   const starsOf = (p) => p.lines.stars;
   if (tied.every((p) => score.winners.includes(p.seat))) {
-    return `${names} ${both} have ${top} points and as many stars (${starsOf(tied[0])}): a shared victory.`;
+    return t(`turandot.tie_shared_${both}`, { names, top, stars: starsOf(tied[0]) });
   }
   const winners = tied.filter((p) => score.winners.includes(p.seat));
   const others = tied.filter((p) => !score.winners.includes(p.seat));
   const who = listNames(view, winners.map((p) => p.seat));
-  const stars = [...new Set([starsOf(winners[0]), ...others.map(starsOf)])].join(" against ");
-  return `${names} ${both} have ${top} points: the tie is broken by stars alone, and ${who} ${winners.length > 1 ? "have" : "has"} more (${stars}).`;
+  const counts = [...new Set([starsOf(winners[0]), ...others.map(starsOf)])].join(t("turandot.against"));
+  return t(`turandot.tie_broken_${both}${winners.length > 1 ? "_many" : ""}`, { names, top, who, stars: counts });
 }
 
 export function Score({ view, score }) {
   if (!score) return null;
   const cards = cardsOf(view);
   const rows = score.players.map((p) => ({ ...p, name: nameOf(view, p.seat), winner: score.winners.includes(p.seat) }));
-  if (score.dummy) rows.push({ ...score.dummy, name: "The dummy", winner: score.dummy_wins, seat: "dummy" });
+  if (score.dummy) rows.push({ ...score.dummy, name: t("turandot.the_dummy"), winner: score.dummy_wins, seat: "dummy" });
   const why = tieBreak(view, score);
   return html`<div class="score">
-    <p class="winners" data-testid="winners">${score.dummy_wins ? "The dummy wins." : `Winner${score.winners.length > 1 ? "s" : ""}: ${listNames(view, score.winners)}.`}</p>
+    <p class="winners" data-testid="winners">${score.dummy_wins ? t("turandot.dummy_wins") : t("turandot.winners", { n: score.winners.length, names: listNames(view, score.winners) })}</p>
     ${why && html`<p data-testid="tie-break">${why}</p>`}
     <div class="table-wrap"><table class="grid-table score-table">
-      <thead><tr><th scope="col">Line</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
-      <tbody>${LINES.filter(([key]) => key !== "puccini" || view.players.length === 2).map(([key, label]) => html`<tr><th scope="row">${label}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
-        <tr class="total"><th scope="row">Total</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr></tbody>
+      <thead><tr><th scope="col">${t("turandot.col.line")}</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
+      <tbody>${LINES.filter((key) => key !== "puccini" || view.players.length === 2).map((key) => html`<tr><th scope="row">${lineName(key)}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
+        <tr class="total"><th scope="row">${t("turandot.col.total")}</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr></tbody>
     </table></div>
-    <h3>Casts</h3>
+    <h3>${t("turandot.casts")}</h3>
     ${rows.map((r) => html`<div class=${`cast${r.winner ? " best-cast" : ""}`} data-seat=${r.seat}>
-      <h4>${r.name}${r.winner ? html` <span class="badge badge-turn">winner · ${r.total} points</span>` : ` · ${r.total} points`}</h4>
+      <h4>${r.name}${r.winner ? html` <span class="badge badge-turn">${t("turandot.winner_points", { n: r.total })}</span>` : ` · ${t("turandot.points", { n: r.total })}`}</h4>
       <div class="company-cards">${(r.cast || []).map((id, i) => html`<${CardFace} card=${cards[id] || { id, kind: "singer", category: "", sex: "", stars: 0 }} compact=${true} role=${ROLES[i] && ROLES[i].key} highlight=${r.winner} />`)}</div>
     </div>`)}
   </div>`;
@@ -328,7 +337,7 @@ export function Score({ view, score }) {
 export function status(view) {
   if (view.status === "open") return t("status.open");
   if (view.status === "finished") return t("status.over");
-  return `${t("status.round_of", { n: view.round, total: 7 })} · ${phaseName("turandot", view.phase, PHASES)}`;
+  return `${t("status.round_of", { n: view.round, total: 7 })} · ${phaseName("turandot", view.phase)}`;
 }
 
 export function yourTurn(view, mine) {
@@ -339,43 +348,41 @@ export function yourTurn(view, mine) {
 
 export function describeEvent(e, view, live = false) {
   const who = (s) => nameOf(view, s);
+  const say = (key, params = {}) => t(`turandot.ev.${key}`, params);
   switch (e.type) {
-    case "round_started": return `Round ${e.round} begins; ${who(e.maestro)} is the maestro.`;
-    case "game_started": return "The game begins.";
-    case "bid_committed": return live ? null : `${who(e.seat)} sealed a bid: ${plural(e.face_down, "card")} face down.`;
-    case "bids_revealed": return `Round ${e.round}: the bids are revealed.`;
-    case "hired": return `${who(e.seat)} hired ${cardLabel(view, e.card)}${e.by === "office" ? " from the maestro" : ` for ${plural(e.money_spent, "money card")}`}.`;
-    case "helper_hired": return `${who(e.seat)} hired the ${(HELPERS[e.helper] || e.helper).toLowerCase()} (a stage element).`;
-    case "helper_missed": return `${who(e.seat)} bid for a helper, but none was left.`;
-    case "slot_tied": return `Slot ${e.slot}: a tie between ${listNames(view, e.seats)}; nobody takes it.`;
-    case "office_pending": return `The maestro hands out cards to ${listNames(view, e.seats)}.`;
-    case "card_discarded": return live ? null : `The last card is discarded.`;
-    case "dummy_received": return `The dummy receives ${cardLabel(view, e.card)}.`;
-    case "nominated": return `${who(e.seat)} is named to fire a director${e.forced ? " (forced with 2 players)" : ""}.`;
-    case "director_fired": return `${who(e.seat)} fired ${directorName(e.director)}.`;
-    case "directors_removed": return live ? null : `Round 4: removed ${e.directors.map(directorName).join(", ")}.`;
-    case "round_ended": return live ? null : `Round ${e.round} is over.`;
-    case "casting_started": return "Casting: everyone casts their opera.";
-    case "cast": return `${who(e.seat)} cast their opera.`;
-    case "game_finished": return "The game is over.";
-    case "deadline_passed": return `${who(e.seat)}'s time ran out: the engine played the default.`;
+    case "round_started": return say("round_started", { n: e.round, name: who(e.maestro) });
+    case "game_started": return t("tables.game_started");
+    case "bid_committed": return live ? null : say("bid_committed", { name: who(e.seat), cards: t("turandot.face_down", { n: e.face_down }) });
+    case "bids_revealed": return say("bids_revealed", { n: e.round });
+    case "hired": return e.by === "office" ? say("hired_office", { name: who(e.seat), card: cardLabel(view, e.card) })
+      : say("hired", { name: who(e.seat), card: cardLabel(view, e.card), money: t("turandot.money_cards", { n: e.money_spent }) });
+    case "helper_hired": return has(`turandot.ev.helper_hired.${e.helper}`) ? say(`helper_hired.${e.helper}`, { name: who(e.seat) })
+      : say("helper_hired", { name: who(e.seat), helper: e.helper });
+    case "helper_missed": return say("helper_missed", { name: who(e.seat) });
+    case "slot_tied": return say("slot_tied", { n: e.slot, names: listNames(view, e.seats) });
+    case "office_pending": return say("office_pending", { names: listNames(view, e.seats) });
+    case "card_discarded": return live ? null : say("card_discarded");
+    case "dummy_received": return say("dummy_received", { card: cardLabel(view, e.card) });
+    case "nominated": return say(e.forced ? "nominated_forced" : "nominated", { name: who(e.seat) });
+    case "director_fired": return say("director_fired", { name: who(e.seat), director: directorName(e.director) });
+    case "directors_removed": return live ? null : say("directors_removed", { list: e.directors.map(directorName).join(", ") });
+    case "round_ended": return live ? null : say("round_ended", { n: e.round });
+    case "casting_started": return say("casting_started");
+    case "cast": return say("cast", { name: who(e.seat) });
+    case "game_finished": return t("tables.game_finished");
+    case "deadline_passed": return t("tables.deadline_passed", { name: who(e.seat) });
     default: return live ? null : titleCase(e.type);
   }
 }
 
-/** The rules in a minute, for a player who never read them. */
-export function HowTo() {
-  return html`<ul>
-    <li>Seven rounds. Each round, singers (in round 4: directors) lie in numbered slots.</li>
-    <li>Everyone seals a bid at the same time: the number of the slot you want and money cards. The most money on a slot
-      takes it; a tie, and nobody does. The bluff card only makes your bid look bigger.</li>
-    <li>A bid of one money card and no number hires a helper: a stage element, worth a point (not for the maestro, nor in round 4).</li>
-    <li>Whoever won nothing gets one of the cards left, handed out by the maestro (who holds Puccini). In rounds 1–3 a
-      player the maestro names then fires a director from the pile.</li>
-    <li>After round 7 you cast your six singers in the opera's roles. You score their stars, +1 for each singer in their
-      favourite role, −1 for each in a role of the other sex, your stage elements and your director's bonus. The
-      highest total wins.</li>
-  </ul>`;
+/** A move's value in words, for the replay's line (a director). */
+export function fieldValue(key, value) {
+  return key === "director" ? directorName(value) : undefined;
 }
 
-export default { Table, Score, status, yourTurn, describeEvent, HowTo };
+/** The rules in a minute, for a player who never read them. */
+export function HowTo() {
+  return html`<ul>${[1, 2, 3, 4, 5].map((n) => html`<li>${t(`turandot.howto.${n}`)}</li>`)}</ul>`;
+}
+
+export default { Table, Score, status, yourTurn, describeEvent, fieldValue, HowTo };

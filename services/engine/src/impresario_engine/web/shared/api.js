@@ -81,10 +81,10 @@ const CODES = ["stale_version", "rate_limited", "create_rate_limited", "auth_rat
   "invalid_token", "missing_token", "too_many_streams", "host_only", "game_not_started", "not_now",
   "seat_not_found", "not_a_player", "cursor_expired", "invalid_cursor", "invalid_body"];
 
-// A ruleset's own refusals of a move (Word Jam's of a word): on an English page the engine's
-// `detail` says it best (it names the letter or the rule); another language has these words.
-const RULE_CODES = ["word_already_used", "word_empty", "word_forbidden_consonant", "word_invalid_characters",
-  "word_not_eight_letters", "word_not_in_dictionary", "word_too_long", "word_wrong_first_letter", "call_barred", "own_word"];
+// A ruleset's own refusals of a move (Turandot's, Word Jam's, Muzicando's: the codes in each
+// ruleset's declarations) have their sentence in the catalogues as "error.<code>": on an English
+// page the engine's `detail` says it best (it names the letter, the slot or the rule); another
+// language has the catalogue's words.
 
 /** The words of a 409 deadline_passed: what moved the game on, and what it did for the player. */
 function movedOn(problem) {
@@ -106,7 +106,7 @@ export function explain(problem) {
   if (!(problem instanceof Problem)) return String(problem && problem.message || problem);
   if (problem.code === "deadline_passed") return movedOn(problem);
   let text = CODES.includes(problem.code) ? t(`error.${problem.code}`) : null;
-  if (!text && RULE_CODES.includes(problem.code) && !(language() === "en" && problem.detail)) text = t(`error.${problem.code}`);
+  if (!text && has(`error.${problem.code}`) && !(language() === "en" && problem.detail)) text = t(`error.${problem.code}`);
   if (text && problem.status === 429) {
     text += " " + (problem.retryAfter ? t("error.wait_seconds", { n: problem.retryAfter }) : t("error.wait_minute"));
   }

@@ -4,7 +4,7 @@ import { html, useEffect, useState } from "../lib.js";
 import { call, explain } from "./api.js";
 import { Alert } from "./ui.js";
 import { t } from "./i18n.js";
-import { CardFace, directorName, LINES, ROLES } from "../games/turandot.js";
+import { CardFace, directorEffect, directorName, lineName, LINES, ROLES } from "../games/turandot.js";
 
 const CONSONANTS = "BCDFGHJKLMNPQRSTVWXYZ".split("");
 
@@ -46,7 +46,7 @@ function TurandotCalculator() {
     </fieldset>
     <div class="field"><label for="calc-director">${t("calc.t_director")}</label>
       <select id="calc-director" value=${director} onChange=${(e) => { setDirector(e.target.value); setResult(null); }}>
-        ${catalogue.directors.map((d) => html`<option value=${d.id}>${directorName(d.id)}: ${d.effect}</option>`)}
+        ${catalogue.directors.map((d) => html`<option value=${d.id}>${directorName(d.id)}: ${directorEffect(d)}</option>`)}
       </select></div>
     <div class="field"><label for="calc-stage">${t("calc.t_stage")}</label>
       <input id="calc-stage" type="number" min="0" max="21" value=${stage} onInput=${(e) => { setStage(e.target.value); setResult(null); }} /></div>
@@ -57,7 +57,7 @@ function TurandotCalculator() {
     ${result && html`<div class="calc-result" data-testid="turandot-result" aria-live="polite">
       <h3>${t("calc.t_best", { n: result.best.total })}</h3>
       <div class="company-cards">${result.best.roles.map((id, i) => html`<${CardFace} card=${faces[id]} compact=${true} role=${ROLES[i].key} highlight=${true} />`)}</div>
-      <table class="grid-table"><tbody>${LINES.map(([k, label]) => html`<tr><th scope="row">${label}</th><td>${result.best.lines[k]}</td></tr>`)}
+      <table class="grid-table"><tbody>${LINES.map((k) => html`<tr><th scope="row">${lineName(k)}</th><td>${result.best.lines[k]}</td></tr>`)}
         <tr class="total"><th scope="row">${t("calc.total")}</th><td>${result.best.total}</td></tr></tbody></table>
     </div>`}
   </form>`;

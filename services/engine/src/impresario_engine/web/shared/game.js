@@ -9,7 +9,7 @@ import { joinLink, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, r
 import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
 import { Alert, botLevel, Countdown, Dialog, DialogRule, focusHeading, focusLost, Seats, ShareLink } from "./ui.js";
 import { botName, botsOf, rulesets } from "./lobby.js";
-import { t } from "./i18n.js";
+import { onLanguage, t } from "./i18n.js";
 import { openRules, RulesHost, WhyLink } from "./rules.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
@@ -68,6 +68,8 @@ export function GamePage({ id, query }) {
   const [events, setEvents] = useState([]);
   const [feed, setFeed] = useState("connecting");
   const [announce, setAnnounce] = useState("");
+  // the last events read out were worded in the language of their moment: a switch clears them
+  useEffect(() => onLanguage(() => setAnnounce("")), []);
   // the last event this seat had seen when it last moved (kept per game: a reload keeps it)
   const [lookedAt, setLookedAt] = useState(() => (typeof saved.looked === "number" ? saved.looked : null));
   const current = useRef(null);

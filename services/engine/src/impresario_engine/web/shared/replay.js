@@ -7,15 +7,26 @@ import { RULESET_TITLES, route, titleCase } from "./format.js";
 import { seatOf } from "./store.js";
 import { Alert } from "./ui.js";
 import { GAMES } from "./game.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
-export function describeMove(move, names) {
+/** A move's type and field names in the page's language (`replay.move.<type>`,
+ * `replay.field.<name>`), else the engine's own; a value in the ruleset's words where its
+ * module has them (``fieldValue``: a card, a side, a director), else the move's data. */
+const named = (group, id) => (has(`replay.${group}.${id}`) ? t(`replay.${group}.${id}`) : null);
+
+export function describeMove(move, names, module = null) {
   const m = move.move;
   const who = names[move.seat] || t("format.seat", { n: move.seat + 1 });
   const by = move.by === "bot" ? ` ${t("replay.by_bot")}` : move.by === "deadline" ? ` ${t("replay.by_deadline")}` : "";
+  const value = (k, v) => {
+    const own = module && module.fieldValue ? module.fieldValue(k, v) : undefined;
+    if (own !== undefined) return own;
+    if (typeof v === "boolean") return t(v ? "replay.true" : "replay.false");
+    return typeof v === "object" && v !== null ? JSON.stringify(v) : v;
+  };
   const details = Object.entries(m).filter(([k]) => k !== "type")
-    .map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`).join(", ");
-  return `${who}${by}: ${titleCase(m.type)}${details ? ` — ${details}` : ""}`;
+    .map(([k, v]) => `${named("field", k) || k.replace(/_/g, " ")} ${value(k, v)}`).join(", ");
+  return `${who}${by}: ${named("move", m.type) || titleCase(m.type)}${details ? ` — ${details}` : ""}`;
 }
 
 export function ReplayPage({ id, query }) {
@@ -61,7 +72,7 @@ export function ReplayPage({ id, query }) {
           <option value="">${t("replay.spectator")}</option>
           ${replay.names.map((n, i) => html`<option value=${String(i)}>${n}</option>`)}
         </select></div>
-      <p aria-live="polite" data-testid="replay-move">${step === 0 ? t("replay.deal") : describeMove(replay.moves[step - 1], replay.names)}</p>
+      <p aria-live="polite" data-testid="replay-move">${step === 0 ? t("replay.deal") : describeMove(replay.moves[step - 1], replay.names, module)}</p>
       <a class="button" href=${route("game", id, { spectator })}>${t("replay.back_game")}</a>
     </section>
     ${frame && module && html`<${module.Table} view=${frame.game} actions=${null} act=${async () => t("replay.is_replay")} busy=${true}
