@@ -62,19 +62,37 @@ def sample_action(state: State, seat: int, rng: random.Random) -> Action:
         raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
     kind = found[0]
     if kind == "assign_office":
+        waiting = state["waiting"]
         slots = [i + 1 for i, c in enumerate(state["table"]) if c is not None]
-        chosen = rng.sample(slots, len(state["waiting"]))
+        chosen = sample(rng, slots, len(waiting))
         return {"type": "assign_office",
-                "assignments": [{"seat": s, "slot": p}
-                                for s, p in zip(state["waiting"], chosen)]}
+                "assignments": [{"seat": s, "slot": p} for s, p in zip(waiting, chosen)]}
     if kind == "nominate":
         others = [s for s in range(state["n"]) if s != seat]
         return {"type": "nominate", "seat": rng.choice(others)}
     if kind == "fire_director":
         return {"type": "fire_director", "director": rng.choice(state["pile"])}
     if kind == "cast":
-        return {"type": "cast", "roles": rng.sample(state["singers"][seat], 6)}
+        return {"type": "cast", "roles": sample(rng, state["singers"][seat], 6)}
     raise AssertionError(kind)
+
+
+def sample(rng: random.Random, population: list, k: int) -> list:
+    """``rng.sample(population, k)``: the same draws from the same stream and the same list.
+    A short population (21 items or fewer, as every sample of a Turandot move is) is drawn
+    here the way ``random.Random.sample`` draws it (random.py: a pool, one ``_randbelow`` per
+    item), without its checks and its table-size arithmetic; anything else is handed to it."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= n:
+        return rng.sample(population, k)
+    randbelow = rng._randbelow
+    pool = list(population)
+    result = [None] * k
+    for i in range(k):
+        j = randbelow(n - i)
+        result[i] = pool[j]
+        pool[j] = pool[n - i - 1]  # the item not drawn moves into the hole
+    return result
 
 
 def action_space(state: State, seat: int) -> list[dict[str, Any]]:

@@ -110,6 +110,9 @@ def clockwise_after(seat: int, n: int) -> list[int]:
 CLOCKWISE_AFTER = {n: tuple(tuple(clockwise_after(seat, n)) for seat in range(n))
                     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
+#: ``SEAT_KEYS[seat]`` is ``str(seat)``: the key of a seat's part of an event's ``_private``
+SEAT_KEYS = tuple(str(seat) for seat in range(MAX_PLAYERS))
+
 #: ``SLOTS[n]``: the number cards of a table of ``n`` (read-only)
 SLOTS = {n: tuple(range(1, n + 2)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
