@@ -660,9 +660,10 @@ def _count_checks(count: str, fewest: int | None, most: int | None) -> list[str]
 def _plain_items_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str] | None:
     """Statements returning ``None`` when an item of the list ``var`` is not what ``f``
     declares, for items of one plain type (an integer, a string or a boolean: not null, no
-    pattern it enforces) checked all at once rather than one by one: their types, then their set, their
-    bounds or their lengths (the same verdict as the loop of :func:`_field_lines`: a whole
-    move's list of card ids is checked in a few calls). ``None``: items of another kind."""
+    pattern it enforces) checked all at once rather than one by one: their types, then their
+    set, their bounds or their lengths (the same verdict as the loop of :func:`_field_lines`:
+    a whole move's list of card ids is checked in a few calls). ``None``: items of another
+    kind."""
     exact = {INTEGER: int, STRING: str, BOOLEAN: bool}.get(f.type)
     if exact is None or f.nullable or f.pattern is not None and not f.judges("pattern"):
         return None

@@ -10,7 +10,8 @@ from typing import Any
 from ..base import Action, OutOfTurn, State
 from .cards import DIRECTORS
 from .scoring import best_arrangement, line
-from .state import BIDDING, DIRECTOR_ROUND, SLOTS, catalogue, kinds, random_bid
+from .state import (BIDDING, DIRECTOR_ROUND, DRAWS_WITH_GETRANDBITS, SLOTS, catalogue, kinds,
+                    random_bid)
 
 
 def bid_options(state: State, seat: int) -> tuple[list[int], int, bool]:
@@ -85,13 +86,26 @@ def sample(rng: random.Random, population: list, k: int) -> list:
     n = len(population)
     if n > 21 or not 0 <= k <= n:
         return rng.sample(population, k)
-    randbelow = rng._randbelow
     pool = list(population)
     result = [None] * k
+    if type(rng)._randbelow is not DRAWS_WITH_GETRANDBITS:
+        randbelow = rng._randbelow
+        for i in range(k):
+            j = randbelow(n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]  # the item not drawn moves into the hole
+        return result
+    # the generator draws below a bound as random.py's _randbelow_with_getrandbits does
+    # (the draw of random.Random and of its subclasses that keep getrandbits): written out
+    getrandbits = rng.getrandbits
     for i in range(k):
-        j = randbelow(n - i)
+        bound = n - i
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
         result[i] = pool[j]
-        pool[j] = pool[n - i - 1]  # the item not drawn moves into the hole
+        pool[j] = pool[bound - 1]
     return result
 
 
