@@ -610,13 +610,7 @@ def _field_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str]:
         if f.enum is not None and not f.judges("enum"):
             ns[f"enum{len(ns)}"] = frozenset(f.enum)
             bad.append(f"{var} not in enum{len(ns) - 1}")
-        if not f.judges("range"):
-            if f.minimum is not None:
-                bad.append(f"{var} < {f.minimum!r}")
-            if f.maximum is not None:
-                bad.append(f"{var} > {f.maximum!r}")
-        if f.type == STRING and not f.judges("length"):
-            bad += _count_checks(f"len({var})", f.min_length, f.max_length)
+        bad += _bounds_checks(f, var, var, f"len({var})", f"len({var})")
         inner = [f"{ind}if {' or '.join(bad)}:", f"{ind}    return None"]
     elif f.type == ARRAY and f.enum is None and f.minimum is None and f.maximum is None \
             and not f.unique:
@@ -645,15 +639,34 @@ def _field_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str]:
     return inner
 
 
-def _count_checks(count: str, fewest: int | None, most: int | None) -> list[str]:
-    """The conditions under which ``count`` (a length) is out of ``fewest..most``."""
-    if fewest is not None and fewest == most:
+def _count_checks(count: str, fewest: int | None, most: int | None,
+                  longest: str | None = None) -> list[str]:
+    """The conditions under which ``count`` (a length) is out of ``fewest..most``
+    (``longest``: the expression to hold to ``most``, when it is not ``count``)."""
+    if fewest is not None and fewest == most and longest in (None, count):
         return [f"{count} != {fewest!r}"]
     bad = []
     if fewest is not None:
         bad.append(f"{count} < {fewest!r}")
     if most is not None:
-        bad.append(f"{count} > {most!r}")
+        bad.append(f"{longest or count} > {most!r}")
+    return bad
+
+
+def _bounds_checks(f: Field, lowest: str, highest: str, shortest: str, longest: str
+                   ) -> list[str]:
+    """The conditions under which values of ``f`` are out of the bounds and (for strings) the
+    lengths it enforces: ``lowest`` and ``highest`` are the expressions of the smallest and the
+    largest value checked, ``shortest`` and ``longest`` of their lengths (one value: the same
+    expression twice)."""
+    bad = []
+    if not f.judges("range"):
+        if f.minimum is not None:
+            bad.append(f"{lowest} < {f.minimum!r}")
+        if f.maximum is not None:
+            bad.append(f"{highest} > {f.maximum!r}")
+    if f.type == STRING and not f.judges("length"):
+        bad += _count_checks(shortest, f.min_length, f.max_length, longest)
     return bad
 
 
@@ -675,16 +688,8 @@ def _plain_items_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list
         enum = f"enum{len(ns)}"
         ns[enum] = frozenset(f.enum)
         bad.append(f"not {enum}.issuperset({var})")
-    if not f.judges("range"):
-        if f.minimum is not None:
-            bad.append(f"min({var}) < {f.minimum!r}")
-        if f.maximum is not None:
-            bad.append(f"max({var}) > {f.maximum!r}")
-    if f.type == STRING and not f.judges("length"):
-        if f.min_length is not None:
-            bad.append(f"min(map(len, {var})) < {f.min_length!r}")
-        if f.max_length is not None:
-            bad.append(f"max(map(len, {var})) > {f.max_length!r}")
+    bad += _bounds_checks(f, f"min({var})", f"max({var})", f"min(map(len, {var}))",
+                          f"max(map(len, {var}))")
     if bad:
         # min() and max() need an item: an empty list has none to refuse
         lines += [f"{ind}if {var} and ({' or '.join(bad)}):", f"{ind}    return None"]
