@@ -504,17 +504,18 @@ def step_profiles(engine: Gunicorn, floor: Gunicorn, redis_pid: int, templates, 
                                             "--seconds", str(3 if QUICK else 6)],
                               rate=250)
     out["rules_core_4p"] = profiles.summarise(path, within="rules_core.py:measure", groups={
-        "apply (validate + new state)": ["Turandot.apply", "Ruleset.apply"],
-        "  _bid": ["Turandot._bid"],
-        "  _resolve (reveal + hiring)": ["Turandot._resolve"],
-        "  _assign_office": ["Turandot._assign_office"],
-        "  _cast (incl. final score)": ["Turandot._cast"],
-        "  _fields (unknown-field check)": ["rules.py:_fields"],
-        "Turandot.sample_action": ["Turandot.sample_action"],
-        "Turandot.pending": ["Turandot.pending"],
-        "Turandot.new_game (shuffle)": ["Turandot.new_game"],
+        # the functions of the rules package (py-spy names a frame "path.py:Class.function")
+        "apply (validate + new state)": ["Ruleset.apply"],
+        "  a move's check (declare.preparer)": ["<string>:prepare"],
+        "  bid": ["moves.py:bid"],
+        "  resolve (reveal + hiring)": ["round.py:resolve"],
+        "  assign_office": ["moves.py:assign_office"],
+        "  cast (incl. final score)": ["moves.py:cast"],
+        "sample_action": ["spaces.py:sample_action"],
+        "pending": ["state.py:pending"],
+        "new_game (shuffle)": ["Turandot.new_game"],
         "scoring (score / score_cast / best_arrangement)": ["scoring.py"],
-        "the game's own RNG (games/rng.py)": ["rng.py"],
+        "the game's own RNG (rng.py)": ["rng.py"],
         "random module (sampling)": ["random.py"],
     }) if ok else {"error": msg}
     return out
