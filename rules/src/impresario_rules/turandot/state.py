@@ -84,8 +84,9 @@ def catalogue(state: State) -> Catalogue:
 
 
 #: the draw below a bound of ``random.Random`` and of its subclasses that keep ``getrandbits``
-#: (random.py), which the random player's draws write out
-DRAWS_WITH_GETRANDBITS = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+#: (random.py), which the random player's draws write out (a Python without it: no generator
+#: matches, and every draw goes through ``_randbelow``)
+DRAWS_WITH_GETRANDBITS = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 def random_bid(rng: Any, slots: Sequence[int], money: int, helper: bool) -> Action:
