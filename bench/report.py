@@ -24,6 +24,16 @@ def render(r: dict) -> str:
         out.append(f"| {x['players']} | {x['games_per_s']:.0f} | {x['actions_per_s']:.0f} | "
                    f"{x['games_per_cpu_s']:.0f} | {x['actions_per_cpu_s']:.0f} | "
                    f"{x['moves_per_game']:.1f} |")
+    beside = r.get("rules_core_beside")
+    if beside:
+        out += ["", "The same loop through the other games:", "",
+                "| game | players | games/s | actions/s | games per CPU-second | "
+                "actions per CPU-second | moves per game |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
+        for x in beside:
+            out.append(f"| {x['ruleset']} | {x['players']} | {x['games_per_s']:.1f} | "
+                       f"{x['actions_per_s']:.0f} | {x['games_per_cpu_s']:.1f} | "
+                       f"{x['actions_per_cpu_s']:.0f} | {x['moves_per_game']:.1f} |")
     out += ["", "### HTTP through gunicorn as shipped (4 workers x 64 threads, embedded Redis)", "",
             "| endpoint | clients | requests/s | bids/s | p50 ms | p99 ms | server CPU ms/req | "
             "Redis CPU ms/req | generator CPU ms/req | errors |",

@@ -73,7 +73,7 @@ CONCURRENCY = (1, 16, 64)
 SCALE_CLIENTS = 16
 TEMPLATES = 8
 POOL = 128                            # live games played by the HTTP clients
-TARGETS = {"engine_floor_rps": 0.8, "engine_floor_p99": 2.0, "rules_4p_games_per_s": 2000,
+TARGETS = {"engine_floor_rps": 0.8, "engine_floor_p99": 2.0, "rules_4p_games_per_cpu_s": 6000,
            "bytes_per_game": 4096, "scale_ratio": 0.9}
 
 _cleanup: list[Any] = []
@@ -308,6 +308,16 @@ def step_rules() -> list[dict]:
     return out
 
 
+def step_rules_beside() -> list[dict]:
+    """Word Jam and Muzicando through the same loop, printed beside Turandot's figures."""
+    out = rules_core.beside(RULES_SECONDS)
+    for r in out:
+        log(f"rules core, {r['ruleset']} {r['players']}p: {r['games_per_s']:.1f} games/s, "
+            f"{r['actions_per_s']:.0f} actions/s (per CPU-second: {r['games_per_cpu_s']:.1f} "
+            f"games, {r['actions_per_cpu_s']:.0f} actions)")
+    return out
+
+
 def step_storage(url: str, rds: redis.Redis) -> list[dict]:
     """Finished games played in process through the service, every POST with an
     Idempotency-Key as the SDK sends; MEMORY USAGE of each of the game's keys."""
@@ -490,20 +500,22 @@ def step_profiles(engine: Gunicorn, floor: Gunicorn, redis_pid: int, templates, 
     path.unlink(missing_ok=True)
     log("profiling the in-process rules loop (4 players) with py-spy")
     ok, msg = profiles.record(path, 8, cmd=[sys.executable, str(HERE / "rules_core.py"),
-                                            "--players", "4", "--seconds", str(3 if QUICK else 6)],
+                                            "--ruleset", "turandot", "--players", "4",
+                                            "--seconds", str(3 if QUICK else 6)],
                               rate=250)
     out["rules_core_4p"] = profiles.summarise(path, within="rules_core.py:measure", groups={
-        "apply (validate + new state)": ["Turandot.apply", "Ruleset.apply"],
-        "  _bid": ["Turandot._bid"],
-        "  _resolve (reveal + hiring)": ["Turandot._resolve"],
-        "  _assign_office": ["Turandot._assign_office"],
-        "  _cast (incl. final score)": ["Turandot._cast"],
-        "  _fields (unknown-field check)": ["rules.py:_fields"],
-        "Turandot.sample_action": ["Turandot.sample_action"],
-        "Turandot.pending": ["Turandot.pending"],
-        "Turandot.new_game (shuffle)": ["Turandot.new_game"],
+        # the functions of the rules package (py-spy names a frame "path.py:Class.function")
+        "apply (validate + new state)": ["Ruleset.apply"],
+        "  a move's check (declare.preparer)": ["<string>:prepare"],
+        "  bid": ["moves.py:bid"],
+        "  resolve (reveal + hiring)": ["round.py:resolve"],
+        "  assign_office": ["moves.py:assign_office"],
+        "  cast (incl. final score)": ["moves.py:cast"],
+        "sample_action": ["spaces.py:sample_action"],
+        "pending": ["state.py:pending"],
+        "new_game (shuffle)": ["Turandot.new_game"],
         "scoring (score / score_cast / best_arrangement)": ["scoring.py"],
-        "the game's own RNG (games/rng.py)": ["rng.py"],
+        "the game's own RNG (rng.py)": ["rng.py"],
         "random module (sampling)": ["random.py"],
     }) if ok else {"error": msg}
     return out
@@ -523,6 +535,7 @@ def main() -> int:
 
     log("1/6 rules core")
     results["rules_core"] = step_rules()
+    results["rules_core_beside"] = step_rules_beside()
 
     log("starting the embedded Redis (append-only file on, as `make run`)")
     rdir = OUT / "redis"
@@ -702,7 +715,8 @@ def verdict(r: dict) -> dict:
                                    "met": max(ev["16"]["p99_ratio"], ev["64"]["p99_ratio"]) <= 2.0},
         "rules_4p_games_per_s": {"value": four["games_per_s"],
                                  "per_cpu_second": four["games_per_cpu_s"],
-                                 "met": max(four["games_per_s"], four["games_per_cpu_s"]) >= 2000},
+                                 "met": four["games_per_cpu_s"]
+                                 >= TARGETS["rules_4p_games_per_cpu_s"]},
         "bytes_per_finished_game": {"value": worst_bytes, "met": worst_bytes <= 4096},
         "scale_ratio": {"value": r["scale"]["ratio"], "met": r["scale"]["ratio"] >= 0.9},
     }
@@ -717,6 +731,10 @@ def table(r: dict) -> str:
         lines.append(f"  {x['players']} players               {x['games_per_s']:9.0f} "
                      f"{x['actions_per_s']:11.0f}{x['games_per_cpu_s']:14.0f}"
                      f"{x['actions_per_cpu_s']:15.0f}")
+    for x in r.get("rules_core_beside", []):
+        lines.append(f"  {x['ruleset']} {x['players']} players{'':<{14 - len(x['ruleset'])}}"
+                     f"{x['games_per_s']:9.1f}{x['actions_per_s']:11.0f}"
+                     f"{x['games_per_cpu_s']:14.1f}{x['actions_per_cpu_s']:15.0f}")
     lines += ["", "HTTP (gunicorn as shipped)   clients  req/s  bids/s  p50 ms  p99 ms  "
               "srv CPU ms/req  redis  gen"]
     for x in r["http"] + r["generator_ceiling"]:

@@ -172,3 +172,26 @@ def test_a_random_bid_draws_what_randrange_draws():
                     drawn = random_bid(random.Random(f"{seed}:{k}"), slots, money, helper)
                     assert drawn == listed[random.Random(f"{seed}:{k}").randrange(len(listed))]
             state, _ = T.apply(state, seat, T.sample_action(state, seat, rng))
+
+
+def test_the_random_players_samples_draw_what_random_sample_draws():
+    """``spaces.sample`` (the random player's office hires and casts) returns what
+    ``rng.sample`` returns and leaves the generator where it leaves it: for ``random.Random``,
+    the service's ``BotRandom``, and a generator that draws without ``getrandbits``; every
+    population size around the short pool it draws itself, every sample size."""
+    from impresario_rules.base import BotRandom
+    from impresario_rules.turandot.spaces import sample
+
+    class WithoutGetrandbits(random.Random):
+        def random(self):  # random.py then draws below a bound from random(), not getrandbits
+            return super().random()
+
+    makers = (random.Random, lambda seed: BotRandom("secret", seed), WithoutGetrandbits)
+    for make in makers:
+        for seed in range(40):
+            ours, theirs = make(seed), make(seed)
+            for n in range(25):
+                population = [f"S{i:02}" for i in range(n)]
+                for k in range(n + 1):
+                    assert sample(ours, population, k) == theirs.sample(population, k)
+            assert ours.getstate() == theirs.getstate()

@@ -557,7 +557,7 @@ def preparer(shape: Shape, known: tuple[str, ...] = ()) -> Any:
     checked inline (lists and objects within them too, item by item), since the rules prepare
     every move with it. ``known``: fields the caller has already checked (a move's ``type``)."""
     ns: dict[str, Any] = {"int": int, "str": str, "bool": bool, "dict": dict, "list": list,
-                          "len": len}
+                          "len": len, "type": type, "map": map, "min": min, "max": max}
     lines = ["def prepare(v):", "    if type(v) is not dict:", "        return None"]
     lines += _object_lines(shape, "v", "    ", ns, known, fill=True)
     exec("\n".join(lines), ns)  # noqa: S102 - source built above from the declaration alone
@@ -610,31 +610,22 @@ def _field_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str]:
         if f.enum is not None and not f.judges("enum"):
             ns[f"enum{len(ns)}"] = frozenset(f.enum)
             bad.append(f"{var} not in enum{len(ns) - 1}")
-        if not f.judges("range"):
-            if f.minimum is not None:
-                bad.append(f"{var} < {f.minimum!r}")
-            if f.maximum is not None:
-                bad.append(f"{var} > {f.maximum!r}")
-        if f.type == STRING and not f.judges("length"):
-            if f.min_length is not None:
-                bad.append(f"len({var}) < {f.min_length!r}")
-            if f.max_length is not None:
-                bad.append(f"len({var}) > {f.max_length!r}")
+        bad += _bounds_checks(f, var, var, f"len({var})", f"len({var})")
         inner = [f"{ind}if {' or '.join(bad)}:", f"{ind}    return None"]
     elif f.type == ARRAY and f.enum is None and f.minimum is None and f.maximum is None \
             and not f.unique:
         inner = [f"{ind}if type({var}) is not list:", f"{ind}    return None"]
         if not f.judges("items") and (f.min_items is not None or f.max_items is not None):
-            bad = []
-            if f.min_items is not None:
-                bad.append(f"len({var}) < {f.min_items!r}")
-            if f.max_items is not None:
-                bad.append(f"len({var}) > {f.max_items!r}")
+            bad = _count_checks(f"len({var})", f.min_items, f.max_items)
             inner += [f"{ind}if {' or '.join(bad)}:", f"{ind}    return None"]
-        item = f"x{len(ns)}"
-        ns[item] = None
-        inner += [f"{ind}for {item} in {var}:",
-                  *_field_lines(f.items, item, ind + "    ", ns)]  # type: ignore[arg-type]
+        plain = _plain_items_lines(f.items, var, ind, ns)  # type: ignore[arg-type]
+        if plain is not None:
+            inner += plain
+        else:
+            item = f"x{len(ns)}"
+            ns[item] = None
+            inner += [f"{ind}for {item} in {var}:",
+                      *_field_lines(f.items, item, ind + "    ", ns)]  # type: ignore[arg-type]
     elif f.type == OBJECT and f.shape is not None and f.enum is None \
             and f.minimum is None and f.maximum is None:
         inner = [f"{ind}if type({var}) is not dict:", f"{ind}    return None",
@@ -646,3 +637,60 @@ def _field_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str]:
     if f.nullable:
         return [f"{ind}if {var} is not None:", *[f"    {line}" for line in inner]]
     return inner
+
+
+def _count_checks(count: str, fewest: int | None, most: int | None,
+                  longest: str | None = None) -> list[str]:
+    """The conditions under which ``count`` (a length) is out of ``fewest..most``
+    (``longest``: the expression to hold to ``most``, when it is not ``count``)."""
+    if fewest is not None and fewest == most and longest in (None, count):
+        return [f"{count} != {fewest!r}"]
+    bad = []
+    if fewest is not None:
+        bad.append(f"{count} < {fewest!r}")
+    if most is not None:
+        bad.append(f"{longest or count} > {most!r}")
+    return bad
+
+
+def _bounds_checks(f: Field, lowest: str, highest: str, shortest: str, longest: str
+                   ) -> list[str]:
+    """The conditions under which values of ``f`` are out of the bounds and (for strings) the
+    lengths it enforces: ``lowest`` and ``highest`` are the expressions of the smallest and the
+    largest value checked, ``shortest`` and ``longest`` of their lengths (one value: the same
+    expression twice)."""
+    bad = []
+    if not f.judges("range"):
+        if f.minimum is not None:
+            bad.append(f"{lowest} < {f.minimum!r}")
+        if f.maximum is not None:
+            bad.append(f"{highest} > {f.maximum!r}")
+    if f.type == STRING and not f.judges("length"):
+        bad += _count_checks(shortest, f.min_length, f.max_length, longest)
+    return bad
+
+
+def _plain_items_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list[str] | None:
+    """Statements returning ``None`` when an item of the list ``var`` is not what ``f``
+    declares, for items of one plain type (an integer, a string or a boolean: not null, no
+    pattern it enforces) checked all at once rather than one by one: their types, then their
+    set, their bounds or their lengths (the same verdict as the loop of :func:`_field_lines`:
+    a whole move's list of card ids is checked in a few calls). ``None``: items of another
+    kind."""
+    exact = {INTEGER: int, STRING: str, BOOLEAN: bool}.get(f.type)
+    if exact is None or f.nullable or f.pattern is not None and not f.judges("pattern"):
+        return None
+    types = f"types{len(ns)}"
+    ns[types] = frozenset((exact,))
+    lines = [f"{ind}if not {types}.issuperset(map(type, {var})):", f"{ind}    return None"]
+    bad = []
+    if f.enum is not None and not f.judges("enum"):
+        enum = f"enum{len(ns)}"
+        ns[enum] = frozenset(f.enum)
+        bad.append(f"not {enum}.issuperset({var})")
+    bad += _bounds_checks(f, f"min({var})", f"max({var})", f"min(map(len, {var}))",
+                          f"max(map(len, {var}))")
+    if bad:
+        # min() and max() need an item: an empty list has none to refuse
+        lines += [f"{ind}if {var} and ({' or '.join(bad)}):", f"{ind}    return None"]
+    return lines

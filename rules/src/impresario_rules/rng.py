@@ -40,17 +40,33 @@ def shuffled(state: int, items: list) -> tuple[list, int]:
     """A shuffled copy of ``items`` (Fisher–Yates) and the next state."""
     out = list(items)
     # below(state, i + 1) and next_u64 written out (the same draws, rejection included): every
-    # new game shuffles a whole deck, and two calls and two tuples per card were a fifth of it
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = MASK64 - (MASK64 + 1) % n
+    # new game shuffles a whole deck, and two calls and two tuples per card were a fifth of it;
+    # each step's bound and rejection limit come from a table made once per length
+    mask, golden = MASK64, _GOLDEN
+    for i, n, limit in _steps(len(out)):
         while True:
-            state = (state + _GOLDEN) & MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            state = (state + golden) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
             z ^= z >> 31
             if z <= limit:
                 break
         j = z % n
         out[i], out[j] = out[j], out[i]
     return out, state
+
+
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a Fisher–Yates shuffle of ``length`` items, last place first: ``(i, n,
+    limit)``, place ``i`` swapped with one drawn below ``n = i + 1`` (``below``'s rejection
+    limit for ``n``)."""
+    steps = _STEPS.get(length)
+    if steps is None:
+        steps = tuple((i, i + 1, MASK64 - (MASK64 + 1) % (i + 1))
+                      for i in range(length - 1, 0, -1))
+        if len(_STEPS) < 64:
+            _STEPS[length] = steps
+    return steps

@@ -9,41 +9,46 @@ from ..base import STALE, Action, Event, IllegalMove, OutOfTurn, State
 from .round import after_hiring, do_nominate, end_round, hire, resolve
 from .scoring import best_arrangement, game_score
 from .state import (BIDDING, CASTING, DIRECTOR_ROUND, FINISHED, FIRE, NOMINATE, OFFICE,
-                    catalogue)
+                    SEAT_KEYS, catalogue)
 
 
 def bid(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """A sealed bid (phase 1). R5, a committed bid is final: the identical bid again changes
     nothing, another is refused. The last bid reveals them all and resolves the round."""
-    expected = action.get("round")
-    if expected is not None and expected != state["round"]:
-        raise OutOfTurn("stale_round",
-                        f"this bid is for round {expected!r}, but the game is in round "
-                        f"{state['round']}", kind=STALE)
-    slot, money, bluff = action["slot"], action["money"], action["bluff"]
+    if "round" in action:  # the move is prepared: "round" is there only when it was sent
+        expected = action["round"]
+        if expected is not None and expected != state["round"]:
+            raise OutOfTurn("stale_round",
+                            f"this bid is for round {expected!r}, but the game is in round "
+                            f"{state['round']}", kind=STALE)
+    slot = action["slot"]
+    money = action["money"]
+    bluff = action["bluff"]
     if state["phase"] != BIDDING:
         raise OutOfTurn("not_bidding_phase",
                         f"bids are made in the bidding phase; the game is in the "
                         f"{state['phase']} phase")
-    bid = [slot, money, bluff]
     bids = state["bids"]
     committed = bids[seat]
     if committed is not None:
-        if committed == bid:
+        if committed == [slot, money, bluff]:
             return state, []  # R5: re-sending the identical bid changes nothing
         raise OutOfTurn("bid_already_committed",
                         "you have already committed a different bid this round; a committed "
                         "bid is final")
-    check_bid(state, seat, slot, money)
+    # check_bid()'s checks of a bid for a card written out, in its order: most moves of a
+    # game are such bids
+    if slot is None or not 1 <= slot <= state["n"] + 1 or money > state["money"][seat]:
+        check_bid(state, seat, slot, money)
     bids = list(bids)
-    bids[seat] = bid
+    bids[seat] = [slot, money, bluff]
     new = state.copy()
     new["bids"] = bids
     # face_down() and bid_dict() written out: this runs for most moves of a game
     events: list[Event] = [{
         "type": "bid_committed", "round": state["round"], "seat": seat,
         "face_down": (slot is not None) + money + bluff,
-        "_private": {str(seat): {"bid": {"slot": slot, "money": money, "bluff": bluff}}},
+        "_private": {SEAT_KEYS[seat]: {"bid": {"slot": slot, "money": money, "bluff": bluff}}},
     }]
     if None not in bids:  # every seat has bid (a bid is a list, never equal to None)
         new = resolve(new, events)
@@ -84,12 +89,15 @@ def assign_office(state: State, seat: int, action: Action
         raise OutOfTurn("not_your_turn", "only the maestro assigns the office hires")
     assignments = action["assignments"]
     waiting = state["waiting"]
-    seats = [a["seat"] for a in assignments]
+    seats = []
+    slots = []
+    for a in assignments:
+        seats.append(a["seat"])
+        slots.append(a["slot"])
     if sorted(seats) != sorted(waiting):
         raise IllegalMove("office_seats_mismatch",
                           f"assign exactly one card to each waiting seat: {sorted(waiting)}",
                           waiting=list(waiting))
-    slots = [a["slot"] for a in assignments]
     if len(set(slots)) != len(slots):
         raise IllegalMove("duplicate_slot", "each card can go to one seat only")
     table = state["table"]
@@ -102,7 +110,7 @@ def assign_office(state: State, seat: int, action: Action
     new = state.copy()
     table = list(table)
     events: list[Event] = []
-    by_seat = {a["seat"]: a["slot"] for a in assignments}
+    by_seat = dict(zip(seats, slots))
     hires: list[tuple[int, str]] = []
     for s in waiting:
         slot = by_seat[s]
@@ -157,9 +165,8 @@ def cast(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         raise OutOfTurn("not_casting_phase", "casting comes after round 7")
     roles = action["roles"]
     singers = state["singers"][seat]
-    cat = catalogue(state)
     if roles is None:
-        roles = list(best_arrangement(singers, state["director"][seat], cat))
+        roles = list(best_arrangement(singers, state["director"][seat], catalogue(state)))
     elif sorted(roles) != sorted(singers):
         raise IllegalMove("not_a_permutation",
                           "cast each of your 6 singers in exactly one role; your singers are "

@@ -22,8 +22,8 @@ def resolve(new: State, events: list[Event]) -> State:
     bids = new["bids"]
     events.append({
         "type": "bids_revealed", "round": rnd,
-        "bids": [{"seat": s, "slot": b[0], "money": b[1], "bluff": b[2]}
-                 for s, b in enumerate(bids)],
+        "bids": [{"seat": s, "slot": slot, "money": money, "bluff": bluff}
+                 for s, (slot, money, bluff) in enumerate(bids)],
     })
     table = list(new["table"])
     money = list(new["money"])
@@ -41,7 +41,7 @@ def resolve(new: State, events: list[Event]) -> State:
     hires: list[tuple[int, str]] = []
     for slot in sorted(by_slot):
         bidders = by_slot[slot]
-        winner = slot_winner(bidders, bids)
+        winner = bidders[0] if len(bidders) == 1 else slot_winner(bidders, bids)
         if winner is None:
             events.append({"type": "slot_tied", "round": rnd, "slot": slot,
                            "seats": sorted(bidders)})
@@ -67,7 +67,9 @@ def resolve(new: State, events: list[Event]) -> State:
         new["stage"] = stage
     new["table"] = table
     new["money"] = money
-    new["reveal"] = [list(b) for b in bids]
+    # the bids as revealed: a list of its own, sharing the bids (a committed bid's list is never
+    # changed, only replaced)
+    new["reveal"] = list(bids)
     waiting = office_hires(order, hires)
     if waiting:
         new["phase"] = OFFICE
@@ -81,9 +83,10 @@ def after_hiring(new: State, events: list[Event]) -> State:
     """The one card left on the table is discarded (2 players: it goes to the dummy)."""
     rnd = new["round"]
     table = new["table"]
-    left = [c for c in table if c is not None]
-    assert len(left) == 1, table
-    card = left[0]
+    assert len(table) - table.count(None) == 1, table
+    for card in table:
+        if card is not None:
+            break
     new["table"] = [None] * len(table)
     dummy = new["dummy"]
     if dummy is not None:

@@ -10,7 +10,8 @@ from typing import Any
 from ..base import Action, OutOfTurn, State
 from .cards import DIRECTORS
 from .scoring import best_arrangement, line
-from .state import BIDDING, DIRECTOR_ROUND, SLOTS, catalogue, kinds, random_bid
+from .state import (BIDDING, DIRECTOR_ROUND, DRAWS_WITH_GETRANDBITS, SLOTS, catalogue, kinds,
+                    random_bid)
 
 
 def bid_options(state: State, seat: int) -> tuple[list[int], int, bool]:
@@ -62,19 +63,50 @@ def sample_action(state: State, seat: int, rng: random.Random) -> Action:
         raise OutOfTurn("not_your_turn", f"seat {seat} has nothing to do now")
     kind = found[0]
     if kind == "assign_office":
+        waiting = state["waiting"]
         slots = [i + 1 for i, c in enumerate(state["table"]) if c is not None]
-        chosen = rng.sample(slots, len(state["waiting"]))
+        chosen = sample(rng, slots, len(waiting))
         return {"type": "assign_office",
-                "assignments": [{"seat": s, "slot": p}
-                                for s, p in zip(state["waiting"], chosen)]}
+                "assignments": [{"seat": s, "slot": p} for s, p in zip(waiting, chosen)]}
     if kind == "nominate":
         others = [s for s in range(state["n"]) if s != seat]
         return {"type": "nominate", "seat": rng.choice(others)}
     if kind == "fire_director":
         return {"type": "fire_director", "director": rng.choice(state["pile"])}
     if kind == "cast":
-        return {"type": "cast", "roles": rng.sample(state["singers"][seat], 6)}
+        return {"type": "cast", "roles": sample(rng, state["singers"][seat], 6)}
     raise AssertionError(kind)
+
+
+def sample(rng: random.Random, population: list, k: int) -> list:
+    """``rng.sample(population, k)``: the same draws from the same stream and the same list.
+    A short population (21 items or fewer, as every sample of a Turandot move is) is drawn
+    here the way ``random.Random.sample`` draws it (random.py: a pool, one ``_randbelow`` per
+    item), without its checks and its table-size arithmetic; anything else is handed to it."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= n:
+        return rng.sample(population, k)
+    pool = list(population)
+    result = [None] * k
+    if type(rng)._randbelow is not DRAWS_WITH_GETRANDBITS:
+        randbelow = rng._randbelow
+        for i in range(k):
+            j = randbelow(n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]  # the item not drawn moves into the hole
+        return result
+    # the generator draws below a bound as random.py's _randbelow_with_getrandbits does
+    # (the draw of random.Random and of its subclasses that keep getrandbits): written out
+    getrandbits = rng.getrandbits
+    for i in range(k):
+        bound = n - i
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        result[i] = pool[j]
+        pool[j] = pool[bound - 1]
+    return result
 
 
 def action_space(state: State, seat: int) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ A state is a plain JSON dict (see ``Turandot.new_game``); nothing here changes o
 
 from __future__ import annotations
 
+import random
 from typing import Any, Sequence
 
 from ..base import OVER, Action, State
@@ -82,6 +83,12 @@ def catalogue(state: State) -> Catalogue:
     return catalogue_for(state["catalogue"])
 
 
+#: the draw below a bound of ``random.Random`` and of its subclasses that keep ``getrandbits``
+#: (random.py), which the random player's draws write out (a Python without it: no generator
+#: matches, and every draw goes through ``_randbelow``)
+DRAWS_WITH_GETRANDBITS = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
 def random_bid(rng: Any, slots: Sequence[int], money: int, helper: bool) -> Action:
     """A bid drawn uniformly, with one ``rng.randrange``, from those a seat may make with the
     number cards ``slots``, ``money`` money cards and (``helper``) the right to bid for a
@@ -93,8 +100,16 @@ def random_bid(rng: Any, slots: Sequence[int], money: int, helper: bool) -> Acti
     numbered = len(slots) * per_slot
     # rng._randbelow(k) is the draw rng.randrange(k) makes for a positive int k (random.py,
     # every Python 3 since 3.2): the same number from the same stream, without randrange's
-    # handling of start, stop and step. A fifth of a random game's moves are bids drawn here
-    i = rng._randbelow(numbered + 2 if helper else numbered)
+    # handling of start, stop and step. Two thirds of a random game's moves are bids drawn
+    # here, so random.Random's own draw (_randbelow_with_getrandbits) is written out
+    bound = numbered + 2 if helper else numbered
+    if type(rng)._randbelow is DRAWS_WITH_GETRANDBITS:
+        bits = bound.bit_length()
+        i = rng.getrandbits(bits)
+        while i >= bound:
+            i = rng.getrandbits(bits)
+    else:
+        i = rng._randbelow(bound)
     if i >= numbered:
         return {"type": "bid", "slot": None, "money": 1, "bluff": i - numbered == 1}
     slot, rest = divmod(i, per_slot)
@@ -109,6 +124,9 @@ def clockwise_after(seat: int, n: int) -> list[int]:
 #: ``CLOCKWISE_AFTER[n][seat]`` is ``clockwise_after(seat, n)`` for every table size (read-only)
 CLOCKWISE_AFTER = {n: tuple(tuple(clockwise_after(seat, n)) for seat in range(n))
                     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+#: ``SEAT_KEYS[seat]`` is ``str(seat)``: the key of a seat's part of an event's ``_private``
+SEAT_KEYS = tuple(str(seat) for seat in range(MAX_PLAYERS))
 
 #: ``SLOTS[n]``: the number cards of a table of ``n`` (read-only)
 SLOTS = {n: tuple(range(1, n + 2)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
