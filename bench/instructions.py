@@ -12,11 +12,19 @@ Modes: ``engine`` (moves played like the HTTP clients' with an Idempotency-Key e
 floor's POST). Redis runs in its own process, so its work is not counted, for either side.
 
 ``python bench/instructions.py <mode> <n>`` with ``REDIS_URL`` set is one counted run.
+
+**By move type** (:func:`by_type`): one run per kind of Turandot move (bid, assign_office,
+nominate, fire_director, cast) and one for the floor, each under ``--toggle-collect`` of
+``operator.call``'s C function: only the requests made through ``operator.call`` are counted
+(the moves of that kind, with an Idempotency-Key; the others are played uncounted), so a run
+gives instructions per move of its kind directly, with no set-up to subtract. The floor's
+request ÷ each kind's is the ratio the throughput target asks for, kind by kind.
 """
 
 from __future__ import annotations
 
 import io
+import operator
 import os
 import re
 import shutil
@@ -28,6 +36,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 MODES = ("engine", "engine-no-key", "engine-no-log", "floor")
+#: the kinds of Turandot move, counted one run each by :func:`by_type`
+KINDS = ("bid", "assign_office", "nominate", "fire_director", "cast")
+TOGGLE = "_operator_call"  # operator.call's C function: what --toggle-collect counts inside
 GAMES = 14  # 14 games of ~45 moves: room for 600 moves
 
 
@@ -108,6 +119,67 @@ def counted_run(mode: str, n: int) -> int:
     return done
 
 
+def counted_kind(kind: str, n: int) -> int:
+    """The run :func:`by_type` counts: games played with the load generator's choices until
+    ``n`` moves of ``kind`` were made, each of them (only them) through ``operator.call``
+    (``kind`` "floor": ``n`` floor requests so)."""
+    import orjson
+
+    sys.path.insert(0, str(HERE))
+    import floor
+    import loadgen
+    from impresario_engine.app import create_app
+
+    sink = io.StringIO()
+    real, sys.stderr = sys.stderr, sink
+    try:
+        app = create_app({"redis_url": os.environ["REDIS_URL"], "rate_limit_create_per_ip": 0})
+    finally:
+        sys.stderr = real
+
+    def post(path: str, body: Any, headers: list[tuple[str, str]]) -> Any:
+        status, data = _call(app, _environ("POST", path, orjson.dumps(body), headers))
+        assert status[:3] in ("200", "201"), (path, status, data[:300])
+        return orjson.loads(data)
+
+    if kind == "floor":
+        import redis
+
+        gid = post("/v1/games", {"ruleset": "turandot", "players": 4, "seed": 0}, [])
+        rds = redis.Redis.from_url(os.environ["REDIS_URL"])
+        rds.hset("floor:{icount}", mapping={"v": 1, "doc": rds.hget(loadgen.game_key(
+            gid["game"]["id"]), "doc")})
+        env = _environ("POST", "/floor/icount", b"{}", [])
+        for _ in range(n):
+            env["wsgi.input"] = io.BytesIO(b"{}")
+            status, _data = operator.call(_call, floor.app, env)
+            assert status.startswith("200"), status
+        return n
+    done = games = 0
+    while done < n:
+        assert games < 200, f"only {done} moves of {kind} in {games} games"
+        gid = post("/v1/games", {"ruleset": "turandot", "players": 4, "seed": games}, [])[
+            "game"]["id"]
+        tokens = [post(f"/v1/games/{gid}/seats", {"name": f"P{i}"}, [])["token"]
+                  for i in range(4)]
+        games += 1
+        view = {"pending": [{"seat": s, "kinds": ["bid"]} for s in range(4)],
+                "players": [0] * 4}
+        step = 0
+        while done < n and view.get("status") != "finished":
+            seat, move = loadgen.decide(view)
+            headers = [("Authorization", "Bearer " + tokens[seat]),
+                       ("Idempotency-Key", f"{gid}-{step}")]
+            path = f"/v1/games/{gid}/moves"
+            if move["type"] == kind and done < n:
+                view = operator.call(post, path, move, headers)["game"]
+                done += 1
+            else:
+                view = post(path, move, headers)["game"]
+            step += 1
+    return done
+
+
 def _count(mode: str, n: int, redis_url: str) -> int:
     env = dict(os.environ, REDIS_URL=redis_url)
     if mode == "engine-no-log":
@@ -120,6 +192,36 @@ def _count(mode: str, n: int, redis_url: str) -> int:
     if proc.returncode != 0 or not found:
         raise RuntimeError(f"valgrind run {mode} {n} failed: {proc.stderr[-800:]}")
     return int(found.group(1))
+
+
+def _count_kind(kind: str, n: int, redis_url: str) -> int:
+    env = dict(os.environ, REDIS_URL=redis_url)
+    proc = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         f"--toggle-collect={TOGGLE}", sys.executable, str(Path(__file__).resolve()),
+         "kind", kind, str(n)],
+        env=env, capture_output=True, text=True, timeout=900)
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if proc.returncode != 0 or not found:
+        raise RuntimeError(f"valgrind run {kind} {n} failed: {proc.stderr[-800:]}")
+    return int(found.group(1))
+
+
+def by_type(redis_url: str, n: int = 40, log=print) -> dict[str, Any]:
+    """Instructions per move of each kind, and per floor request (see the module's doc)."""
+    if shutil.which("valgrind") is None:
+        return {"error": "valgrind is not installed (apt-get install valgrind)"}
+    jobs = ("floor", *KINDS)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        counts = dict(zip(jobs, pool.map(lambda k: _count_kind(k, n, redis_url), jobs)))
+    out: dict[str, Any] = {"requests": n, "floor": counts["floor"] / n, "kinds": {}}
+    for kind in KINDS:
+        per = counts[kind] / n
+        out["kinds"][kind] = {"instructions": per, "floor_over_engine": out["floor"] / per}
+        log(f"instructions per {kind} move: {per / 1e6:.2f} M (floor/engine "
+            f"{out['floor'] / per:.2f})")
+    log(f"instructions per floor request: {out['floor'] / 1e6:.2f} M")
+    return out
 
 
 def run(redis_url: str, n: int = 450, log=print) -> dict[str, Any]:
@@ -141,4 +243,7 @@ def run(redis_url: str, n: int = 450, log=print) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    counted_run(sys.argv[1], int(sys.argv[2]))
+    if sys.argv[1] == "kind":
+        counted_kind(sys.argv[2], int(sys.argv[3]))
+    else:
+        counted_run(sys.argv[1], int(sys.argv[2]))

@@ -58,6 +58,15 @@ def render(r: dict) -> str:
                 "| request | instructions | ÷ engine move |", "|---|---:|---:|"]
         for mode in ("engine", "engine-no-key", "engine-no-log", "floor"):
             out.append(f"| {mode} | {ins[mode] / 1e6:.2f} M | {ins[mode] / ins['engine']:.2f} |")
+    kinds = r.get("instructions_by_type", {})
+    if "kinds" in kinds:
+        out += ["", f"### Instructions per move, by kind (valgrind, {kinds['requests']} moves of "
+                "each kind with an Idempotency-Key; only those requests counted)", "",
+                "| move | instructions | floor ÷ move |", "|---|---:|---:|"]
+        for kind, x in kinds["kinds"].items():
+            out.append(f"| {kind} | {x['instructions'] / 1e6:.2f} M | "
+                       f"{x['floor_over_engine']:.2f} |")
+        out.append(f"| floor request | {kinds['floor'] / 1e6:.2f} M | 1.00 |")
     elif "error" in ins:
         out += ["", f"(instruction counts unavailable: {ins['error']})"]
     out += ["", "### Storage per finished game (MEMORY USAGE, every POST with an Idempotency-Key)", "",

@@ -686,6 +686,12 @@ def main() -> int:
     except RuntimeError as exc:  # the other figures stand without the counts
         log(f"instruction counts failed: {exc}")
         results["instructions"] = {"error": str(exc)}
+    log("instructions per move of each kind, and per floor request (valgrind; ~3 minutes)")
+    try:
+        results["instructions_by_type"] = instructions.by_type(url, 20 if QUICK else 40, log)
+    except RuntimeError as exc:
+        log(f"instruction counts by kind failed: {exc}")
+        results["instructions_by_type"] = {"error": str(exc)}
     server.stop()
     results["elapsed_s"] = time.time() - started
     results["loadavg_at_end"] = loadavg()
@@ -754,6 +760,13 @@ def table(r: dict) -> str:
                   f"{ins['engine'] / 1e6:.2f} M (no Idempotency-Key {ins['engine-no-key'] / 1e6:.2f} M, "
                   f"no request log {ins['engine-no-log'] / 1e6:.2f} M), floor {ins['floor'] / 1e6:.2f} M "
                   f"-> floor/engine {ins['floor_over_engine']:.2f}"]
+    kinds = r.get("instructions_by_type", {})
+    if "kinds" in kinds:
+        lines += ["", f"instructions per move, by kind (valgrind, {kinds['requests']} each, with "
+                  f"an Idempotency-Key; floor {kinds['floor'] / 1e6:.2f} M per request)"]
+        for kind, x in kinds["kinds"].items():
+            lines.append(f"  {kind:<27}{x['instructions'] / 1e6:>8.2f} M   floor/engine "
+                         f"{x['floor_over_engine']:.2f}")
     lines += ["", "storage per finished game    players  at finish B  kept B   hash  "
               "events  idem records"]
     for x in r["storage"]:
