@@ -63,10 +63,12 @@ class Config:
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
     #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
     finished_idempotency_seconds: int = 600
-    #: what the store writes: 2 (finished games archived, a game's idempotency records in one
-    #: hash) or 1 (as versions before 2 wrote: no archive, a key per record, zlib records),
-    #: for a rolling upgrade from such a version (see docs/operations.md). Both are read.
-    storage_format: int = 2
+    #: what the store writes: 3 (a move's idempotency record keeps what its answer was made
+    #: of, not the answer), 2 (finished games archived, a game's idempotency records in one
+    #: hash, each keeping its answer) or 1 (as versions before 2 wrote: no archive, a key per
+    #: record, zlib records), each for a rolling upgrade from a version that reads only the
+    #: formats before it (see docs/operations.md). All are read.
+    storage_format: int = 3
     #: compare-and-set attempts before a move gives up with 503 (each re-reads the game)
     cas_attempts: int = 16
     #: seconds a Redis command may take before the request fails with 503
@@ -141,8 +143,8 @@ class Config:
         )
 
     def __post_init__(self) -> None:
-        if self.storage_format not in (1, 2):
-            raise SystemExit(f"STORAGE_FORMAT must be 1 or 2, not {self.storage_format}")
+        if self.storage_format not in (1, 2, 3):
+            raise SystemExit(f"STORAGE_FORMAT must be 1, 2 or 3, not {self.storage_format}")
         if self.open_game_ttl < 1:
             raise SystemExit("OPEN_GAME_TTL_SECONDS must be at least 1")
         if self.abandon_after < 0:

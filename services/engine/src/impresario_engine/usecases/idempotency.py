@@ -63,10 +63,11 @@ def move_record(engine: Engine, loaded: Loaded, token_id: str, key: str | None,
                 facts: TableFacts) -> tuple[str, bytes] | None:
     """The record of a move's answer (``{"version", "events", "game"}``, the game after
     ``moves`` moves as ``viewer`` sees it, made of ``facts``), to save with the game (None: no
-    key sent). Storage format 1 keeps the whole answer, as the versions that read it expect."""
+    key sent). Storage formats 1 and 2 keep the whole answer, as the versions that read only
+    those expect."""
     if key is None:
         return None
-    if engine.legacy_storage:
+    if engine.answers_in_records:
         return record(engine, loaded, token_id, key, fingerprint, 200, answer)
     events = answer["events"]
     fields, names, due = facts

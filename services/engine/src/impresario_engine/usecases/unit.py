@@ -46,6 +46,12 @@ class Engine:
         """STORAGE_FORMAT=1: write what versions before storage format 2 read."""
         return self.config.storage_format == 1
 
+    @property
+    def answers_in_records(self) -> bool:
+        """STORAGE_FORMAT 1 or 2: a move's idempotency record keeps its whole answer, as the
+        versions before storage format 3 read it."""
+        return self.config.storage_format < 3
+
 
 @dataclass
 class Loaded:
