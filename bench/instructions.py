@@ -63,13 +63,10 @@ def _call(app, env: dict) -> tuple[str, bytes]:
     return status[0], data
 
 
-def counted_run(mode: str, n: int) -> int:
-    """The run valgrind counts: set up, then ``n`` requests; returns the requests made."""
+def _engine() -> Any:
+    """The engine's app, in process, and a ``post(path, body, headers)`` into it."""
     import orjson
 
-    sys.path.insert(0, str(HERE))
-    import floor  # noqa: F401  (needs REDIS_URL)
-    import loadgen
     from impresario_engine.app import create_app
 
     sink = io.StringIO()
@@ -85,6 +82,17 @@ def counted_run(mode: str, n: int) -> int:
         status, data = _call(app, _environ("POST", path, orjson.dumps(body), headers))
         assert status[:3] in ("200", "201"), (path, status, data[:300])
         return orjson.loads(data)
+
+    return app, post
+
+
+def counted_run(mode: str, n: int) -> int:
+    """The run valgrind counts: set up, then ``n`` requests; returns the requests made."""
+    sys.path.insert(0, str(HERE))
+    import floor  # noqa: F401  (needs REDIS_URL)
+    import loadgen
+
+    _app, post = _engine()
 
     games = []
     for g in range(GAMES):
@@ -123,24 +131,11 @@ def counted_kind(kind: str, n: int) -> int:
     """The run :func:`by_type` counts: games played with the load generator's choices until
     ``n`` moves of ``kind`` were made, each of them (only them) through ``operator.call``
     (``kind`` "floor": ``n`` floor requests so)."""
-    import orjson
-
     sys.path.insert(0, str(HERE))
     import floor
     import loadgen
-    from impresario_engine.app import create_app
 
-    sink = io.StringIO()
-    real, sys.stderr = sys.stderr, sink
-    try:
-        app = create_app({"redis_url": os.environ["REDIS_URL"], "rate_limit_create_per_ip": 0})
-    finally:
-        sys.stderr = real
-
-    def post(path: str, body: Any, headers: list[tuple[str, str]]) -> Any:
-        status, data = _call(app, _environ("POST", path, orjson.dumps(body), headers))
-        assert status[:3] in ("200", "201"), (path, status, data[:300])
-        return orjson.loads(data)
+    _app, post = _engine()
 
     if kind == "floor":
         import redis
