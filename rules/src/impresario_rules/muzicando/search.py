@@ -62,6 +62,8 @@ MIN_GAIN = 1.0
 Z = 1.0
 #: what winning the match is worth in its last hand, in points beside the hand's margin
 WIN_VALUE = 20.0
+#: the worlds after which a decision may stop as settled (:func:`settled`)
+SETTLE_WORLDS = 4
 #: tries at a deal that keeps what the auction told before dealing without the constraints
 TRIES = 40
 
@@ -406,9 +408,33 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         for i, move in enumerate(moves):
             values[i].append(outcome(playout(world, me, move), before, last))
         done += 1
-        if budget.spent(done):
+        if budget.spent(done) or settled(values):
             break
     return moves[pick(values)]
+
+
+def _paired(values: list[list[float]], i: int) -> tuple[float, float]:
+    """Candidate ``i``'s mean gain over candidate 0 in the same worlds, and its standard
+    error."""
+    n = len(values[0])
+    diffs = [b - a for a, b in zip(values[0], values[i])]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, (var / n) ** 0.5
+
+
+def settled(values: list[list[float]]) -> bool:
+    """Whether more worlds would hardly change the choice, after ``SETTLE_WORLDS`` of them:
+    no candidate is within two standard errors of the gain :func:`pick` asks of it, or the
+    best clears it by three. Many decisions are of that kind (candidates that come to the same, a
+    move that wins in every world), and the time is better kept for the others."""
+    if len(values[0]) < SETTLE_WORLDS:
+        return False
+    gains = [_paired(values, i) for i in range(1, len(values))]
+    if all(mean + 2 * se < MIN_GAIN for mean, se in gains):
+        return True
+    mean, se = max(gains, key=lambda g: g[0])
+    return mean >= MIN_GAIN and mean > 3 * se
 
 
 def pick(values: list[list[float]]) -> int:
@@ -422,10 +448,8 @@ def pick(values: list[list[float]]) -> int:
     best = max(range(len(values)), key=lambda i: (sum(values[i]), -i))
     if best == 0 or n < MIN_PAIRED:
         return 0
-    diffs = [b - a for a, b in zip(values[0], values[best])]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    return best if mean >= MIN_GAIN and mean >= Z * (var / n) ** 0.5 else 0
+    mean, se = _paired(values, best)
+    return best if mean >= MIN_GAIN and mean >= Z * se else 0
 
 
 def hard(view: View, actions: Actions, rng: random.Random) -> Move:
