@@ -17,8 +17,7 @@ from impresario_rules.muzicando.cards import DECK
 from impresario_rules.muzicando import search as search_module
 from impresario_rules.muzicando.layouts import can_open, legal_map
 from impresario_rules.muzicando.search import (LegalCells, candidates, determinize, light_view,
-                                               outcome, pick, play_space, search, seen_cards,
-                                               settled)
+                                               outcome, pick, play_space, search, seen_cards)
 from impresario_rules.muzicando.spaces import action_space
 from impresario_rules.muzicando.views import view as seat_view
 
@@ -195,21 +194,8 @@ def test_search_samples_at_most_its_worlds(monkeypatch):
         sampled.append(1)
         return real(v, rng)
     monkeypatch.setattr(search_module, "determinize", counting)
-    for worlds in (1, 2, 5, 9):
-        sampled.clear()
-        search(view, actions, random.Random(3), worlds=worlds)
-        assert 1 <= len(sampled) <= worlds
-    monkeypatch.setattr(search_module, "settled", lambda values: False)
     for worlds in (1, 2, 5):
         sampled.clear()
         search(view, actions, random.Random(3), worlds=worlds)
         assert len(sampled) == worlds
 
-
-def test_a_decision_stops_once_settled():
-    few = search_module.SETTLE_WORLDS - 1
-    assert not settled([[0.0] * few, [0.0] * few])                   # too soon to say
-    n = search_module.SETTLE_WORLDS
-    assert settled([[5.0] * n, [5.0] * n, [2.0] * n])                 # they come to the same
-    assert settled([[0.0] * n, [9.0, 10.0, 11.0, 10.0] + [10.0] * (n - 4)])  # one wins clearly
-    assert not settled([[0.0] * n, [30.0, -20.0, 25.0, -15.0] + [0.0] * (n - 4)])  # unclear

@@ -6,30 +6,37 @@ many as the view says it holds, and the rest make the draw pile, as long as the 
 the auction told the table is kept: while no card is on the table, a seat that bid a layout
 holds that layout's opening card (R7), and a dealer who must bid holds a Do or an oval.
 
-Each of the seat's candidate moves (each bid and the pass in the auction; each layout to
-choose; each card on each of its legal cells, and the pass, in play) is played in each sampled
-world by the rules themselves (the ruleset's handlers: the auction, the blocks, the runs, the
-draws, the hand's end and its score), every later decision of every seat made by the
-``medium`` policy, to the end of the hand. The outcome is the hand's points of the seat's side
-(its team in the team game) minus the best other side's. The candidate with the best mean
-wins; every candidate meets the same worlds.
+Each of the seat's candidate moves (the pass and each layout's two lowest contracts in the
+auction; each layout to choose; each card on each of its legal cells, and the pass, in play) is
+played in each sampled world by the rules themselves (the ruleset's handlers: the auction, the
+blocks, the runs, the draws, the hand's end and its score), every later decision of every seat
+made by the ``medium`` policy, to the end of the hand. The outcome is the hand's points of the
+seat's side (its team in the team game) minus the best other side's; in the match's last hand,
+``WIN_VALUE`` more when the match ends won (less when lost), since then only winning counts.
+Every candidate meets the same worlds.
+
+The search leaves ``medium``'s choice only for a candidate clearly better in those worlds
+(:func:`pick`: a mean gain of ``MIN_GAIN`` points at least and ``Z`` standard errors of the
+paired difference). A few worlds rank six candidates mostly by luck, and taking the best mean
+of them made ``hard`` no stronger than ``medium``; most of its gain is in not leaving
+``medium``'s move for noise.
 
 Why playouts to the end of the hand and no shorter horizon: a Muzicando hand is short (some
 60 moves for four players) and its points depend on who goes out first and whether the
 contract is made, which no simple evaluation of a mid-hand position tells. A playout by the
 ``medium`` policy, on a light view of the sampled world (:func:`light_view`, the few fields
-``medium`` reads), costs 2 to 3 ms here at the start of a hand (Sarabanda's big tables cost
-most: the legal cells are worked out afresh each move) and less later, so the budget buys some
-two dozen playouts a decision. The candidates are capped (``MAX_CANDIDATES``, ``medium``'s
-choice and the best by its own scores) and the worlds with them (``PLAYOUTS`` a decision, at
-least ``MIN_WORLDS`` worlds), so that a decision with many candidates still weighs each in
-several worlds and one with few weighs them in more.
+``medium`` reads), with the legal cells kept up to date as the table grows
+(:class:`LegalCells`, instead of working them out afresh from the whole table each move),
+costs about 3 ms here at the start of a hand and less later. The candidates are capped
+(``MAX_CANDIDATES``, ``medium``'s choice and the best by its own scores) and the worlds with
+them (``PLAYOUTS`` a decision, at least ``MIN_WORLDS`` worlds), so that a decision with many
+candidates still weighs each in several worlds and one with few weighs them in more.
 
 The search weighs at most ``worlds`` sampled worlds. Like everything in this package it reads
 no clock: a caller that wants a think budget in time passes one, with the clock to measure it
 by (the SDK's ``make_bot("hard", ruleset="muzicando", think_ms=...)``); without one the bot is
-reproducible from its random stream alone, and ``WORLDS`` is chosen so that a decision takes
-well under 200 ms of CPU here (``docs/bots.md`` has the measured think times).
+reproducible from its random stream alone, bounded by ``WORLDS`` and ``PLAYOUTS``
+(``docs/bots.md`` has the measured think times).
 """
 
 from __future__ import annotations
@@ -62,8 +69,6 @@ MIN_GAIN = 1.0
 Z = 1.0
 #: what winning the match is worth in its last hand, in points beside the hand's margin
 WIN_VALUE = 20.0
-#: the worlds after which a decision may stop as settled (:func:`settled`)
-SETTLE_WORLDS = 4
 #: tries at a deal that keeps what the auction told before dealing without the constraints
 TRIES = 40
 
@@ -408,7 +413,7 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         for i, move in enumerate(moves):
             values[i].append(outcome(playout(world, me, move), before, last))
         done += 1
-        if budget.spent(done) or settled(values):
+        if budget.spent(done):
             break
     return moves[pick(values)]
 
@@ -421,20 +426,6 @@ def _paired(values: list[list[float]], i: int) -> tuple[float, float]:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
     return mean, (var / n) ** 0.5
-
-
-def settled(values: list[list[float]]) -> bool:
-    """Whether more worlds would hardly change the choice, after ``SETTLE_WORLDS`` of them:
-    no candidate is within two standard errors of the gain :func:`pick` asks of it, or the
-    best clears it by three. Many decisions are of that kind (candidates that come to the same, a
-    move that wins in every world), and the time is better kept for the others."""
-    if len(values[0]) < SETTLE_WORLDS:
-        return False
-    gains = [_paired(values, i) for i in range(1, len(values))]
-    if all(mean + 2 * se < MIN_GAIN for mean, se in gains):
-        return True
-    mean, se = max(gains, key=lambda g: g[0])
-    return mean >= MIN_GAIN and mean > 3 * se
 
 
 def pick(values: list[list[float]]) -> int:
