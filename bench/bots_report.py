@@ -37,7 +37,7 @@ TOURNAMENTS: list[tuple[str, str, list[str], dict[str, Any] | None, str, str]] =
 ]
 
 #: tournaments played with fewer games than asked: a match of Muzicando's hard bots plays out
-#: every candidate to the end of the hand and takes 15 to 60 s here
+#: every candidate to the end of the hand and takes 20 to 50 s here (docs/bots.md)
 MAX_GAMES = {"muzicando-hard-pair-vs-medium-pair": 100}
 
 

@@ -6,30 +6,37 @@ many as the view says it holds, and the rest make the draw pile, as long as the 
 the auction told the table is kept: while no card is on the table, a seat that bid a layout
 holds that layout's opening card (R7), and a dealer who must bid holds a Do or an oval.
 
-Each of the seat's candidate moves (each bid and the pass in the auction; each layout to
-choose; each card on each of its legal cells, and the pass, in play) is played in each sampled
-world by the rules themselves (the ruleset's handlers: the auction, the blocks, the runs, the
-draws, the hand's end and its score), every later decision of every seat made by the
-``medium`` policy, to the end of the hand. The outcome is the hand's points of the seat's side
-(its team in the team game) minus the best other side's. The candidate with the best mean
-wins; every candidate meets the same worlds.
+Each of the seat's candidate moves (the pass and each layout's two lowest contracts in the
+auction; each layout to choose; each card on each of its legal cells, and the pass, in play) is
+played in each sampled world by the rules themselves (the ruleset's handlers: the auction, the
+blocks, the runs, the draws, the hand's end and its score), every later decision of every seat
+made by the ``medium`` policy, to the end of the hand. The outcome is the hand's points of the
+seat's side (its team in the team game) minus the best other side's; in the match's last hand,
+``WIN_VALUE`` more when the match ends won (less when lost), since then only winning counts.
+Every candidate meets the same worlds.
+
+The search leaves ``medium``'s choice only for a candidate clearly better in those worlds
+(:func:`pick`: a mean gain of ``MIN_GAIN`` points at least and ``Z`` standard errors of the
+paired difference). A few worlds rank six candidates mostly by luck, and taking the best mean
+of them made ``hard`` no stronger than ``medium``; most of its gain is in not leaving
+``medium``'s move for noise.
 
 Why playouts to the end of the hand and no shorter horizon: a Muzicando hand is short (some
 60 moves for four players) and its points depend on who goes out first and whether the
 contract is made, which no simple evaluation of a mid-hand position tells. A playout by the
 ``medium`` policy, on a light view of the sampled world (:func:`light_view`, the few fields
-``medium`` reads), costs 2 to 3 ms here at the start of a hand (Sarabanda's big tables cost
-most: the legal cells are worked out afresh each move) and less later, so the budget buys some
-two dozen playouts a decision. The candidates are capped (``MAX_CANDIDATES``, ``medium``'s
-choice and the best by its own scores) and the worlds with them (``PLAYOUTS`` a decision, at
-least ``MIN_WORLDS`` worlds), so that a decision with many candidates still weighs each in
-several worlds and one with few weighs them in more.
+``medium`` reads), with the legal cells kept up to date as the table grows
+(:class:`LegalCells`, instead of working them out afresh from the whole table each move),
+costs about 3 ms here at the start of a hand and less later. The candidates are capped
+(``MAX_CANDIDATES``, ``medium``'s choice and the best by its own scores) and the worlds with
+them (``PLAYOUTS`` a decision, at least ``MIN_WORLDS`` worlds), so that a decision with many
+candidates still weighs each in several worlds and one with few weighs them in more.
 
 The search weighs at most ``worlds`` sampled worlds. Like everything in this package it reads
 no clock: a caller that wants a think budget in time passes one, with the clock to measure it
 by (the SDK's ``make_bot("hard", ruleset="muzicando", think_ms=...)``); without one the bot is
-reproducible from its random stream alone, and ``WORLDS`` is chosen so that a decision takes
-well under 200 ms of CPU here (``docs/bots.md`` has the measured think times).
+reproducible from its random stream alone, bounded by ``WORLDS`` and ``PLAYOUTS``
+(``docs/bots.md`` has the measured think times).
 """
 
 from __future__ import annotations
@@ -41,20 +48,27 @@ from ..base import Action, State
 from ..bots import Actions, Budget, Move, THINK_MS, View, budgeted
 from . import layouts as L
 from .auction import auction_bid, auction_pass, choose_layout
-from .bots import greedy, greedy_move, score_placement
-from .cards import DECK, is_sign, sort_cards
+from .bots import greedy, greedy_move, layout_strength, score_placement
+from .cards import DECK, colour_of, is_oval, is_sign, sort_cards
 from .play import pass_move, place
 from .spaces import action_space
 from .state import AUCTION, FINISHED, PLAY, TEAM, layout_of, team_of
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
-WORLDS = 8
+WORLDS = 16
 #: the most candidate moves a decision weighs (the best by ``medium``'s scores, and its own)
 MAX_CANDIDATES = 6
 #: the playouts a decision may make at most: with many candidates, fewer worlds (but
 #: ``MIN_WORLDS`` at least)
-PLAYOUTS = 24
+PLAYOUTS = 64
 MIN_WORLDS = 3
+#: leaving ``medium``'s choice (:func:`pick`): the fewest worlds, the least mean gain in points
+#: and the standard errors of the paired difference it takes
+MIN_PAIRED = 2
+MIN_GAIN = 1.0
+Z = 1.0
+#: what winning the match is worth in its last hand, in points beside the hand's margin
+WIN_VALUE = 20.0
 #: tries at a deal that keeps what the auction told before dealing without the constraints
 TRIES = 40
 
@@ -173,10 +187,116 @@ def light_view(state: State, seat: int) -> View:
     }
 
 
-def medium_move(state: State, seat: int) -> Move:
-    """The ``medium`` policy's move for ``seat`` in a sampled world."""
-    return greedy_move(light_view(state, seat), {"moves": action_space(state, seat),
-                                                 "default": None})
+class LegalCells:
+    """The legal cells of each card on one playout's table, kept up to date as the table grows
+    (:func:`~.layouts.legal_map` works them out afresh from every card on the table, which is
+    most of a playout's cost on Sarabanda's and Glissando's open grids). In a playout the table
+    only grows: notes are added to its cells, signs to its covers; :meth:`cells` takes in the
+    notes added since it last looked and answers what ``legal_map`` answers (a test checks it,
+    move by move)."""
+
+    def __init__(self, layout: str) -> None:
+        self.layout = layout
+        self.seen = 0                                # the table's notes taken in so far
+        self.grid: dict[tuple[int, int], str] = {}
+        self.by_value: dict[int, set[tuple[int, int]]] = {}   # S: empty cells by the value
+        self.rows: dict[int, list[Any]] = {}         # G: line -> [lo, hi, direction]
+        self.sides: list[tuple[int, tuple[int, int]]] = []    # G: (oval value, cell) above/below
+        self.surrounded: set[tuple[int, int]] = set()         # notes with four sides taken
+
+    def _add(self, x: int, y: int, card: str) -> None:
+        g = self.grid
+        g[(x, y)] = card
+        v = L._v(card)
+        for cx, cy in ((x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if (cx, cy) in g and all((cx + dx, cy + dy) in g for dx, dy in L._SIDES):
+                self.surrounded.add((cx, cy))
+        if self.layout == "S":
+            for cells in self.by_value.values():
+                cells.discard((x, y))
+            up = self.by_value.setdefault(L._up(v, 1), set())
+            down = self.by_value.setdefault(L._up(v, -1), set())
+            for dx, dy in L._SIDES:
+                cell = (x + dx, y + dy)
+                if cell not in g:
+                    up.add(cell)
+                    down.add(cell)
+        elif self.layout == "G":
+            row = self.rows.get(y)
+            if row is None:
+                self.rows[y] = [x, x, None]
+            else:
+                row[0], row[1] = min(row[0], x), max(row[1], x)
+                if row[2] is None:
+                    lo = row[0]
+                    row[2] = 1 if (L._v(g[(lo + 1, y)]) - L._v(g[(lo, y)])) % 7 == 1 else -1
+            for dy in (1, -1):
+                for w in (L._up(v, 1), L._up(v, -1)):
+                    self.sides.append((w, (x, y + dy)))
+
+    def cells(self, table: dict[str, Any], cards: list[str]) -> dict[str, list[tuple[int, int]]]:
+        """``legal_map(table, cards)``, for this playout's table."""
+        layout = self.layout
+        if not table["cells"] or layout in ("P", "M"):
+            return L.legal_map(table, cards)
+        new = table["cells"]
+        for x, y, c in new[self.seen:]:
+            self._add(x, y, c)
+        self.seen = len(new)
+        g = self.grid
+        out: dict[str, list[tuple[int, int]]] = {}
+        if layout == "S":
+            for c in cards:
+                out[c] = (self._sign_cells(c) if is_sign(c)
+                          else sorted(self.by_value.get(L._v(c), ())))
+            return out
+        by_value: dict[int, set[tuple[int, int]]] = {}
+        ovals: dict[int, set[tuple[int, int]]] = {}
+        for y, (lo, hi, d) in self.rows.items():
+            vlo, vhi = L._v(g[(lo, y)]), L._v(g[(hi, y)])
+            if d is None:
+                for cell in ((lo - 1, y), (hi + 1, y)):
+                    for v in (L._up(vlo, 1), L._up(vlo, -1)):
+                        by_value.setdefault(v, set()).add(cell)
+            else:
+                by_value.setdefault(L._up(vhi, d), set()).add((hi + 1, y))
+                by_value.setdefault(L._up(vlo, -d), set()).add((lo - 1, y))
+        for w, cell in self.sides:
+            if cell[1] not in self.rows:
+                ovals.setdefault(w, set()).add(cell)
+        for c in cards:
+            if is_sign(c):
+                out[c] = self._sign_cells(c)
+            else:
+                out[c] = sorted((ovals if is_oval(c) else by_value).get(L._v(c), ()))
+        return out
+
+    def _sign_cells(self, card: str) -> list[tuple[int, int]]:
+        colour = colour_of(card)
+        return sorted(cell for cell in self.surrounded if colour_of(self.grid[cell]) == colour)
+
+
+def play_space(state: State, seat: int, legal: LegalCells) -> list[dict[str, Any]]:
+    """``action_space(state, seat)`` in play (the phase a playout spends its moves in), its
+    cells from ``legal``."""
+    cells = legal.cells(state["table"], state["held"][seat])
+    out: list[dict[str, Any]] = []
+    if any(cells.values()):
+        out.append({"type": "place", "cards": [
+            {"card": c, "cells": [{"x": x, "y": y} for x, y in cells[c]]}
+            for c in sort_cards(list(cells))]})
+    if state["table"]["cells"] and (state["pile"] or not any(
+            v for c, v in cells.items() if not is_sign(c))):
+        out.append({"type": "pass", "draws": bool(state["pile"])})
+    return out
+
+
+def medium_move(state: State, seat: int, legal: LegalCells | None = None) -> Move:
+    """The ``medium`` policy's move for ``seat`` in a sampled world (``legal``: the playout's
+    legal cells, in play)."""
+    space = (play_space(state, seat, legal) if legal is not None and state["phase"] == PLAY
+             else action_space(state, seat))
+    return greedy_move(light_view(state, seat), {"moves": space, "default": None})
 
 
 def playout(state: State, seat: int, move: Action) -> float:
@@ -185,9 +305,12 @@ def playout(state: State, seat: int, move: Action) -> float:
     hand = state["hand"]
     done = len(state["results"])
     state = HANDLERS[move["type"]](state, seat, move)[0]
+    legal = None
     while len(state["results"]) == done and state["phase"] != FINISHED:
         s = state["turn"]
-        mv = medium_move(state, s)
+        if legal is None and state["phase"] == PLAY:
+            legal = LegalCells(state["layout"])
+        mv = medium_move(state, s, legal)
         state = HANDLERS[mv["type"]](state, s, mv)[0]
     result = state["results"][done]
     assert result["hand"] == hand
@@ -204,18 +327,26 @@ def side_margin(state: State, points: list[int], seat: int) -> float:
 
 # ------------------------------------------------------------------ the candidates
 def candidates(view: View, actions: Actions) -> list[Move]:
-    """The seat's moves worth weighing, ``medium``'s choice first: every bid and the pass,
-    every layout, or (in play) the pass and each card on each of its cells, at most
-    ``MAX_CANDIDATES`` of them (the best by ``medium``'s scores)."""
+    """The seat's moves worth weighing, ``medium``'s choice first: in the auction the pass and
+    each layout's two lowest contracts the seat may bid (its strongest layouts by ``medium``'s
+    count first); every layout; or (in play) the pass and each card on each of its cells; at
+    most ``MAX_CANDIDATES`` of them (the best by ``medium``'s scores)."""
     first = greedy_move(view, actions)
     out: list[Move] = [first]
     spaces = {m["type"]: m for m in actions["moves"]}
     rest: list[tuple[float, Move]] = []
-    if "auction_bid" in spaces:
-        rest += [(0.0, {"type": "auction_bid", "contract": c})
-                 for c in spaces["auction_bid"]["contracts"]]
     if "auction_pass" in spaces:
-        rest.append((1.0, {"type": "auction_pass"}))
+        rest.append((100.0, {"type": "auction_pass"}))
+    if "auction_bid" in spaces:
+        # each layout's two lowest contracts it may bid, its strongest layouts first
+        hand = list(view["you"]["hand"])
+        levels: dict[str, int] = {}
+        for c in spaces["auction_bid"]["contracts"]:
+            layout = layout_of(c)
+            if levels.get(layout, 0) < 2:
+                levels[layout] = levels.get(layout, 0) + 1
+                rest.append((layout_strength(layout, hand) - levels[layout],
+                             {"type": "auction_bid", "contract": c}))
     if "choose_layout" in spaces:
         rest += [(0.0, {"type": "choose_layout", "layout": lay})
                  for lay in spaces["choose_layout"]["layouts"]]
@@ -238,11 +369,31 @@ def candidates(view: View, actions: Actions) -> list[Move]:
 
 
 # ------------------------------------------------------------------ the bot
+def match_margin(view: View) -> float:
+    """The seat's side's match total minus the best other side's, before this hand."""
+    me = view["you"]["seat"]
+    totals = view.get("totals") or [0] * len(view["players"])
+    if view["mode"] == TEAM:
+        return float(totals[me] + totals[(me + 2) % 4]
+                     - totals[(me + 1) % 4] - totals[(me + 3) % 4])
+    return float(totals[me] - max(t for s, t in enumerate(totals) if s != me))
+
+
+def outcome(margin: float, before: float, last: bool) -> float:
+    """What a playout's hand margin is worth: the margin itself, and in the match's last hand
+    ``WIN_VALUE`` more for a match it wins (less for one it loses): then only winning counts."""
+    if not last:
+        return margin
+    total = before + margin
+    return margin + WIN_VALUE * ((total > 0) - (total < 0))
+
+
 def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLDS,
            think_ms: float | None = None, clock: Callable[[], float] | None = None) -> Move:
     """The ``hard`` bot's move (see the module's docstring): the best of its candidates over
     at most ``worlds`` sampled worlds, and, given a ``clock`` (seconds), no more worlds once
-    ``think_ms`` milliseconds of it would likely be spent."""
+    ``think_ms`` milliseconds of it would likely be spent. It leaves ``medium``'s choice only
+    for a candidate clearly better in the same worlds (:func:`pick`)."""
     if not actions.get("moves") or "you" not in view:
         return greedy(view, actions, rng)
     moves = candidates(view, actions)
@@ -250,20 +401,46 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         return moves[0]
     me = view["you"]["seat"]
     budget = Budget(think_ms, clock)
+    before = match_margin(view)
+    last = view["hand"] >= view["hands"]
     worlds = min(worlds, max(MIN_WORLDS, PLAYOUTS // len(moves)))
-    totals = [0.0] * len(moves)
+    values: list[list[float]] = [[] for _ in moves]
     done = 0
     while done < worlds:
         world = determinize(view, rng)
         if world is None:
             return moves[0]
         for i, move in enumerate(moves):
-            totals[i] += playout(world, me, move)
+            values[i].append(outcome(playout(world, me, move), before, last))
         done += 1
         if budget.spent(done):
             break
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-    return moves[best]
+    return moves[pick(values)]
+
+
+def _paired(values: list[list[float]], i: int) -> tuple[float, float]:
+    """Candidate ``i``'s mean gain over candidate 0 in the same worlds, and its standard
+    error."""
+    n = len(values[0])
+    diffs = [b - a for a, b in zip(values[0], values[i])]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, (var / n) ** 0.5
+
+
+def pick(values: list[list[float]]) -> int:
+    """The candidate to play, by its outcomes in the same worlds (``values[i][w]``: candidate
+    ``i`` in world ``w``; candidate 0 is ``medium``'s choice): the best mean, if it beats
+    candidate 0 in the paired worlds by at least ``MIN_GAIN`` and by ``Z`` standard errors of
+    the paired difference, over ``MIN_PAIRED`` worlds at least; otherwise candidate 0. A few
+    worlds rank the candidates by luck, and a move ``medium`` would not make is worth it only
+    when the worlds agree."""
+    n = len(values[0])
+    best = max(range(len(values)), key=lambda i: (sum(values[i]), -i))
+    if best == 0 or n < MIN_PAIRED:
+        return 0
+    mean, se = _paired(values, best)
+    return best if mean >= MIN_GAIN and mean >= Z * se else 0
 
 
 def hard(view: View, actions: Actions, rng: random.Random) -> Move:
