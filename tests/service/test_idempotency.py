@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from service_helpers import assert_problem, auth, snapshot
 
 BID = {"type": "bid", "slot": 2, "money": 1, "bluff": True}
@@ -245,3 +247,28 @@ def test_a_moves_record_is_small_and_holds_no_view(client, make_game, redis_clie
     assert len(raw) < 1000 < len(resp.get_data())
     hand = resp.get_json()["game"]["you"]["hand"]
     assert b'"hand"' not in raw and b'"numbers"' not in raw, hand
+
+
+@pytest.mark.parametrize("ruleset, players, options", [
+    ("wordjam", 5, {}), ("muzicando", 2, {"hands": 2})])
+def test_replayed_moves_of_word_jam_and_muzicando_answer_byte_for_byte(
+        client, make_game, ruleset, players, options):
+    """The other rulesets' answers are made again alike: each seat plays the default move the
+    engine offers it, every other move with a key, and each replay after the game moved on is
+    the first answer, byte for byte."""
+    game = make_game(players=players, seed=3, ruleset=ruleset, **options)
+    keys: dict[str, tuple[int, dict, bytes]] = {}
+    for n in range(60):
+        view = client.get(game.url).get_json()
+        if view["status"] == "finished" or not view["pending"]:
+            break
+        seat = view["pending"][0]["seat"]
+        move = client.get(f"{game.url}/actions", headers=auth(game.tokens[seat])).get_json()[
+            "default"]
+        key = f"{ruleset}-{n}" if n % 2 == 0 else None
+        resp = _move(client, game, game.tokens[seat], move, key=key)
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        if key:
+            keys[key] = (seat, move, resp.get_data())
+    assert len(keys) >= 10
+    _replays_alike(client, game, keys)
