@@ -309,54 +309,18 @@ def test_a_tournament_in_a_terminal_shows_an_eta_and_ctrl_c_stops_it():
         term.close()
 
 
-def test_a_move_applies_only_to_the_game_the_player_saw(live_server):
-    """The CLI sends If-Match with the version on screen: when the game moved on meanwhile (here
-    the other player bids while this one types), the move is refused with 412, the player is
-    told, and is asked again on the new state."""
+def _bid_at_the_prompt(me, typed: list[str], before=None, **seat_options) -> str:
+    """Seat 0 of a 2-player Turandot game played in the terminal with ``typed`` as its answers
+    (``before(prompt)`` runs before each one), until its bid is made; what it printed."""
     from impresario.terminal import EndOfInput, ScriptedConsole, play_seat
     from impresario.terminal.turandot import TurandotScreen
 
-    client = Client(live_server)
-    game = client.create_game("turandot", players=2, seed=5)
-    me, other = game.join("Me"), game.join("Other")
     lines: list[str] = []
-    answers = iter(["2", "2"])
+    answers = iter(typed)
 
     def answer(prompt: str) -> str:
-        if prompt.strip().startswith("Your bid") and not other.view()["players"][1]["has_bid"]:
-            other.bid(slot=1, money=0)             # the game moves on under the prompt
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-
-    def out(line: str) -> None:
-        lines.append(line)
-        if line.strip().startswith("waiting for"):  # the other player's turn: enough
-            raise EOFError
-
-    console = ScriptedConsole(answer, out)
-    with pytest.raises((EndOfInput, EOFError)):
-        play_seat(me, TurandotScreen(console, {0: "Me", 1: "Other"}, me=0), console)
-    text = "\n".join(lines)
-    assert "the game moved on while you were deciding" in text
-    assert text.count("Your bid") == 2 and "bids revealed → you: slot 2" in text
-
-
-def test_a_question_mark_at_a_prompt_shows_the_rule_in_the_players_language(live_server):
-    """``?`` at the bid prompt prints the Italian rules' section on sealed bids, then the same
-    question comes back and the bid typed next is the one made."""
-    from impresario.terminal import EndOfInput, ScriptedConsole, play_seat
-    from impresario.terminal.turandot import TurandotScreen
-    from impresario_rules.texts import section
-
-    client = Client(live_server)
-    game = client.create_game("turandot", players=2, seed=5)
-    me, _other = game.join("Me"), game.join("Other")
-    lines: list[str] = []
-    answers = iter(["?", "2"])
-
-    def answer(prompt: str) -> str:
+        if before is not None:
+            before(prompt)
         try:
             return next(answers)
         except StopIteration:
@@ -369,8 +333,37 @@ def test_a_question_mark_at_a_prompt_shows_the_rule_in_the_players_language(live
 
     console = ScriptedConsole(answer, out)
     with pytest.raises((EndOfInput, EOFError)):
-        play_seat(me, TurandotScreen(console, {0: "Me", 1: "Other"}, me=0), console, lang="it")
-    text = "\n".join(lines)
+        play_seat(me, TurandotScreen(console, {0: "Me", 1: "Other"}, me=0), console,
+                  **seat_options)
+    return "\n".join(lines)
+
+
+def test_a_move_applies_only_to_the_game_the_player_saw(live_server):
+    """The CLI sends If-Match with the version on screen: when the game moved on meanwhile (here
+    the other player bids while this one types), the move is refused with 412, the player is
+    told, and is asked again on the new state."""
+    client = Client(live_server)
+    game = client.create_game("turandot", players=2, seed=5)
+    me, other = game.join("Me"), game.join("Other")
+
+    def meanwhile(prompt: str) -> None:
+        if prompt.strip().startswith("Your bid") and not other.view()["players"][1]["has_bid"]:
+            other.bid(slot=1, money=0)             # the game moves on under the prompt
+
+    text = _bid_at_the_prompt(me, ["2", "2"], meanwhile)
+    assert "the game moved on while you were deciding" in text
+    assert text.count("Your bid") == 2 and "bids revealed → you: slot 2" in text
+
+
+def test_a_question_mark_at_a_prompt_shows_the_rule_in_the_players_language(live_server):
+    """``?`` at the bid prompt prints the Italian rules' section on sealed bids, then the same
+    question comes back and the bid typed next is the one made."""
+    from impresario_rules.texts import section
+
+    client = Client(live_server)
+    game = client.create_game("turandot", players=2, seed=5)
+    me, _other = game.join("Me"), game.join("Other")
+    text = _bid_at_the_prompt(me, ["?", "2"], lang="it")
     assert "? at any prompt" in text
     assert section("turandot", "it", "bids").title in text and "carta bluff" in text
     assert text.count("Your bid") == 2
