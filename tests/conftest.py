@@ -96,9 +96,11 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
     the request of every successful response): a test that gets an undocumented status, header
     or body fails at teardown, whatever it asserted itself.
     """
-    from flask import request
+    import io
+
     from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
     from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+    from werkzeug.wrappers import Request, Response
 
     from impresario_engine.app import create_app
 
@@ -115,21 +117,19 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
     def build(clock: Callable[[], float] | None = None, **overrides: Any):
         application = create_app({"redis_url": redis_url, **UNLIMITED, **overrides}, clock=clock)
         application.testing = True
+        metrics_port = application.extensions["impresario"].config.metrics_port
+        served = application.wsgi_app
 
-        def _contract(response):
+        def check(request, response) -> None:
             if request.path in ("/openapi.json", "/docs") or request.path.startswith("/docs/"):
-                return response
+                return
             if request.path.startswith("/v1/") and not (
                     "default-src 'none'" in response.headers.get("Content-Security-Policy", "")
                     and response.headers.get("Cache-Control") == "no-store"):
                 violations.append(f"{request.method} {request.full_path} -> "
                                   f"{response.status_code}: no strict CSP or no no-store")
-            if response.is_streamed:  # an event stream: its frames are checked by its tests
-                return response
-            metrics_port = application.extensions["impresario"].config.metrics_port
             if metrics_port and request.environ.get("SERVER_PORT") == str(metrics_port):
-                return response  # the metrics port is no part of the API the spec describes
-            response.direct_passthrough = False
+                return  # the metrics port is no part of the API the spec describes
             req = (_BodilessRequest if response.status_code == 413 else WerkzeugOpenAPIRequest)(request)
             try:
                 openapi_spec.validate_response(req, WerkzeugOpenAPIResponse(response))
@@ -141,11 +141,32 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
                 cause = exc.__cause__ or exc
                 violations.append(f"{request.method} {request.full_path} -> "
                                   f"{response.status_code}: {cause!r}"[:2000])
-            return response
 
-        # after every hook of the app (Flask runs them last-registered first): the response
-        # as the client gets it, with the edge's headers and any rewrite of its status
-        application.after_request_funcs.setdefault(None, []).insert(0, _contract)
+        def contract(environ, start_response):
+            """Every answer as the client gets it, whoever made it (Flask, or the move's own
+            route in front of it): the request and the response checked against the spec (an
+            event stream is left to its tests, which check its frames)."""
+            raw = environ["wsgi.input"].read()
+            environ["wsgi.input"] = io.BytesIO(raw)
+            seen: list[Any] = []
+
+            def remember(status, headers, exc_info=None):
+                seen[:] = [status, headers]
+                return start_response(status, headers, exc_info)
+
+            out = served(environ, remember)
+            if dict(seen[1]).get("Content-Type", "").startswith("text/event-stream"):
+                return out
+            try:
+                body = b"".join(out)
+            finally:
+                if hasattr(out, "close"):
+                    out.close()
+            request = Request(dict(environ, **{"wsgi.input": io.BytesIO(raw)}))
+            check(request, Response(body, status=seen[0], headers=seen[1]))
+            return [body]
+
+        application.wsgi_app = contract
         return application
 
     yield build

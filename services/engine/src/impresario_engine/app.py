@@ -26,6 +26,7 @@ from .api import web as web_client
 from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api.errors import ApiError, problem, refusal_response, to_response
 from .api.http import RequestTimeout
+from .api.move_route import MoveRoute
 from .config import Config
 from .store import GameStore, StoreUnavailable, connect
 from .usecases.unit import Engine
@@ -94,10 +95,13 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     app.extensions["impresario_api"] = api
     _errors(app)
     edge.configure_logging(cfg.log_level)
-    edge.install(app, cfg, store)
+    shared = edge.install(app, cfg, store)
     if cfg.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg.trusted_proxies,  # type: ignore[method-assign]
                                 x_proto=cfg.trusted_proxies)
+    # moves are answered in front of Flask's request machinery, everything else behind it
+    app.wsgi_app = MoveRoute(app.wsgi_app, app.extensions["impresario"], cfg,  # type: ignore[method-assign]
+                             shared)
     return app
 
 

@@ -167,15 +167,51 @@ def _throttled_failure() -> Response:
                    headers={"Retry-After": _retry_after()})
 
 
-def install(app: Flask, cfg: Config, store) -> None:
-    origins = {o.strip().rstrip("/") for o in cfg.cors_origins.split(",") if o.strip()}
+def request_id(sent: str | None) -> str:
+    """The request's id: the client's ``X-Request-ID`` when sane, else a new one."""
+    if sent and len(sent) <= 128 and sent.isprintable() and sent.isascii():
+        return sent
+    return uuid.uuid4().hex
+
+
+class Edge:
+    """What the edge does after any request, whoever served it (Flask, or the move's own
+    route, api/move_route.py): the CORS headers of an allowed origin, and the request's metric
+    and log line."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.origins = {o.strip().rstrip("/") for o in cfg.cors_origins.split(",") if o.strip()}
+
+    def cors(self, origin: str | None) -> list[tuple[str, str]]:
+        """The CORS headers of a response to ``origin`` (none unless it is allowed)."""
+        if origin and (origin.rstrip("/") in self.origins or "*" in self.origins):
+            return [("Access-Control-Allow-Origin", origin),
+                    ("Access-Control-Expose-Headers", EXPOSED), ("Vary", "Origin")]
+        return []
+
+    def account(self, method: str, rule: str, path: str, status: int, code: str,
+                seconds: float, rid: str | None) -> None:
+        """The request's metric (``rule``: its route, "unmatched" when none; ``code``: its
+        problem's) and, when on, its log line."""
+        ops.observe(method, rule, status, code, seconds)
+        if self.cfg.log_requests and log.isEnabledFor(logging.INFO):
+            log.info("request", extra={"json_line": orjson.dumps({
+                "ts": round(time.time(), 3), "level": "info", "logger": log.name,
+                "msg": "request", "method": method, "path": path,
+                "status": status, "ms": round(seconds * 1000, 2), "request_id": rid,
+            }).decode()})
+
+
+def install(app: Flask, cfg: Config, store) -> Edge:
+    """The edge's hooks on ``app``; the :class:`Edge` they share with the move's route."""
+    edge = Edge(cfg)
+    origins = edge.origins
     throttle = AuthThrottle(store, cfg.auth_failures_per_ip)
 
     @app.before_request
     def _before():
-        rid = request.headers.get("X-Request-ID", "")
-        if not (0 < len(rid) <= 128 and rid.isprintable() and rid.isascii()):
-            rid = uuid.uuid4().hex
+        rid = request_id(request.headers.get("X-Request-ID"))
         g.request_id = rid
         g.started = time.perf_counter()
         if cfg.metrics_port:
@@ -230,17 +266,15 @@ def install(app: Flask, cfg: Config, store) -> None:
                 resp.headers.setdefault(key, value)
             if not request.path.startswith("/docs"):
                 resp.headers.setdefault("Content-Security-Policy", API_CSP)
-        origin = request.headers.get("Origin")
-        if origin and (origin.rstrip("/") in origins or "*" in origins):
-            resp.headers["Access-Control-Allow-Origin"] = origin
-            resp.headers["Access-Control-Expose-Headers"] = EXPOSED
-            resp.headers.add("Vary", "Origin")
+        for key, value in edge.cors(request.headers.get("Origin")):
+            if key == "Vary":
+                resp.headers.add(key, value)
+            else:
+                resp.headers[key] = value
         seconds = time.perf_counter() - g.get("started", time.perf_counter())
-        ops.observe(request, resp, seconds)
-        if cfg.log_requests and log.isEnabledFor(logging.INFO):
-            log.info("request", extra={"json_line": orjson.dumps({
-                "ts": round(time.time(), 3), "level": "info", "logger": log.name,
-                "msg": "request", "method": request.method, "path": request.path,
-                "status": resp.status_code, "ms": round(seconds * 1000, 2), "request_id": rid,
-            }).decode()})
+        rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        edge.account(request.method, rule, request.path, resp.status_code,
+                     g.get("problem_code", ""), seconds, rid)
         return resp
+
+    return edge

@@ -14,6 +14,7 @@ from . import schemas_streams as ss
 from . import streams
 from .declared import load_body, load_move
 from .edge import client_address
+from .move_route import RAISED
 from .errors import TITLES, ApiError
 from .http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, engine, etag,
                    fingerprint, idempotency_key, if_match_version, json_body, json_response)
@@ -375,6 +376,9 @@ def make_move(game_id: str):
     and fields (422), `If-Match` and what fell due (412, 409), the state of play (409), the rules
     (422).
     """
+    raised = request.environ.get(RAISED)
+    if raised is not None:  # the move was played in front of Flask (api/move_route.py)
+        raise raised
     body = json_body()
     key = idempotency_key()
     if_match = if_match_version()

@@ -71,12 +71,12 @@ def json_body() -> Any:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from exc
-    return _integers(body)
+    return integers(body)
 
 
 # JSON has one kind of number, and JSON Schema (so the spec) counts 3.0 as the integer 3: a
 # number without a fraction is read as an integer wherever it is, as the spec promises.
-def _integers(value: Any) -> Any:
+def integers(value: Any) -> Any:
     """``value`` with every float without a fraction an int, in one walk (lists and dicts
     changed in place: the body was just parsed and is nobody else's; replacing a value while
     iterating keeps a dict's size). Not recursive: a body may nest 1,000 deep."""
@@ -97,7 +97,12 @@ def _integers(value: Any) -> Any:
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
+    return parse_bearer(request.headers.get("Authorization"))
+
+
+def parse_bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None without the header);
+    401 ``invalid_token`` when it is of another form."""
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
@@ -109,7 +114,11 @@ def bearer_token() -> str | None:
 
 
 def if_match_version() -> int | None:
-    raw = request.headers.get("If-Match")
+    return parse_if_match(request.headers.get("If-Match"))
+
+
+def parse_if_match(raw: str | None) -> int | None:
+    """The version an ``If-Match`` header names (None without it); 400 when malformed."""
     if raw is None:
         return None
     value = raw.strip()
@@ -119,7 +128,11 @@ def if_match_version() -> int | None:
 
 
 def idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    return parse_idempotency_key(request.headers.get("Idempotency-Key"))
+
+
+def parse_idempotency_key(key: str | None) -> str | None:
+    """An ``Idempotency-Key`` header's key (None without it); 400 when malformed."""
     if key is None:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(key):
@@ -132,14 +145,19 @@ def idempotency_key() -> str | None:
 def fingerprint() -> str:
     """What makes two requests 'the same' for idempotency: method, path, query and body (a
     join link's ``?join=`` is part of the request: a replay without it is another request)."""
+    return fingerprint_of(request.method, request.path, request.query_string,
+                          request.get_data(cache=True))
+
+
+def fingerprint_of(method: str, path: str, query: bytes, body: bytes) -> str:
     h = hashlib.sha256()
-    h.update(request.method.encode())
+    h.update(method.encode())
     h.update(b" ")
-    h.update(request.path.encode())
+    h.update(path.encode())
     h.update(b"?")
-    h.update(request.query_string)
+    h.update(query)
     h.update(b"\n")
-    h.update(request.get_data(cache=True))
+    h.update(body)
     return h.hexdigest()
 
 

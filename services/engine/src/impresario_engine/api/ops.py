@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 
-from flask import Response, current_app, g
+from flask import Response, current_app
 from flask_smorest import Blueprint
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client import multiprocess
@@ -30,13 +30,13 @@ log = logging.getLogger("impresario_engine.ops")
 _children: dict[tuple, tuple] = {}
 
 
-def observe(request, response, seconds: float) -> None:
-    rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    key = (request.method, rule, response.status_code, g.get("problem_code", ""))
+def observe(method: str, rule: str, status: int, code: str, seconds: float) -> None:
+    """One request in the metrics: its method, route (``rule``), status and problem code."""
+    key = (method, rule, status, code)
     found = _children.get(key)
     if found is None:  # label lookups take a lock each: do them once per combination
-        found = _children[key] = (REQUESTS.labels(key[0], rule, str(key[2]), key[3]),
-                                  LATENCY.labels(key[0], rule))
+        found = _children[key] = (REQUESTS.labels(method, rule, str(status), code),
+                                  LATENCY.labels(method, rule))
     found[0].inc()
     found[1].observe(seconds)
 
