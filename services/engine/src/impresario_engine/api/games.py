@@ -386,7 +386,7 @@ def make_move(game_id: str):
                       fingerprint() if key else "", parse=load_move)
     headers = _replay_headers(result)
     headers["ETag"] = etag(result["version"])
-    return json_response(result, 200, headers)
+    return json_response(play.answer_json(result), 200, headers)
 
 
 _STREAM_204 = (

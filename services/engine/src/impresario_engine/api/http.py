@@ -47,8 +47,10 @@ class JsonResponse(Response):
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """``body`` as JSON (``bytes``: already encoded) with the edge's headers and ``headers``."""
     merged = EDGE_HEADERS if not headers else {**EDGE_HEADERS, **headers}
-    return JsonResponse(orjson.dumps(body), status=status, headers=list(merged.items()),
+    data = body if type(body) is bytes else orjson.dumps(body)
+    return JsonResponse(data, status=status, headers=list(merged.items()),
                         mimetype="application/json")
 
 

@@ -100,7 +100,7 @@ class MoveRoute:
         headers = list(_EDGE)
         if result.pop("_replayed", False):
             headers.append(("Idempotent-Replayed", "true"))
-        out = orjson.dumps(result)
+        out = play.answer_json(result)
         headers += [("ETag", etag(result["version"])), ("Content-Type", "application/json"),
                     ("Content-Length", str(len(out))), ("X-Request-ID", rid)]
         headers += self.edge.cors(environ.get("HTTP_ORIGIN"))

@@ -60,11 +60,11 @@ def record(engine: Engine, loaded: Loaded, token_id: str, key: str | None, finge
 
 def move_record(engine: Engine, loaded: Loaded, token_id: str, key: str | None,
                 fingerprint: str, answer: dict[str, Any], moves: int, viewer: int | None,
-                facts: TableFacts) -> tuple[str, bytes] | None:
+                facts: TableFacts, encoded: bytes) -> tuple[str, bytes] | None:
     """The record of a move's answer (``{"version", "events", "game"}``, the game after
-    ``moves`` moves as ``viewer`` sees it, made of ``facts``), to save with the game (None: no
-    key sent). Storage formats 1 and 2 keep the whole answer, as the versions that read only
-    those expect."""
+    ``moves`` moves as ``viewer`` sees it, made of ``facts``; ``encoded``: its JSON, as sent),
+    to save with the game (None: no key sent). Storage formats 1 and 2 keep the whole answer,
+    as the versions that read only those expect."""
     if key is None:
         return None
     if engine.answers_in_records:
@@ -73,12 +73,13 @@ def move_record(engine: Engine, loaded: Loaded, token_id: str, key: str | None,
     fields, names, due = facts
     made = {"v": answer["version"], "moves": moves, "viewer": viewer,
             "seq": events[0]["seq"] if events else 0, "events": len(events),
-            "table": fields, "names": names, "due": list(due.items()), "digest": _digest(answer)}
+            "table": fields, "names": names, "due": list(due.items()),
+            "digest": _digest(encoded)}
     return _field(token_id, key), orjson.dumps({"fp": fingerprint, "status": 200, "move": made})
 
 
-def _digest(answer: dict[str, Any]) -> str:
-    return hashlib.blake2b(orjson.dumps(answer), digest_size=16).hexdigest()
+def _digest(encoded: bytes) -> str:
+    return hashlib.blake2b(encoded, digest_size=16).hexdigest()
 
 
 def _answer_again(engine: Engine, loaded: Loaded, made: dict[str, Any]) -> dict[str, Any]:
@@ -91,7 +92,7 @@ def _answer_again(engine: Engine, loaded: Loaded, made: dict[str, Any]) -> dict[
         if made["events"] else []
     answer = {"version": made["v"], "events": [numbered(seq, e, viewer) for seq, e in events],
               "game": view_of(ruleset.view(state, viewer), facts)}
-    if _digest(answer) != made["digest"]:
+    if _digest(orjson.dumps(answer)) != made["digest"]:
         log.warning("the answer made again to a move replayed on game %s (version %s) differs "
                     "from the first", doc["id"], made["v"])
     return answer

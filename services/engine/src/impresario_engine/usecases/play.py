@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import orjson
+
 from impresario_rules import Refusal, Ruleset
 
 from ..table.access import authenticate, token_id
@@ -19,6 +21,17 @@ from .unit import Done, Engine, Loaded, SaveThenRefuse, load, transact
 
 def _raise(error: Exception) -> Any:
     raise error
+
+
+#: the key of a move's answer under which :func:`act` hands on its JSON, when it made it
+#: (``answer_json`` takes it off)
+ENCODED = "_json"
+
+
+def answer_json(result: dict[str, Any]) -> bytes:
+    """The JSON of ``result`` (an answer of :func:`act`, ``_replayed`` taken off), made once."""
+    encoded = result.pop(ENCODED, None)
+    return encoded if encoded is not None else orjson.dumps(result)
 
 
 def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
@@ -89,9 +102,12 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
             "events": [numbered(first_seq + i, e, caller.viewer) for i, e in enumerate(events)],
             "game": view,
         }
+        # the answer's JSON, made once: for the client and for the record's digest
+        encoded = orjson.dumps(result)
         record = idempotency.move_record(engine, loaded, caller.token_id, idempotency_key,
                                          fingerprint, result, len(new_doc["moves"]),
-                                         caller.viewer, facts)
+                                         caller.viewer, facts, encoded)
+        result[ENCODED] = encoded
         return new_doc, events, result, record
 
     try:
