@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 import pytest
 
@@ -83,15 +84,16 @@ def test_request_id_is_echoed_and_in_problems(client):
 
 
 def test_json_logs_carry_the_request_id_and_never_a_token(client, make_game, caplog):
-    from impresario_engine.api.edge import JsonFormatter
+    from impresario_engine.api.edge import JsonFormatter, RequestLog
 
     caplog.set_level(logging.INFO, logger="impresario_engine")
     game = make_game(players=2, seed=3)
     client.post(f"{game.url}/moves", json={"type": "bid", "slot": 1, "money": 0},
                 headers={**auth(game.tokens[0]), "X-Request-ID": "move-1"})
     client.get(f"{game.url}?spectator={game.host_token}")
-    lines = [JsonFormatter().format(r) for r in caplog.records
-             if r.name == "impresario_engine.requests"]
+    RequestLog.flush_all()
+    lines = [line for r in caplog.records if r.name == "impresario_engine.requests"
+             for line in JsonFormatter().format(r).splitlines()]
     assert lines
     records = [json.loads(line) for line in lines]
     move = [r for r in records if r["request_id"] == "move-1"]
@@ -192,3 +194,25 @@ def test_gunicorn_listens_on_the_metrics_port_beside_the_api(gunicorn_server, re
         assert hidden.value.code == 404
         with urllib.request.urlopen(f"{url}/healthz", timeout=10) as resp:
             assert resp.status == 200
+
+
+def test_request_lines_are_written_in_batches_and_none_is_lost(app_factory, caplog):
+    """LOG_BATCH_SECONDS: the lines of requests that end close together reach the log in one
+    record (one write), each line whole and in order; the batch is written by the process's
+    own thread once its time is up, with no request to push it."""
+    caplog.set_level(logging.INFO, logger="impresario_engine")
+    client = app_factory(log_batch_seconds=0.5).test_client()
+    for i in range(10):
+        assert client.get("/v1/rulesets", headers={"X-Request-ID": f"batch-{i}"}).status_code == 200
+
+    def written() -> list[list[str]]:
+        return [[json.loads(line)["request_id"] for line in r.json_line.splitlines()]
+                for r in caplog.records if r.name == "impresario_engine.requests"]
+
+    deadline = time.monotonic() + 30
+    while not written() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    batches = [b for b in written() if any(rid.startswith("batch-") for rid in b)]
+    assert batches, "the batch was never written"
+    assert [rid for b in batches for rid in b] == [f"batch-{i}" for i in range(10)]
+    assert len(batches) < 10  # together, not a record per line

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from impresario_engine.api.edge import RequestLog
 from service_helpers import auth
 
 ORIGIN = "https://table.example"
@@ -112,7 +113,9 @@ def test_a_move_in_front_of_flask_is_counted_and_logged_as_any_request(client, m
                            headers={**auth(game.tokens[0]), "X-Request-ID": "move-1"})
     assert resp.status_code == 200 and resp.headers["X-Request-ID"] == "move-1"
     assert moves_answered() == before + 1
-    lines = [r.json_line for r in caplog.records if hasattr(r, "json_line")]
+    RequestLog.flush_all()
+    lines = [line for r in caplog.records if hasattr(r, "json_line")
+             for line in r.json_line.splitlines()]
     assert any('"path":"' + f"{game.url}/moves" + '","status":200' in line
                and '"request_id":"move-1"' in line for line in lines), lines
     assert not any(token in line for line in lines for token in game.tokens)

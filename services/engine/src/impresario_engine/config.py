@@ -100,6 +100,9 @@ class Config:
     cors_origins: str = ""
     #: one JSON log line per request
     log_requests: bool = True
+    #: the request lines are written together, at most this long after the first of them
+    #: (seconds; or as soon as 64 wait); 0: each line as its request ends
+    log_batch_seconds: float = 0.25
     log_level: str = "INFO"
     #: proxies in front of the service whose X-Forwarded-For is trusted (0: none); the
     #: per-address limits then count the client's address, not the ingress's. Only with that
@@ -137,6 +140,8 @@ class Config:
             auth_failures_per_ip=_int("AUTH_FAILURES_PER_IP", cls.auth_failures_per_ip),
             cors_origins=os.environ.get("CORS_ORIGINS", cls.cors_origins),
             log_requests=os.environ.get("LOG_REQUESTS", "1") not in ("0", "false", "no"),
+            log_batch_seconds=float(os.environ.get("LOG_BATCH_SECONDS")
+                                    or cls.log_batch_seconds),
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
             metrics_port=_int("METRICS_PORT", cls.metrics_port),
@@ -153,6 +158,8 @@ class Config:
             raise SystemExit("REMATCH_HOLD_SECONDS must not be negative")
         if self.stream_ticket_seconds < 1:
             raise SystemExit("STREAM_TICKET_SECONDS must be at least 1")
+        if not 0 <= self.log_batch_seconds <= 60:
+            raise SystemExit("LOG_BATCH_SECONDS must be from 0 to 60")
         if not 0 <= self.metrics_port <= 65535:
             raise SystemExit("METRICS_PORT must be a port number (0: /metrics on the API's port)")
 

@@ -70,3 +70,11 @@ def child_exit(server, worker):  # noqa: D103 - gunicorn hook
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+def worker_exit(server, worker):  # noqa: D103 - gunicorn hook
+    # the request lines still waiting for their batch (api/edge.py), written before the
+    # worker goes
+    from impresario_engine.api.edge import RequestLog
+
+    RequestLog.flush_all()

@@ -16,20 +16,24 @@ CORS, security headers, metrics and one structured log line.
 - CORS: only origins in the configured allow-list get CORS headers; preflights are answered.
   ``OPTIONS`` without an allowed origin answers 204 with ``Allow`` (never Flask's HTML default).
 - Logs: one JSON line per request (method, path without the query string, status, duration,
-  request id). Tokens travel in headers and are never logged; the query string (where a
-  spectator link carries its token) is never logged either.
+  request id), written in batches (:class:`RequestLog`, ``LOG_BATCH_SECONDS``). Tokens travel
+  in headers and are never logged; the query string (where a spectator link carries its
+  token) is never logged either.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import logging
+import os
+import sys
+import threading
+import time
+import weakref
 
 import orjson
-import logging
-import sys
-import time
-import uuid
 
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import NotFound
@@ -171,7 +175,73 @@ def request_id(sent: str | None) -> str:
     """The request's id: the client's ``X-Request-ID`` when sane, else a new one."""
     if sent and len(sent) <= 128 and sent.isprintable() and sent.isascii():
         return sent
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # 32 hex digits, as a UUID's; random all through
+
+
+class RequestLog:
+    """The request lines, written in batches: one record of the logging module (one write)
+    carries every line that waited, at most ``seconds`` after the first of them (a thread of
+    the process sees to it) or as soon as :data:`MOST` wait, and at the process's exit. Each
+    line keeps the time its request ended. ``seconds`` 0: a record per line, at once."""
+
+    MOST = 64
+    every: "weakref.WeakSet[RequestLog]" = weakref.WeakSet()
+
+    def __init__(self, logger: logging.Logger, seconds: float) -> None:
+        self.log = logger
+        self.seconds = seconds
+        self.lines: list[str] = []
+        self.lock = threading.Lock()
+        self.due = threading.Event()
+        self.pid = 0  # the process whose thread flushes (a forked worker starts its own)
+        RequestLog.every.add(self)
+
+    def add(self, line: str) -> None:
+        if not self.seconds:
+            self.log.info("request", extra={"json_line": line})
+            return
+        with self.lock:
+            self.lines.append(line)
+            waiting = len(self.lines)
+        if waiting >= self.MOST:
+            self.flush()
+        elif waiting == 1:
+            if self.pid != os.getpid():
+                self._start()
+            self.due.set()
+
+    def flush(self) -> None:
+        with self.lock:
+            lines, self.lines = self.lines, []
+        if lines:
+            self.log.info("requests", extra={"json_line": "\n".join(lines)})
+
+    def _start(self) -> None:
+        self.pid = os.getpid()
+        ref = weakref.ref(self)
+        threading.Thread(target=RequestLog._run, args=(ref, self.due, self.seconds),
+                         name="request-log", daemon=True).start()
+
+    @staticmethod
+    def _run(ref: "weakref.ref[RequestLog]", due: threading.Event, seconds: float) -> None:
+        while True:
+            due.wait()
+            time.sleep(seconds)
+            due.clear()
+            found = ref()
+            if found is None:
+                return
+            found.flush()
+            del found
+
+    @classmethod
+    def flush_all(cls) -> None:
+        """Write every waiting line of the process (at its exit: gunicorn's worker_exit)."""
+        for each in list(cls.every):
+            each.flush()
+
+
+atexit.register(RequestLog.flush_all)
 
 
 class Edge:
@@ -182,6 +252,7 @@ class Edge:
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
         self.origins = {o.strip().rstrip("/") for o in cfg.cors_origins.split(",") if o.strip()}
+        self.lines = RequestLog(log, cfg.log_batch_seconds)
 
     def cors(self, origin: str | None) -> list[tuple[str, str]]:
         """The CORS headers of a response to ``origin`` (none unless it is allowed)."""
@@ -196,11 +267,11 @@ class Edge:
         problem's) and, when on, its log line."""
         ops.observe(method, rule, status, code, seconds)
         if self.cfg.log_requests and log.isEnabledFor(logging.INFO):
-            log.info("request", extra={"json_line": orjson.dumps({
+            self.lines.add(orjson.dumps({
                 "ts": round(time.time(), 3), "level": "info", "logger": log.name,
                 "msg": "request", "method": method, "path": path,
                 "status": status, "ms": round(seconds * 1000, 2), "request_id": rid,
-            }).decode()})
+            }).decode())
 
 
 def install(app: Flask, cfg: Config, store) -> Edge:

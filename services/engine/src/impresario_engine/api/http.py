@@ -152,15 +152,8 @@ def fingerprint() -> str:
 
 
 def fingerprint_of(method: str, path: str, query: bytes, body: bytes) -> str:
-    h = hashlib.sha256()
-    h.update(method.encode())
-    h.update(b" ")
-    h.update(path.encode())
-    h.update(b"?")
-    h.update(query)
-    h.update(b"\n")
-    h.update(body)
-    return h.hexdigest()
+    return hashlib.sha256(b"".join((method.encode(), b" ", path.encode(), b"?", query, b"\n",
+                                    body))).hexdigest()
 
 
 def etag(version: int) -> str:

@@ -25,13 +25,17 @@ _memo = threading.local()
 
 
 def who_acts(ruleset: Ruleset, state: dict[str, Any]) -> dict[int, list[str]]:
-    """``ruleset.pending(state)``, asked once per state by this thread (the last state's answer
-    is kept; a state is never changed once made, so its answer stays right). Read-only."""
+    """``ruleset.pending(state)``, asked once per state by this thread (the answers for the
+    last two states are kept, a move's before and after; a state is never changed once made,
+    so its answer stays right). Read-only."""
     last = getattr(_memo, "last", None)
-    if last is not None and last[0] is state:
-        return last[1]
+    if last is not None:
+        if last[0] is state:
+            return last[1]
+        if last[2] is state:
+            return last[3]
     pending = ruleset.pending(state)
-    _memo.last = (state, pending)
+    _memo.last = (state, pending) + (last[:2] if last is not None else (None, None))
     return pending
 
 

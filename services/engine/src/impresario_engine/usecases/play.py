@@ -69,16 +69,17 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
         seat = caller.seat
         now = engine.clock()
         if not first:
-            first.update(seen=ruleset.situation(doc["state"], seat), moves=len(doc["moves"]))
+            first.update(state=doc["state"], moves=len(doc["moves"]))
         # moves the engine made since this request arrived (another writer won the race to
         # save them): the sender still means the situation the first attempt found
         fell = [m for m in doc["moves"][first["moves"]:] if m[2] != "seat"]
-        seen = first["seen"] if fell else ruleset.situation(doc["state"], seat)
+        found = first["state"] if fell else doc["state"]
         events: list[dict[str, Any]] = []
         # what fell due before this move (deadlines, bots' think times) is played first, as it
         # would have been had anyone been looking
         doc = advance(doc, ruleset, events, now)
         if events or fell:
+            seen = ruleset.situation(found, seat)  # what the sender saw (states never change)
             refusal = late(loaded, doc, ruleset, seat, seen, fell, events, if_match)
             if refusal is not None:
                 return (doc, events, SaveThenRefuse(refusal), None) if events \
