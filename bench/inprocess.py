@@ -82,6 +82,7 @@ def aggregate(root, top: int = 30) -> dict[str, Any]:
 
 
 def run(url: str, rds, games, templates, seconds: float) -> dict[str, Any]:
+    from impresario_engine.api.edge import RequestLog
     from impresario_engine.app import create_app
 
     sink = io.StringIO()
@@ -95,6 +96,7 @@ def run(url: str, rds, games, templates, seconds: float) -> dict[str, Any]:
     client = app.test_client()
     with contextlib.ExitStack() as restore, contextlib.redirect_stderr(sink):
         restore.callback(lambda: [h.setStream(s) for h, s in zip(handlers, streams)])
+        restore.callback(RequestLog.flush_all)  # first: the lines still waiting, to the sink
         _play(client, games, templates, rds, 1.0)  # warm-up
         cpu0, wall0 = time.process_time(), time.perf_counter()
         moves, bids = _play(client, games, templates, rds, seconds)
