@@ -146,7 +146,12 @@ def app_factory(redis_url, redis_client, openapi_spec) -> Callable[..., Any]:
             """Every answer as the client gets it, whoever made it (Flask, or the move's own
             route in front of it): the request and the response checked against the spec (an
             event stream is left to its tests, which check its frames)."""
-            raw = environ["wsgi.input"].read()
+            # the body as the app may read it: Content-Length's worth (a server's stream does
+            # not end with the body on a kept-alive connection), or a chunked body's whole
+            length = environ.get("CONTENT_LENGTH") or ""
+            stream = environ["wsgi.input"]
+            raw = stream.read(int(length)) if length.isdigit() else \
+                stream.read() if environ.get("wsgi.input_terminated") else b""
             environ["wsgi.input"] = io.BytesIO(raw)
             seen: list[Any] = []
 
