@@ -20,13 +20,20 @@ def piped(*lines: str) -> tuple[Console, io.StringIO]:
     return Console(stdin=read, stdout=out), out
 
 
-def test_a_question_mark_shows_the_rule_behind_the_prompt_then_asks_again():
-    console, out = piped("?", "2")
-    rules = RulesHelp(console, "turandot", "it")
+def asked_at(ruleset: str, lang: str, kinds: list[str], phase: str, prompt: str,
+             *lines: str) -> tuple[str, str]:
+    """A prompt answered with ``lines`` at a point of play (the move kinds, the phase) with the
+    rules at hand: the answer, and everything the console printed."""
+    console, out = piped(*lines)
+    rules = RulesHelp(console, ruleset, lang)
     console.help = rules
-    rules.at(["bid"], "bidding")
-    assert console.ask("Your bid: ") == "2"
-    text = out.getvalue()
+    rules.at(kinds, phase)
+    return console.ask(prompt), out.getvalue()
+
+
+def test_a_question_mark_shows_the_rule_behind_the_prompt_then_asks_again():
+    answer, text = asked_at("turandot", "it", ["bid"], "bidding", "Your bid: ", "?", "2")
+    assert answer == "2"
     bids = section("turandot", "it", "bids")
     assert bids.title in text and "carta bluff" in text
     assert "**" not in text and "{#" not in text
@@ -50,9 +57,6 @@ def test_without_help_a_question_mark_is_an_answer():
 
 
 def test_the_phase_decides_when_no_move_kind_has_a_section():
-    console, out = piped("?", "x")
-    rules = RulesHelp(console, "wordjam", "fr")
-    console.help = rules
-    rules.at(["unknown"], "bets")
-    assert console.ask("> ") == "x"
-    assert section("wordjam", "fr", "bets").title in out.getvalue()
+    answer, text = asked_at("wordjam", "fr", ["unknown"], "bets", "> ", "?", "x")
+    assert answer == "x"
+    assert section("wordjam", "fr", "bets").title in text

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .test_i18n import switch_language
 from .web_helpers import PLAYERS, sit_at, table_at
 
 pytestmark = pytest.mark.slow
@@ -43,8 +44,7 @@ def in_each_language(page, where: str) -> list[dict]:
     found = []
     for lang in sorted(LANGS, key=lambda lang: lang != page.get_attribute("html", "lang")):
         if page.get_attribute("html", "lang") != lang:
-            page.select_option("#lang-select", lang)
-            page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+            switch_language(page, lang)
         found += [dict(v, where=f"{where} ({lang})") for v in axe_violations(page)]
     return found
 

@@ -101,8 +101,7 @@ def test_the_page_follows_the_browser_then_the_switch_and_remembers_it(open_page
     # the switch: re-rendered in place (no reload: a typed name stays in its field)
     page.fill("#player-name", "Giulia")
     page.evaluate("window.__sameDocument = true")
-    page.select_option("#lang-select", "de")
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    switch_language(page, "de")
     assert lobby_heading(page) == de["lobby.title"]
     assert page.evaluate("window.__sameDocument") is True
     assert page.input_value("#player-name") == "Giulia"
@@ -178,6 +177,13 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
+def switch_language(page, lang: str) -> None:
+    """Choose ``lang`` in the page's language menu and wait until the page speaks it (no
+    reload)."""
+    page.select_option("#lang-select", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
 def english_left(page, lang: str = "it", names: tuple[str, ...] = ()) -> list[str]:
     """English of the catalogue in the page's visible text; ``names`` (players' names, which
     are not translated) are left out."""
@@ -237,8 +243,7 @@ def test_an_italian_lobby_shows_no_english_string(open_page, shot):
     left = english_left(page, names=listed_names(page))
     assert left == [], "\n".join(left)
     # the walk does find English on an English page (it is not vacuous)
-    page.select_option("#lang-select", "en")
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    switch_language(page, "en")
     assert len(english_left(page)) > 20
 
 

@@ -19,7 +19,7 @@ from impresario_rules.muzicando.declarations import REFUSALS as MUZICANDO
 from impresario_rules.turandot.declarations import REFUSALS as TURANDOT
 from impresario_rules.wordjam.declarations import REFUSALS as WORDJAM
 
-from .test_i18n import LANGS, english_left, load
+from .test_i18n import LANGS, english_left, load, switch_language
 from .web_helpers import api, game_id
 
 GAMES = {
@@ -155,8 +155,7 @@ def test_a_whole_game_in_each_language_leaves_no_english(open_page, shot, web_se
     # the walk is not vacuous: the English final screen has English in it; switched to Italian
     # (no reload), none is left
     assert len(english_left(page, "it")) > 5
-    page.select_option("#lang-select", "it")
-    page.wait_for_function("() => document.documentElement.lang === 'it'")
+    switch_language(page, "it")
     left = english_left(page, "it")
     assert left == [], f"{ruleset}, switched to it:\n" + "\n".join(left)
 
@@ -169,10 +168,8 @@ def test_a_rulesets_refusal_is_worded_in_the_page_language(open_page):
     page.wait_for_selector(".lobby h1")
     assert explained(page, "empty_bid", "a bid needs a number card") == it["error.empty_bid"]
     assert explained(page, "cell_occupied", "(0, 1) already holds red-3") == it["error.cell_occupied"]
-    page.select_option("#lang-select", "fr")
-    page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    switch_language(page, "fr")
     assert explained(page, "stale_round", "this bid is for round 2") == fr["error.stale_round"]
     # in English the engine's own words, which name the slot or the cell
-    page.select_option("#lang-select", "en")
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    switch_language(page, "en")
     assert explained(page, "cell_occupied", "(0, 1) already holds red-3") == "(0, 1) already holds red-3."
