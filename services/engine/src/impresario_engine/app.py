@@ -100,8 +100,9 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg.trusted_proxies,  # type: ignore[method-assign]
                                 x_proto=cfg.trusted_proxies)
     # moves are answered in front of Flask's request machinery, everything else behind it
+    move_rule = next(r.rule for r in app.url_map.iter_rules() if r.endpoint == "games.make_move")
     app.wsgi_app = MoveRoute(app.wsgi_app, app.extensions["impresario"], cfg,  # type: ignore[method-assign]
-                             shared)
+                             shared, move_rule)
     return app
 
 

@@ -16,13 +16,12 @@ from .declared import load_body, load_move
 from .edge import client_address
 from .move_route import RAISED
 from .errors import TITLES, ApiError
-from .http import (IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, engine, etag,
+from .http import (GAME_ID_PATTERN, IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, engine, etag,
                    fingerprint, idempotency_key, if_match_version, json_body, json_response)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: seats, views, moves, events and scores")
 
-GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 GAME_ID = re.compile(GAME_ID_PATTERN)
 #: the path's game id, documented with its pattern (another id is 404 game_not_found)
 GAME_ID_PARAM = [{"in": "path", "name": "game_id", "required": True,

@@ -12,6 +12,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import ApiError
 
+#: a game's id, as the engine makes them (any other id is 404 ``game_not_found``)
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 IDEMPOTENCY_KEY_MAX = 200
 #: an Idempotency-Key: 1 to 200 visible ASCII characters, spaces allowed inside (a UUID will do)
 IDEMPOTENCY_KEY_PATTERN = (r"^[\x21-\x7e]([\x20-\x7e]{0,%d}[\x21-\x7e])?$"

@@ -34,14 +34,11 @@ from ..usecases.unit import Engine
 from .declared import load_move
 from .edge import Edge, request_id
 from .errors import ApiError
-from .http import (EDGE_HEADERS, etag, fingerprint_of, integers, parse_bearer,
-                   parse_idempotency_key, parse_if_match)
+from .http import (EDGE_HEADERS, GAME_ID_PATTERN, etag, fingerprint_of, integers,
+                   parse_bearer, parse_idempotency_key, parse_if_match)
 
 #: the WSGI environ key under which an error of a move played here reaches the Flask route
 RAISED = "impresario.move_raised"
-#: the move's route, as Flask's URL map and the metrics name it
-RULE = "/v1/games/<game_id>/moves"
-_PATH = re.compile(r"/v1/games/([A-Za-z0-9_-]{1,32})/moves")
 _EDGE = list(EDGE_HEADERS.items())
 
 StartResponse = Callable[..., Any]
@@ -51,8 +48,15 @@ WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 class MoveRoute:
     """The WSGI app that answers moves itself and hands every other request to ``flask``."""
 
-    def __init__(self, flask: WsgiApp, engine: Engine, cfg: Config, edge: Edge) -> None:
+    def __init__(self, flask: WsgiApp, engine: Engine, cfg: Config, edge: Edge,
+                 rule: str) -> None:
+        """``rule``: the move's route as Flask's URL map has it (``.../<game_id>/moves``),
+        which the metrics name too."""
         self.flask = flask
+        self.rule = rule
+        head, _, tail = rule.partition("<game_id>")
+        self.path = re.compile(re.escape(head) + "(" + GAME_ID_PATTERN.strip("^$") + ")"
+                               + re.escape(tail))
         self.engine = engine
         self.edge = edge
         self.max_body = cfg.max_body_bytes
@@ -64,7 +68,7 @@ class MoveRoute:
         if environ["REQUEST_METHOD"] != "POST" or environ.get("QUERY_STRING") \
                 or self.limited or environ.get("CONTENT_TYPE") != "application/json":
             return self.flask(environ, start_response)
-        found = _PATH.fullmatch(environ.get("PATH_INFO", ""))
+        found = self.path.fullmatch(environ.get("PATH_INFO", ""))
         if found is None or environ.get("SERVER_PORT") == self.metrics_port:
             return self.flask(environ, start_response)
         return self.move(found.group(1), environ, start_response)
@@ -72,13 +76,14 @@ class MoveRoute:
     def move(self, game_id: str, environ: dict[str, Any],
              start_response: StartResponse) -> Iterable[bytes]:
         started = time.perf_counter()
-        length = environ.get("CONTENT_LENGTH")
-        if not length or not length.isdigit() or int(length) > self.max_body:
+        length = environ.get("CONTENT_LENGTH") or ""
+        size = int(length) if length.isdigit() else -1
+        if not 0 <= size <= self.max_body:
             return self.flask(environ, start_response)
         raw = b""
         try:
-            raw = environ["wsgi.input"].read(int(length))
-            if len(raw) != int(length):
+            raw = environ["wsgi.input"].read(size)
+            if len(raw) != size:
                 raise ValueError("the body is shorter than its Content-Length")
             token = parse_bearer(environ.get("HTTP_AUTHORIZATION"))
             if token is None:
@@ -105,7 +110,7 @@ class MoveRoute:
                     ("Content-Length", str(len(out))), ("X-Request-ID", rid)]
         headers += self.edge.cors(environ.get("HTTP_ORIGIN"))
         start_response("200 OK", headers)
-        self.edge.account("POST", RULE, environ["PATH_INFO"], 200, "",
+        self.edge.account("POST", self.rule, environ["PATH_INFO"], 200, "",
                           time.perf_counter() - started, rid)
         return [out]
 
