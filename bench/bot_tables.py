@@ -3,17 +3,19 @@
 Two kinds of 4-player Turandot table, played at once by clients over HTTP against gunicorn:
 four human seats, and one human with three ``hard`` bots (Turandot's search). Each human plays
 a uniformly drawn legal move as soon as it may; only its ``POST /moves`` is timed. The hard bots
-think at least ``SEARCH_SECONDS`` and are played by whatever reaches the game once that time is
-over (here the humans' polls; in a deployment the reaper), never inside a human's move, so the
-two tables' move latencies should match.
+think at least ``SEARCH_SECONDS``; then the reaper, a process of its own, makes their searches
+(never a request), so the two tables' move latencies should match.
 
-    python bench/bot_tables.py URL      # against a running engine
+    python bench/bot_tables.py URL               # against a running engine (make run: its reaper)
+    python bench/bot_tables.py URL REDIS_URL     # and a reaper started here on that Redis
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -96,8 +98,27 @@ def measure(base: str, bots: int, tables: int, seconds: float = 120.0) -> dict[s
             "max_ms": round(max(times, default=0.0) * 1000, 2)}
 
 
-def run(base: str, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Both tables; the ratio of the human move's p99 with three hard bots to without."""
+def reaper(redis_url: str) -> subprocess.Popen:
+    """The reaper as deployed (``reap --loop 1 --quiet``) on ``redis_url``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "impresario_engine", "reap", "--loop", "1", "--quiet"],
+        env={**os.environ, "REDIS_URL": redis_url}, stdout=subprocess.DEVNULL)
+
+
+def run(base: str, log: Callable[[str], None] = print, redis_url: str | None = None
+        ) -> dict[str, Any]:
+    """Both tables; the ratio of the human move's p99 with three hard bots to without. With
+    ``redis_url`` a reaper runs beside them (else the engine's own must: ``make run``'s)."""
+    background = reaper(redis_url) if redis_url else None
+    try:
+        return _both(base, log)
+    finally:
+        if background is not None:
+            background.terminate()
+            background.wait(10)
+
+
+def _both(base: str, log: Callable[[str], None]) -> dict[str, Any]:
     alone = measure(base, 0, 6)
     log(f"human moves, 4 humans a table: {alone['human_moves']} moves, p50 {alone['p50_ms']} "
         f"ms, p99 {alone['p99_ms']} ms")
@@ -109,4 +130,5 @@ def run(base: str, log: Callable[[str], None] = print) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(sys.argv[1]), indent=2))
+    print(json.dumps(run(sys.argv[1], redis_url=sys.argv[2] if len(sys.argv) > 2 else None),
+                     indent=2))

@@ -662,7 +662,7 @@ def main() -> int:
     log("5/6 SDK tournament over HTTP")
     results["sdk_tournament"] = step_sdk(engine.url)
     log("a human's move at a table of three hard bots, against four human seats")
-    results["bot_tables"] = bot_tables.run(engine.url, log)
+    results["bot_tables"] = bot_tables.run(engine.url, log, redis_url=url)
     log("event streams one pod holds (gunicorn as shipped)")
     results["streams_per_pod"] = streams.run(engine.port, len(engine.workers),
                                              Config().max_streams_per_worker, log)

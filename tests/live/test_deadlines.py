@@ -389,3 +389,87 @@ def test_a_searching_bot_thinks_off_the_move_that_hands_it_its_turn(app, client,
     doc = doc_of(redis_client, gid)
     assert [m[2] for m in doc["moves"]][:2] == ["seat", "bot"]
     assert doc["moves"][1][0] == 1 and doc["moves"][1][1]["type"] == "bid"
+
+
+def test_no_request_plays_a_searching_bot_only_the_reaper_does(app, client, clock,
+                                                               redis_client):
+    """Once a ``hard`` bot's think time is over, no request makes its search: not a read of
+    the game, its actions or its events, nor ``POST /resolve`` (409 ``nothing_due``, saying a
+    bot is thinking). The reaper plays it, and everything that fell due after it, in order:
+    here the bot's bid first, then the human's passed deadline."""
+    from impresario_engine.table.clock import SEARCH_SECONDS
+
+    from .live_helpers import setup_game
+
+    service = app.extensions["impresario"]
+    created, tokens = setup_game(client, [None, "hard"], seed=11, move_seconds=MINUTE)
+    gid = created["game"]["id"]
+    url = f"/v1/games/{gid}"
+    clock.advance(MINUTE + SEARCH_SECONDS)  # the bot's think time, then the human's deadline
+    for path in ("", "/actions", "/events"):
+        got = client.get(url + path, headers=auth(tokens[0]))
+        assert got.status_code == 200, (path, got.get_data(as_text=True))
+    resolved = client.post(f"{url}/resolve", headers=auth(tokens[0]))
+    assert_problem(resolved, 409, "nothing_due")
+    assert "bot" in resolved.get_json()["detail"]
+    assert doc_of(redis_client, gid)["moves"] == []
+    assert redis_client.zscore(INDEX, gid) is not None  # the reaper finds it
+
+    report = reap_once(service)
+    assert report["settled"] == 1
+    moves = doc_of(redis_client, gid)["moves"]
+    assert [(m[0], m[2]) for m in moves[:2]] == [(1, "bot"), (0, "deadline")]
+
+
+def test_a_move_after_a_searching_bot_fell_due_is_played_without_its_search(
+        client, clock, redis_client):
+    """A human's move that reaches the game after a ``hard`` bot's think time is over is made
+    at once: the bot's move stays the reaper's, and the human's answer shows the bot still to
+    move."""
+    from impresario_engine.table.clock import SEARCH_SECONDS
+
+    from .live_helpers import setup_game
+
+    created, tokens = setup_game(client, [None, "hard"], seed=11)
+    gid = created["game"]["id"]
+    clock.advance(2 * SEARCH_SECONDS)
+    moved = client.post(f"/v1/games/{gid}/moves", headers=auth(tokens[0]),
+                        json={"type": "bid", "slot": 1, "money": 0, "bluff": False})
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    assert [p["seat"] for p in moved.get_json()["game"]["pending"]] == [1]
+    assert [(m[0], m[2]) for m in doc_of(redis_client, gid)["moves"]] == [(0, "seat")]
+
+
+def test_reapers_side_by_side_skip_the_game_another_one_is_settling(app, client, clock,
+                                                                     redis_client):
+    """A reaper claims each due game while it settles it (its searches included); another
+    reaper skips a claimed game, and only the claim's holder gives it back. ``reap --loop``
+    sleeps until the next game falls due, never less than ``MIN_WAIT_SECONDS`` nor more than
+    its loop."""
+    from impresario_engine.table.clock import SEARCH_SECONDS
+    from impresario_engine.usecases.reaper import MIN_WAIT_SECONDS, wait_seconds
+
+    from .live_helpers import setup_game
+
+    service = app.extensions["impresario"]
+    store = service.store
+    created, _ = setup_game(client, [None, "hard"], seed=11)
+    gid = created["game"]["id"]
+    due_at = redis_client.zscore(INDEX, gid)
+    assert due_at >= clock.now + SEARCH_SECONDS
+    assert wait_seconds(service, 5.0) == pytest.approx(due_at - clock.now)
+    assert wait_seconds(service, 0.5) == 0.5
+    clock.advance(2 * SEARCH_SECONDS)
+    assert wait_seconds(service, 5.0) == MIN_WAIT_SECONDS
+
+    assert store.claim(gid, "another reaper", 30)
+    assert not store.claim(gid, "this reaper", 30)
+    report = reap_once(service)
+    assert (report["claimed"], report["checked"], report["settled"]) == (1, 0, 0)
+    store.release(gid, "this reaper")  # not its claim: left alone
+    assert reap_once(service)["claimed"] == 1
+    store.release(gid, "another reaper")
+    report = reap_once(service)
+    assert (report["claimed"], report["settled"]) == (0, 1)
+    assert [m[2] for m in doc_of(redis_client, gid)["moves"]] == ["bot"]
+    assert redis_client.exists(f"game:{{{gid}}}:claim") == 0  # given back

@@ -353,10 +353,10 @@ def test_the_reaper_keeps_its_indexes_tidy(client, app, clock, redis_client, mon
     broken, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
     fine, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
     redis_client.zadd("impresario:live", {"old": 1.0})
-    def failing(engine, game_id):
+    def failing(engine, game_id, search=False):
         if game_id == broken:
             raise StoreUnavailable("a timeout, say")
-        return play.settle(engine, game_id)
+        return play.settle(engine, game_id, search)
 
     monkeypatch.setattr(reaper, "settle", failing)
     clock.advance(61)

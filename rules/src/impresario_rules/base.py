@@ -296,8 +296,8 @@ class Ruleset:
     #: with windows of its own (Word Jam's) has no such option, and its view no such field
     move_seconds: ClassVar[bool] = True
 
-    #: the bots that search before they move (the engine lets them think off the request that
-    #: hands them their turn)
+    #: the bots that search before they move (the engine makes their moves only in its
+    #: background player, never in a player's request)
     searching_bots: ClassVar[tuple[str, ...]] = ()
 
     @property

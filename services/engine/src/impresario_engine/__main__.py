@@ -66,18 +66,23 @@ def run_sim(args: argparse.Namespace) -> int:
 
 def add_reap(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "reap", help="apply every passed move deadline, finish abandoned games, drop expired "
-                     "games from the list of games (for a Kubernetes CronJob)",
-        description="Finds every game whose move deadline has passed (REDIS_URL selects the "
-                    "Redis) and plays the seats' default moves, as the next request to the game "
-                    "would; finishes the games in play without a move for "
+        "reap", help="play the bots whose think time is over and every passed move deadline, "
+                     "finish abandoned games, drop expired games from the list of games (beside "
+                     "make run; its own Deployment on Kubernetes)",
+        description="Finds every game with a move due (REDIS_URL selects the Redis): plays the "
+                    "moves of the bots whose think time is over (the searching bots' only "
+                    "here, never in a request) and the seats' default moves once their deadline "
+                    "has passed; finishes the games in play without a move for "
                     "ABANDON_AFTER_SECONDS the same way; and drops the games that have expired "
                     "from the list of games. Safe to run from several places at once: every "
-                    "write is a compare-and-set.")
+                    "write is a compare-and-set, and a reaper skips the games another one is "
+                    "settling.")
     parser.add_argument("--limit", type=_positive, default=1000,
                         help="at most this many games per pass (default 1000)")
     parser.add_argument("--loop", type=float, default=0, metavar="SECONDS",
-                        help="repeat every SECONDS instead of one pass")
+                        help="repeat instead of one pass: as soon as the next game falls due "
+                             "(a bot's think time over, a deadline passed), at most SECONDS "
+                             "later; the list of games is swept every SECONDS")
     parser.add_argument("--quiet", action="store_true",
                         help="print a pass's report only when it did something or failed")
     parser.set_defaults(handler=run_reap)
@@ -86,19 +91,24 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
 def run_reap(args: argparse.Namespace) -> int:
     import time
 
-    from .usecases.reaper import reap_once
+    from .usecases.reaper import engine_from_env, reap_once, wait_seconds
 
+    engine = engine_from_env()
+    swept = float("-inf")  # the list of games is swept once per --loop seconds
     while True:
+        sweep = time.monotonic() - swept >= args.loop
         try:
-            report = reap_once(limit=args.limit)
+            report = reap_once(engine, limit=args.limit, sweep=sweep)
         except KeyboardInterrupt:
             return 0
+        if sweep:
+            swept = time.monotonic()
         if not args.quiet or report["checked"] or report["errors"]:
             print(json.dumps(report), flush=True)
         if not args.loop:
             return 0 if not report["errors"] else 1
         try:
-            time.sleep(args.loop)
+            time.sleep(wait_seconds(engine, args.loop))
         except KeyboardInterrupt:
             return 0
 

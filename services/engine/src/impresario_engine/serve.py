@@ -5,8 +5,9 @@ With ``REDIS_URL`` (or ``REDIS_URL_FILE``) set, that Redis is used. Without it, 
 append-only file on, and stopped with the service.
 
 Beside gunicorn runs the reaper the cluster runs (``python -m impresario_engine reap``), here
-once a second (``--reap-every``; 0: none): the bots whose think time is over move, passed
-deadlines play their defaults and abandoned games end, with nobody watching the game.
+at least once a second (``--reap-every``; 0: none): the bots whose think time is over move (the
+searching ``hard`` bots only there), passed deadlines play their defaults and abandoned games
+end, with nobody watching the game.
 """
 
 from __future__ import annotations

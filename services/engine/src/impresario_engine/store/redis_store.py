@@ -238,6 +238,11 @@ def ticket_key(game_id: str, digest: str) -> str:
     return f"game:{{{game_id}}}:ticket:{digest}"
 
 
+def claim_key(game_id: str) -> str:
+    """The reaper's claim on a game (``GameStore.claim``)."""
+    return f"game:{{{game_id}}}:claim"
+
+
 def legacy_idem_key(game_id: str, field: str) -> str:
     """Where versions before the idempotency hash kept a record (still read while upgrading)."""
     return f"game:{{{game_id}}}:idem:{field}"
@@ -254,10 +259,13 @@ class GameStore:
     TAKE = "local v = redis.call('GET', KEYS[1])\n" \
            "if v then redis.call('DEL', KEYS[1]) end\n" \
            "return v"
+    #: a reaper's claim is given back only by the reaper that holds it
+    RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end"
 
     def __init__(self, client: Any) -> None:
         self.client = client
         self._take = client.register_script(self.TAKE)
+        self._release = client.register_script(self.RELEASE)
         #: what every request runs: on the lane's connections
         self.lane = Lane.of(client)
         self._read = LeanScript(client, self.lane, self.READ)
@@ -420,6 +428,23 @@ class GameStore:
         ids = self._call(self.client.zrangebyscore, self.DEADLINES, "-inf", now, start=0,
                          num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+    def next_due(self) -> float | None:
+        """The earliest time in the deadline index (None when it is empty)."""
+        first = self._call(self.client.zrange, self.DEADLINES, 0, 0, withscores=True)
+        return float(first[0][1]) if first else None
+
+    def claim(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Take the reaper's claim on a game for ``seconds`` (False: another reaper holds it),
+        so that reapers running side by side do not make the same searches twice. Only an
+        optimisation: every write is a compare-and-set whoever holds the claim."""
+        return bool(self._call(self.client.set, claim_key(game_id), owner, nx=True,
+                               px=max(1, int(seconds * 1000))))
+
+    def release(self, game_id: str, owner: str) -> None:
+        """Give back a claim taken by :meth:`claim` (left alone if it expired and another
+        reaper holds it now)."""
+        self._call(self._release, keys=[claim_key(game_id)], args=[owner])
 
     #: where versions before the list of games counted the games open or in play; the lists
     #: count them now (``lobby.py``), and the reaper deletes this key

@@ -22,9 +22,9 @@ MAX_BOT_SECONDS = 3600
 BOT_PACE = (0.2, 1.0)
 BOT_WINDOW_SHARE = 0.8
 #: a bot that searches (``Ruleset.searching_bots``) thinks at least this long: the request that
-#: hands it its turn answers without waiting for the search, which the reaper (or a later
-#: request) makes once the time is over; never more than BOT_WINDOW_SHARE of the window it
-#: must act in (a Word Jam window may be one second long)
+#: hands it its turn answers without waiting for the search, which the reaper makes once the
+#: time is over (never a request: ``record.advance``); never more than BOT_WINDOW_SHARE of the
+#: window it must act in (a Word Jam window may be one second long)
 SEARCH_SECONDS = 1.0
 
 #: the options the service itself handles, name -> (lowest, highest) whole seconds; every

@@ -102,11 +102,21 @@ def engine_move(doc: Doc, ruleset: Ruleset, seat: int, events: Events, now: floa
                       events, now)
 
 
+def searches(doc: Doc, ruleset: Ruleset, seat: int) -> bool:
+    """Whether the engine's move for ``seat`` is a search (a bot of ``ruleset.searching_bots``):
+    only the reaper's process makes it, never a request's."""
+    return doc["seats"][seat].get("bot") in ruleset.searching_bots
+
+
 def advance(doc: Doc, ruleset: Ruleset, events: Events, now: float,
-            with_deadlines: bool = True) -> Doc:
+            with_deadlines: bool = True, search: bool = False) -> Doc:
     """Play every move that is the engine's to make now, in the order they fell due: the bots
     whose think time is over, and the default move of every seat whose deadline has passed,
-    until nothing more is due."""
+    until nothing more is due.
+
+    A request (``search`` false) stops at the first due move that is a searching bot's: that
+    move, and every one that fell due after it, is the reaper's to play (``search`` true), so a
+    search never runs on a player's request and the moves stay in the order they fell due."""
     seats = doc["seats"]
     for _ in range(10_000):  # a game is far shorter; this only guards against a loop
         pending = who_acts(ruleset, doc["state"])
@@ -114,15 +124,19 @@ def advance(doc: Doc, ruleset: Ruleset, events: Events, now: float,
         if not due:
             break
         _, _, seat = due[0]
+        if not search and searches(doc, ruleset, seat):
+            break
         if not seats[seat].get("bot"):
             events.append({"type": "deadline_passed", "seat": seat, "kinds": pending[seat]})
         doc = engine_move(doc, ruleset, seat, events, now)
     return doc
 
 
-def is_due(doc: Doc, ruleset: Ruleset, now: float) -> bool:
-    """Whether the engine has a move to make in ``doc`` now."""
-    return bool(due_moves(doc, ruleset, who_acts(ruleset, doc["state"]), now))
+def is_due(doc: Doc, ruleset: Ruleset, now: float, search: bool = False) -> bool:
+    """Whether the engine has a move to make in ``doc`` now (a request, ``search`` false:
+    one it may make itself, see :func:`advance`)."""
+    due = due_moves(doc, ruleset, who_acts(ruleset, doc["state"]), now)
+    return bool(due) and (search or not searches(doc, ruleset, due[0][2]))
 
 
 def start(doc: Doc, ruleset: Ruleset, events: Events, now: float) -> Doc:

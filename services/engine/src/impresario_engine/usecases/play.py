@@ -156,16 +156,19 @@ def late(loaded: Loaded, doc: dict[str, Any], ruleset: Ruleset, seat: int,
     return None
 
 
-def settle(engine: Engine, game_id: str) -> tuple[Loaded, list[dict[str, Any]]]:
+def settle(engine: Engine, game_id: str, search: bool = False
+           ) -> tuple[Loaded, list[dict[str, Any]]]:
     """Apply every due deadline (and the bot moves that follow) now. Returns the game as saved
-    and the events that produced (none when nothing was due)."""
+    and the events that produced (none when nothing was due). Only the reaper passes
+    ``search``: a request leaves a searching bot's move, and what fell due after it, to the
+    reaper (``record.advance``)."""
 
     def step(loaded: Loaded):
         now = engine.clock()
-        if not is_due(loaded.doc, loaded.ruleset, now):
+        if not is_due(loaded.doc, loaded.ruleset, now, search):
             return Done((loaded, []))
         events: list[dict[str, Any]] = []
-        doc = advance(dict(loaded.doc), loaded.ruleset, events, now)
+        doc = advance(dict(loaded.doc), loaded.ruleset, events, now, search=search)
         return doc, events, (Loaded(loaded.version + 1, doc, None), events), None
 
     return transact(engine, game_id, step)
@@ -186,6 +189,9 @@ def resolve(engine: Engine, game_id: str, token: str | None) -> dict[str, Any]:
     after, events = settle(engine, game_id)
     if not events:
         limit = loaded.doc["settings"].get("move_seconds")
+        if is_due(after.doc, after.ruleset, engine.clock(), search=True):
+            raise Refused("nothing_due", CONFLICT, "a bot is thinking: the engine's background "
+                          "player makes its move, then what fell due after it")
         raise Refused("nothing_due", CONFLICT, "no deadline has passed" if limit else
                       "this game has no move deadlines (option move_seconds)")
     first = after.doc["seq"] - len(events) + 1

@@ -1,11 +1,13 @@
 """The reaper: applies passed move deadlines to every game that has one, with no request needed,
 and keeps the list of games (``upkeep.py``) to the games that exist.
 
-Deadlines are otherwise applied lazily by the next request that touches a game; the reaper
-(``python -m impresario_engine reap``, run by a Kubernetes CronJob) makes sure games where nobody
-is looking move on too. It reads the deadline index (a sorted set kept up to date by every
-write) and settles each game found there with the same compare-and-set as any request. A game
-whose settling fails is looked at again a minute later, so it cannot hold up the others.
+Deadlines are otherwise applied lazily by the next request that touches a game; the moves of
+searching bots (``Ruleset.searching_bots``) are made only here, so that no player's request
+waits for a search or shares its worker with one. The reaper (``python -m impresario_engine reap
+--loop 1``, beside ``make run`` and in its own Deployment on Kubernetes) makes sure games where
+nobody is looking move on too. It reads the deadline index (a sorted set kept up to date by
+every write) and settles each game found there with the same compare-and-set as any request. A
+game whose settling fails is looked at again a minute later, so it cannot hold up the others.
 
 Then it sweeps the list of games: the games that have expired leave it, and a game in play
 without a move for ``ABANDON_AFTER_SECONDS`` is finished with the deadline defaults.
@@ -14,6 +16,7 @@ without a move for ``ABANDON_AFTER_SECONDS`` is finished with the deadline defau
 from __future__ import annotations
 
 import time
+import uuid
 from typing import Any
 
 from impresario_rules import Refusal
@@ -28,54 +31,90 @@ from .unit import Engine, load
 
 #: seconds before the reaper tries again a game whose deadlines it could not apply
 RETRY_SECONDS = 60
+#: seconds a reaper holds its claim on a game while it settles it (searches included); reapers
+#: side by side skip the games another one holds (``GameStore.claim``)
+CLAIM_SECONDS = 30
+#: the shortest wait between two passes of ``reap --loop``: it wakes when the next game falls
+#: due (a bot's think time over, a deadline), at most its loop's seconds later
+MIN_WAIT_SECONDS = 0.05
 
 
-def reap_once(engine: Engine | None = None, limit: int = 1000) -> dict[str, Any]:
-    """One pass: every game whose deadline has passed is settled, then the list of games is
-    swept (``ABANDON_AFTER_SECONDS`` applies). Returns what was done."""
+def engine_from_env() -> Engine:
+    """The engine the reaper works with: REDIS_URL's Redis, the service's settings."""
+    config = Config.from_env()
+    if not config.redis_url:
+        raise SystemExit("REDIS_URL (or REDIS_URL_FILE) is not set")
+    return Engine(GameStore(connect(config.redis_url, config.redis_timeout)), config)
+
+
+def wait_seconds(engine: Engine, most: float) -> float:
+    """How long ``reap --loop`` sleeps before its next pass: until the next game falls due,
+    at least ``MIN_WAIT_SECONDS``, at most ``most``."""
+    when = engine.store.next_due()
+    if when is None:
+        return most
+    return min(most, max(MIN_WAIT_SECONDS, when - engine.clock()))
+
+
+def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = True
+              ) -> dict[str, Any]:
+    """One pass: every game whose deadline has passed is settled (the searching bots' moves
+    included: only the reaper makes them), then, if ``sweep``, the list of games is swept
+    (``ABANDON_AFTER_SECONDS`` applies). Returns what was done."""
     if engine is None:
-        config = Config.from_env()
-        if not config.redis_url:
-            raise SystemExit("REDIS_URL (or REDIS_URL_FILE) is not set")
-        engine = Engine(GameStore(connect(config.redis_url, config.redis_timeout)), config)
+        engine = engine_from_env()
     store = engine.store
     now = engine.clock()
     started = time.perf_counter()
+    owner = uuid.uuid4().hex
     report: dict[str, Any] = {"checked": 0, "settled": 0, "moves": 0, "errors": 0,
-                              "missing": 0}
+                              "missing": 0, "claimed": 0}
     for game_id in store.due_games(now, limit):
-        report["checked"] += 1
-        try:
-            loaded = load(engine, game_id)
-        except Refusal:
-            store.unschedule(game_id)  # expired or deleted
-            report["missing"] += 1
+        if not store.claim(game_id, owner, CLAIM_SECONDS):
+            report["claimed"] += 1  # another reaper is settling it
             continue
         try:
-            after, events = settle(engine, game_id)
-        except (Refusal, StoreUnavailable):
+            settle_due(engine, game_id, now, report)
+        finally:
+            store.release(game_id, owner)
+    if sweep:
+        try:
+            lists = upkeep.sweep(engine, limit, abandon=True)
+            store.drop_legacy_live()
+        except (Refusal, StoreUnavailable) as exc:
+            lists = {"error": str(exc)}
             report["errors"] += 1
-            try:  # out of the way of the other due games until the next passes
-                store.schedule(game_id, now + RETRY_SECONDS)
-            except StoreUnavailable:
-                pass
-            continue
-        if events:
-            report["settled"] += 1
-            report["moves"] += len(after.doc["moves"]) - len(loaded.doc["moves"])
-        else:  # the index was stale: put the right time back, or drop the game from it
-            deadline = next_deadline(after.doc, after.ruleset,
-                                     who_acts(after.ruleset, after.doc["state"]))
-            if deadline is None:
-                store.unschedule(game_id)
-            else:
-                store.schedule(game_id, deadline)
-    try:
-        lists = upkeep.sweep(engine, limit, abandon=True)
-        store.drop_legacy_live()
-    except (Refusal, StoreUnavailable) as exc:
-        lists = {"error": str(exc)}
-        report["errors"] += 1
-    report["lists"] = lists
+        report["lists"] = lists
     report["seconds"] = round(time.perf_counter() - started, 3)
     return report
+
+
+def settle_due(engine: Engine, game_id: str, now: float, report: dict[str, Any]) -> None:
+    """Settle one game of the deadline index, counting what was done in ``report``."""
+    store = engine.store
+    report["checked"] += 1
+    try:
+        loaded = load(engine, game_id)
+    except Refusal:
+        store.unschedule(game_id)  # expired or deleted
+        report["missing"] += 1
+        return
+    try:
+        after, events = settle(engine, game_id, search=True)
+    except (Refusal, StoreUnavailable):
+        report["errors"] += 1
+        try:  # out of the way of the other due games until the next passes
+            store.schedule(game_id, now + RETRY_SECONDS)
+        except StoreUnavailable:
+            pass
+        return
+    if events:
+        report["settled"] += 1
+        report["moves"] += len(after.doc["moves"]) - len(loaded.doc["moves"])
+    else:  # the index was stale: put the right time back, or drop the game from it
+        deadline = next_deadline(after.doc, after.ruleset,
+                                 who_acts(after.ruleset, after.doc["state"]))
+        if deadline is None:
+            store.unschedule(game_id)
+        else:
+            store.schedule(game_id, deadline)
