@@ -29,8 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", default=os.environ.get("DATA_DIR", "var/redis"))
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--reap-every", type=float, default=1.0, metavar="SECONDS",
-                        help="run the reaper every SECONDS beside the engine (default 1; 0: "
-                             "no reaper, the games move only when asked)")
+                        help="run the reaper beside the engine, at least every SECONDS (default "
+                             "1; 0: no reaper, the games move only when asked and hard bots, "
+                             "whose searches only the reaper makes, not at all)")
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
