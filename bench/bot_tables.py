@@ -24,6 +24,10 @@ from typing import Any, Callable
 import requests
 
 
+#: rounds of each kind of table, in turn
+ROUNDS = 3
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
@@ -75,24 +79,27 @@ def _table(base: str, bots: int, seed: int) -> tuple[str, list[str]]:
     return gid, tokens
 
 
-def measure(base: str, bots: int, tables: int, seconds: float = 120.0) -> dict[str, Any]:
-    """Human move latencies over ``tables`` concurrent tables with ``bots`` hard bots each."""
-    times: list[float] = []
+def play_tables(base: str, bots: int, tables: int, seed0: int, times: list[float],
+                seconds: float = 120.0) -> None:
+    """``tables`` concurrent tables with ``bots`` hard bots each, played to their end (or for
+    ``seconds``); each human move's latency is added to ``times``."""
     threads = []
     deadline = time.monotonic() + seconds
     for t in range(tables):
-        gid, tokens = _table(base, bots, 9000 + t)
+        gid, tokens = _table(base, bots, seed0 + t)
         for k, token in enumerate(tokens):
             th = threading.Thread(target=_seat_moves, daemon=True, args=(
-                base, gid, token, random.Random(t * 10 + k), times, deadline))
+                base, gid, token, random.Random((seed0 + t) * 10 + k), times, deadline))
             threads.append(th)
-    started = time.perf_counter()
     for th in threads:
         th.start()
     for th in threads:
         th.join()
+
+
+def summary(bots: int, tables: int, times: list[float], seconds: float) -> dict[str, Any]:
     return {"hard_bots": bots, "tables": tables, "human_moves": len(times),
-            "seconds": round(time.perf_counter() - started, 1),
+            "seconds": round(seconds, 1),
             "p50_ms": round(_percentile(times, 0.5) * 1000, 2),
             "p99_ms": round(_percentile(times, 0.99) * 1000, 2),
             "max_ms": round(max(times, default=0.0) * 1000, 2)}
@@ -118,15 +125,25 @@ def run(base: str, log: Callable[[str], None] = print, redis_url: str | None = N
             background.wait(10)
 
 
-def _both(base: str, log: Callable[[str], None]) -> dict[str, Any]:
-    alone = measure(base, 0, 6)
-    log(f"human moves, 4 humans a table: {alone['human_moves']} moves, p50 {alone['p50_ms']} "
-        f"ms, p99 {alone['p99_ms']} ms")
-    hard = measure(base, 3, 24)
-    log(f"human moves, 1 human + 3 hard bots: {hard['human_moves']} moves, p50 "
-        f"{hard['p50_ms']} ms, p99 {hard['p99_ms']} ms")
-    return {"four_humans": alone, "three_hard_bots": hard,
-            "p99_ratio": round(hard["p99_ms"] / alone["p99_ms"], 2) if alone["p99_ms"] else None}
+def _both(base: str, log: Callable[[str], None], rounds: int = ROUNDS) -> dict[str, Any]:
+    """Rounds of both kinds of table in turn (so a slow minute of a shared machine falls on
+    both), each kind's moves pooled: a p99 over several hundred moves."""
+    alone: list[float] = []
+    hard: list[float] = []
+    spent = [0.0, 0.0]
+    for r in range(rounds):
+        for i, (bots, tables, times) in enumerate(((0, 6, alone), (3, 24, hard))):
+            started = time.perf_counter()
+            play_tables(base, bots, tables, 9000 + 100 * r + 50 * i, times)
+            spent[i] += time.perf_counter() - started
+    four = summary(0, 6 * rounds, alone, spent[0])
+    three = summary(3, 24 * rounds, hard, spent[1])
+    log(f"human moves, 4 humans a table: {four['human_moves']} moves, p50 {four['p50_ms']} "
+        f"ms, p99 {four['p99_ms']} ms")
+    log(f"human moves, 1 human + 3 hard bots: {three['human_moves']} moves, p50 "
+        f"{three['p50_ms']} ms, p99 {three['p99_ms']} ms")
+    return {"four_humans": four, "three_hard_bots": three, "rounds": rounds,
+            "p99_ratio": round(three["p99_ms"] / four["p99_ms"], 2) if four["p99_ms"] else None}
 
 
 if __name__ == "__main__":

@@ -254,6 +254,36 @@ def test_reap_command_applies_a_real_deadline(client, make_game, redis_url, redi
     assert types.count("deadline_passed") == 4 and "bids_revealed" in types
 
 
+
+def test_the_reap_loop_plays_a_hard_bot_at_a_lower_cpu_priority(client, redis_url,
+                                                                 redis_client):
+    """``reap --loop`` (as ``make run`` and the reaper's pod run it) lowers its own CPU
+    priority (``--nice``, 10 by default), so on a machine it shares with the engine the
+    players' requests come before the searches; and it plays a ``hard`` bot's move by itself
+    once its think time is over."""
+    from .live_helpers import setup_game
+
+    created, tokens = setup_game(client, [None, "hard"], seed=11)
+    gid = created["game"]["id"]
+    env = dict(os.environ, REDIS_URL=redis_url)
+    reaper = subprocess.Popen([sys.executable, "-m", "impresario_engine", "reap", "--loop", "1",
+                               "--quiet"], env=env, stdout=subprocess.DEVNULL)
+    try:
+        moves: list = []
+        for _ in range(300):  # the bot thinks at least SEARCH_SECONDS (1 s), then searches
+            moves = doc_of(redis_client, gid)["moves"]
+            if moves:
+                break
+            time.sleep(0.05)
+        stat = open(f"/proc/{reaper.pid}/stat").read()
+        nice = int(stat.rsplit(")", 1)[1].split()[16])  # field 19 of proc(5)
+    finally:
+        reaper.terminate()
+        reaper.wait(30)
+    assert [(m[0], m[2]) for m in moves] == [(1, "bot")]
+    assert nice == os.nice(0) + 10
+
+
 # ------------------------------------------------------------------------------ whole games
 def _expected_defaults(client, game, view) -> dict[int, dict]:
     """R7's default for each pending seat, from what the view (and the seat's actions) show."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -85,6 +86,10 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
                              "later; the list of games is swept every SECONDS")
     parser.add_argument("--quiet", action="store_true",
                         help="print a pass's report only when it did something or failed")
+    parser.add_argument("--nice", type=int, default=10, metavar="N",
+                        help="with --loop, lower this process's CPU priority by N (default 10; "
+                             "0: as it is): on a machine it shares with the engine (make run), "
+                             "the players' requests come before the hard bots' searches")
     parser.set_defaults(handler=run_reap)
 
 
@@ -94,6 +99,8 @@ def run_reap(args: argparse.Namespace) -> int:
     from .usecases.reaper import engine_from_env, reap_once, wait_seconds
 
     engine = engine_from_env()
+    if args.loop and args.nice > 0:
+        os.nice(args.nice)
     swept = float("-inf")  # the list of games is swept once per --loop seconds
     while True:
         sweep = time.monotonic() - swept >= args.loop
