@@ -503,3 +503,27 @@ def test_reapers_side_by_side_skip_the_game_another_one_is_settling(app, client,
     assert (report["claimed"], report["settled"]) == (0, 1)
     assert [m[2] for m in doc_of(redis_client, gid)["moves"]] == ["bot"]
     assert redis_client.exists(f"game:{{{gid}}}:claim") == 0  # given back
+
+
+def test_a_move_after_its_deadline_is_refused_while_a_searching_bot_holds_the_default_up(
+        app, client, clock, redis_client):
+    """A seat's deadline passed after a ``hard`` bot's think time was over: the request cannot
+    play the default (it comes after the bot's search, which only the reaper makes), and the
+    late move is still refused (409 ``deadline_passed``, ``default_played`` false) and changes
+    nothing; the reaper then plays the bot's move and the default, in that order."""
+    from .live_helpers import setup_game
+
+    service = app.extensions["impresario"]
+    created, tokens = setup_game(client, [None, "hard"], seed=11, move_seconds=MINUTE)
+    gid = created["game"]["id"]
+    clock.advance(MINUTE + 1)
+    late = client.post(f"/v1/games/{gid}/moves", headers=auth(tokens[0]),
+                       json={"type": "bid", "slot": 1, "money": 0, "bluff": False})
+    assert_problem(late, 409, "deadline_passed")
+    body = late.get_json()
+    assert body["default_played"] is False and body["cause"] == "deadline"
+    assert body["version"] == created["game"]["version"] + 2  # two seats joined
+    assert doc_of(redis_client, gid)["moves"] == []
+    assert reap_once(service)["settled"] == 1
+    assert [(m[0], m[2]) for m in doc_of(redis_client, gid)["moves"][:2]] == [
+        (1, "bot"), (0, "deadline")]

@@ -364,7 +364,11 @@ def make_move(game_id: str):
     `version`. What fell due is saved in every case, and nothing else. Without `If-Match` the
     engine knows only what this request plays: when another request (a read, an event stream,
     the reaper) played the deadline first, a move that is legal in the new situation is made.
-    Send `If-Match` so that a move applies only to what its sender saw.
+    Send `If-Match` so that a move applies only to what its sender saw. A searching bot's move
+    (`hard`) is made only by the engine's background player, never by a request: a move that
+    arrives while one is due is made before it, unless the caller's own deadline has passed
+    meanwhile (`409 deadline_passed` with `default_played` false: the default follows the bot's
+    move).
 
     The body is one of the game's own moves: a `type` that is missing or not one of its
     ruleset's is 422 `unknown_move_type` (the problem's `move_types` lists them), a field

@@ -132,6 +132,18 @@ def advance(doc: Doc, ruleset: Ruleset, events: Events, now: float,
     return doc
 
 
+def overdue(doc: Doc, ruleset: Ruleset, seat: int, now: float) -> bool:
+    """Whether ``seat``'s deadline has passed in ``doc`` as a request left it (:func:`advance`
+    without ``search``): its default is still to be played, after a searching bot's move that
+    fell due before it, by the reaper."""
+    seats = doc["seats"]
+    if not any(s.get("bot") in ruleset.searching_bots for s in seats):
+        return False  # nothing holds a request's moves back
+    pending = who_acts(ruleset, doc["state"])
+    return seat in pending and not seats[seat].get("bot") and any(
+        s == seat for _, _, s in due_moves(doc, ruleset, pending, now))
+
+
 def is_due(doc: Doc, ruleset: Ruleset, now: float, search: bool = False) -> bool:
     """Whether the engine has a move to make in ``doc`` now (a request, ``search`` false:
     one it may make itself, see :func:`advance`)."""

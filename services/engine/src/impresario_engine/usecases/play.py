@@ -13,7 +13,7 @@ from impresario_rules import Refusal, Ruleset
 from ..table.access import authenticate, token_id
 from ..table.clock import FINISHED, OPEN, PLAYING
 from ..table.errors import CONFLICT, FORBIDDEN, STALE_VERSION, Refused, missing_token
-from ..table.record import advance, apply_move, is_due
+from ..table.record import advance, apply_move, is_due, overdue
 from ..table.views import game_view, game_view_with_facts, numbered
 from . import idempotency
 from .unit import Done, Engine, Loaded, SaveThenRefuse, load, transact
@@ -78,6 +78,13 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
         # what fell due before this move (deadlines, bots' think times) is played first, as it
         # would have been had anyone been looking
         doc = advance(doc, ruleset, events, now)
+        if overdue(doc, ruleset, seat, now):  # its default waits behind a bot's search
+            refusal = Refused(
+                "deadline_passed", CONFLICT, "time ran out before this move arrived: the "
+                "engine plays your default move once a bot that is thinking has moved",
+                version=loaded.version + (1 if events else 0), default_played=False,
+                cause="deadline", **ruleset.situation(doc["state"], seat))
+            return (doc, events, SaveThenRefuse(refusal), None) if events else _raise(refusal)
         if events or fell:
             seen = ruleset.situation(found, seat)  # what the sender saw (states never change)
             refusal = late(loaded, doc, ruleset, seat, seen, fell, events, if_match)
