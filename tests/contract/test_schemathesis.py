@@ -159,12 +159,18 @@ CHECKS = [positive_data_allowed if check is positive_data_acceptance else check
 assert positive_data_allowed in CHECKS and len(CHECKS) >= 14, CHECKS
 
 
+#: gunicorn's refusals of a request over its limits, as the engine's worker answers them
+GUNICORN_LIMITS = {414: "uri_too_long", 431: "headers_too_large"}
+
+
 def _gunicorn_limit(response) -> bool:
-    """gunicorn's own refusal of a request line or header over its limits (414 / 431, an HTML
-    page before the app sees the request). Only invalid requests get there (a valid one fits:
-    ids are 32 characters, tokens 256); they are counted, not held to the app's contract."""
+    """gunicorn's own refusal of a request line or headers over its limits (414 / 431, in
+    problem JSON from the engine's worker, ``worker.py``, before the app sees the request).
+    Only invalid requests get there (a valid one fits: ids are 32 characters, tokens 256);
+    they are counted, not held to the app's contract."""
     ctype = (response.headers.get("content-type") or [""])[0]
-    if response.status_code in (414, 431) and ctype.startswith("text/html"):
+    if GUNICORN_LIMITS.get(response.status_code) == _problem_code(response) \
+            and ctype.startswith("application/problem+json"):
         with _counter_lock:
             REFUSED_BY_GUNICORN[response.status_code] = \
                 REFUSED_BY_GUNICORN.get(response.status_code, 0) + 1
