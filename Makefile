@@ -123,6 +123,9 @@ ts-bot: $(NODE_STAMP) ## generate the TypeScript bot's types from openapi.yaml a
 #    Redis, gunicorn servers and Chromium, on free 127.0.0.1 ports, so a test that flushes its
 #    Redis flushes no other worker's. --dist loadfile keeps each file on one worker, in order:
 #    tests/fuzz/test_abuse.py counts its cases in module state and checks them in a last test.
+#    --no-loadscope-reorder hands out the files in the order tests/conftest.py puts them, the
+#    files with a slow test first (xdist's own order, by number of tests, left the long browser
+#    and race files for the end, where one worker ran them while the other waited).
 # 2. SERIAL_TESTS, alone. tests/faults stop, freeze and kill Redis and gunicorn workers, count
 #    worker processes and bound how fast the service answers meanwhile: beside another test
 #    those bounds would measure the neighbour. tests/contract/test_schemathesis.py: its twenty
@@ -143,7 +146,8 @@ STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
 	tests/live/test_lobby.py tests/live/test_deadlines.py tests/live/test_seating.py \
 	tests/live/test_streams.py tests/live/test_credentials_at_rest.py
 PYTEST       := IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
-TEST_PASS_1  := $(PYTEST) tests -n $(TEST_WORKERS) --dist loadfile $(SERIAL_TESTS:%=--ignore=%)
+TEST_PASS_1  := $(PYTEST) tests -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+	$(SERIAL_TESTS:%=--ignore=%)
 TEST_PASS_2  := $(PYTEST) $(SERIAL_TESTS)
 TEST_PASS_3  := IMPRESARIO_TEST_REDIS=cluster $(PYTEST) -n $(TEST_WORKERS) --dist loadfile \
 	$(STORE_TESTS)

@@ -43,6 +43,17 @@ UNLIMITED_ENV = {"RATE_LIMIT_CREATE_PER_IP": "0", "AUTH_FAILURES_PER_IP": "0"}
 
 
 # ------------------------------------------------------------------------------------ redis
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The files with a slow test first, each file's tests in their order. ``make test`` hands
+    whole files to its two workers in this order (``--dist loadfile --no-loadscope-reorder``):
+    the long files (a browser playing whole games, races on a real clock) start early and run
+    beside the many short ones, instead of being left for the end, where one worker would play
+    them while the other waits."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
+
+
 @pytest.fixture(scope="session")
 def embedded_redis(tmp_path_factory):
     from impresario_engine.store.embedded import EmbeddedRedis, EmbeddedRedisCluster
