@@ -136,11 +136,10 @@ def overdue(doc: Doc, ruleset: Ruleset, seat: int, now: float) -> bool:
     """Whether ``seat``'s deadline has passed in ``doc`` as a request left it (:func:`advance`
     without ``search``): its default is still to be played, after a searching bot's move that
     fell due before it, by the reaper."""
-    seats = doc["seats"]
-    if not any(s.get("bot") in ruleset.searching_bots for s in seats):
+    if not any(searches(doc, ruleset, s) for s in range(len(doc["seats"]))):
         return False  # nothing holds a request's moves back
     pending = who_acts(ruleset, doc["state"])
-    return seat in pending and not seats[seat].get("bot") and any(
+    return seat in pending and not doc["seats"][seat].get("bot") and any(
         s == seat for _, _, s in due_moves(doc, ruleset, pending, now))
 
 
