@@ -34,6 +34,24 @@ def render(r: dict) -> str:
             out.append(f"| {x['ruleset']} | {x['players']} | {x['games_per_s']:.1f} | "
                        f"{x['actions_per_s']:.0f} | {x['games_per_cpu_s']:.1f} | "
                        f"{x['actions_per_cpu_s']:.0f} | {x['moves_per_game']:.1f} |")
+    marks = r.get("rules_core_marks")
+    if marks:
+        four = next(x for x in r["rules_core"] if x["players"] == 4)
+        target = r.get("targets", {}).get("rules_4p_games_per_cpu_s")
+        out += ["", "Marks measured in the same minutes (bench/rules_core.py): OpenSpiel's "
+                "goofspiel through pyspiel (its C++ core), and the contract's floor (a game of "
+                "Turandot's length that does only what the contract asks of any ruleset, with "
+                "no rule):", "",
+                "| mark | players | games per CPU-second | Turandot 4 players ÷ mark | "
+                "the target ÷ mark |", "|---|---:|---:|---:|---:|"]
+        for m in marks:
+            if "games_per_cpu_s" not in m:
+                out.append(f"| {m['mark']} | {m['players']} | {m['error']} | - | - |")
+                continue
+            ratio = four["games_per_cpu_s"] / m["games_per_cpu_s"]
+            goal = f"{target / m['games_per_cpu_s']:.2f}" if target else "-"
+            out.append(f"| {m['mark']} | {m['players']} | {m['games_per_cpu_s']:.0f} | "
+                       f"{ratio:.2f} | {goal} |")
     out += ["", "### HTTP through gunicorn as shipped (4 workers x 64 threads, embedded Redis)", "",
             "| endpoint | clients | requests/s | bids/s | p50 ms | p99 ms | server CPU ms/req | "
             "Redis CPU ms/req | generator CPU ms/req | errors |",

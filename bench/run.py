@@ -318,6 +318,19 @@ def step_rules_beside() -> list[dict]:
     return out
 
 
+def step_rules_marks() -> list[dict]:
+    """OpenSpiel's goofspiel and the contract's floor, in the same minutes as Turandot's
+    figures (bench/rules_core.py): the rules core's games per CPU-second ÷ each."""
+    out = rules_core.marks(RULES_SECONDS)
+    for r in out:
+        if "error" in r:
+            log(f"rules core mark {r['mark']}: {r['error']}")
+        else:
+            log(f"rules core mark {r['mark']} {r['players']}p: {r['games_per_cpu_s']:.0f} games "
+                f"per CPU-second")
+    return out
+
+
 def step_storage(url: str, rds: redis.Redis) -> list[dict]:
     """Finished games played in process through the service, every POST with an
     Idempotency-Key as the SDK sends; MEMORY USAGE of each of the game's keys."""
@@ -536,6 +549,7 @@ def main() -> int:
     log("1/6 rules core")
     results["rules_core"] = step_rules()
     results["rules_core_beside"] = step_rules_beside()
+    results["rules_core_marks"] = step_rules_marks()
 
     log("starting the embedded Redis (append-only file on, as `make run`)")
     rdir = OUT / "redis"
@@ -721,11 +735,24 @@ def verdict(r: dict) -> dict:
                                    "met": max(ev["16"]["p99_ratio"], ev["64"]["p99_ratio"]) <= 2.0},
         "rules_4p_games_per_s": {"value": four["games_per_s"],
                                  "per_cpu_second": four["games_per_cpu_s"],
+                                 **mark_ratios(four, r.get("rules_core_marks", [])),
                                  "met": four["games_per_cpu_s"]
                                  >= TARGETS["rules_4p_games_per_cpu_s"]},
         "bytes_per_finished_game": {"value": worst_bytes, "met": worst_bytes <= 4096},
         "scale_ratio": {"value": r["scale"]["ratio"], "met": r["scale"]["ratio"] >= 0.9},
     }
+
+
+def mark_ratios(four: dict, marks: list[dict]) -> dict[str, float]:
+    """Turandot's 4-player games per CPU-second ÷ each mark measured in the run (``over_<mark>``),
+    and the target's own ratio to each (``target_over_<mark>``)."""
+    out = {}
+    for m in marks:
+        if "games_per_cpu_s" in m:
+            out[f"over_{m['mark']}"] = round(four["games_per_cpu_s"] / m["games_per_cpu_s"], 3)
+            out[f"target_over_{m['mark']}"] = round(
+                TARGETS["rules_4p_games_per_cpu_s"] / m["games_per_cpu_s"], 3)
+    return out
 
 
 def table(r: dict) -> str:
@@ -741,6 +768,16 @@ def table(r: dict) -> str:
         lines.append(f"  {x['ruleset']} {x['players']} players{'':<{14 - len(x['ruleset'])}}"
                      f"{x['games_per_s']:9.1f}{x['actions_per_s']:11.0f}"
                      f"{x['games_per_cpu_s']:14.1f}{x['actions_per_cpu_s']:15.0f}")
+    four = next(x for x in r["rules_core"] if x["players"] == 4)
+    for m in r.get("rules_core_marks", []):
+        if "games_per_cpu_s" in m:
+            name = f"mark: {m['mark']} {m['players']}p"
+            lines.append(f"  {name:<27}{m['games_per_s']:9.0f}{m['actions_per_s']:11.0f}"
+                         f"{m['games_per_cpu_s']:14.0f}{m['actions_per_cpu_s']:15.0f}"
+                         f"   (Turandot 4p / this: "
+                         f"{four['games_per_cpu_s'] / m['games_per_cpu_s']:.2f})")
+        else:
+            lines.append(f"  mark: {m['mark']}: {m['error']}")
     lines += ["", "HTTP (gunicorn as shipped)   clients  req/s  bids/s  p50 ms  p99 ms  "
               "srv CPU ms/req  redis  gen"]
     for x in r["http"] + r["generator_ceiling"]:
