@@ -102,10 +102,17 @@ def engine_move(doc: Doc, ruleset: Ruleset, seat: int, events: Events, now: floa
                       events, now)
 
 
-def searches(doc: Doc, ruleset: Ruleset, seat: int) -> bool:
+def searches(doc: Doc, ruleset: Ruleset, seat: int | None = None) -> bool:
     """Whether the engine's move for ``seat`` is a search (a bot of ``ruleset.searching_bots``):
-    only the reaper's process makes it, never a request's."""
-    return doc["seats"][seat].get("bot") in ruleset.searching_bots
+    only the reaper's process makes it, never a request's. Without ``seat``: whether any
+    seat's is (asked on every move, so one loop over the seats, not a call for each)."""
+    searching = ruleset.searching_bots
+    if seat is not None:
+        return doc["seats"][seat].get("bot") in searching
+    for entry in doc["seats"]:
+        if entry.get("bot") in searching:
+            return True
+    return False
 
 
 def advance(doc: Doc, ruleset: Ruleset, events: Events, now: float,
@@ -136,7 +143,7 @@ def overdue(doc: Doc, ruleset: Ruleset, seat: int, now: float) -> bool:
     """Whether ``seat``'s deadline has passed in ``doc`` as a request left it (:func:`advance`
     without ``search``): its default is still to be played, after a searching bot's move that
     fell due before it, by the reaper."""
-    if not any(searches(doc, ruleset, s) for s in range(len(doc["seats"]))):
+    if not searches(doc, ruleset):
         return False  # nothing holds a request's moves back
     pending = who_acts(ruleset, doc["state"])
     return seat in pending and not doc["seats"][seat].get("bot") and any(
