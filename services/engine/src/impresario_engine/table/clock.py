@@ -74,8 +74,10 @@ def deadlines(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
     """When each pending seat's time runs out (seats without a deadline are left out)."""
     if doc["status"] != PLAYING:
         return {}
-    state = doc["state"]
     limit = doc["settings"].get("move_seconds")
+    if limit is None and type(ruleset).turn_seconds is Ruleset.turn_seconds:
+        return {}  # one time for every move (the base's turn_seconds), and the game has none
+    state = doc["state"]
     since = doc.get("since", {})
     out = {}
     for s in pending:
