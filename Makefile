@@ -249,7 +249,7 @@ k8s-validate: $(K8S_STAMP) ## render every k8s/ overlay and validate it offline
 # `make bench` (not part of `make test`; about 5 minutes on 2 cores): the rules core, HTTP through
 # gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
 # in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
-bench: install ## ~13 min: rules core, HTTP, storage, the list of games, scale, SDK, streams (docs/performance.md)
+bench: install ## ~13 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams (docs/performance.md)
 	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
 	@$(BIN)/python -m pip install --quiet -r bench/requirements-openspiel.txt \
 		|| echo "open-spiel could not be installed: the rules core is measured without its goofspiel mark"
