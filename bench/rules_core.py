@@ -34,6 +34,8 @@ from typing import Any, Callable
 from impresario_rules import RULESETS
 from impresario_rules.base import Ruleset
 from impresario_rules.turandot import TURANDOT
+from impresario_rules.turandot.state import BIDDING
+from impresario_rules.turandot.state import pending as turandot_pending
 
 #: the games measured beside Turandot, each at one table size (Word Jam seats 5 to 12)
 BESIDE = (("wordjam", 5), ("muzicando", 4))
@@ -130,28 +132,20 @@ def goofspiel(seconds: float, players: int = 4) -> dict:
 def floor_play(players: int, seed: int, moves: int = 44) -> int:
     """A game of ``moves`` moves (a 4-player Turandot game makes about 44) that does, each
     move, only what the rules core's contract asks of any ruleset and nothing of the rules:
-    ``pending`` builds a fresh mapping, one random draw makes a move, ``apply`` returns a new
-    state (a shallow copy with one list replaced) and one event. The state has Turandot's
-    keys; a round is a bid from each seat, then the bids start again."""
+    ``pending`` builds a fresh mapping (Turandot's own, in its bidding phase), one random draw
+    makes a move, ``apply`` returns a new state (a shallow copy with one list replaced) and one
+    event. The state has Turandot's keys; a round is a bid from each seat, then the bids start
+    again."""
     rng = random.Random(seed)
     state: dict[str, Any] = dict(_FLOOR_STATE)
     state["bids"] = [None] * players
     made = 0
     while made < moves:
-        seat = min(_floor_pending(state))
+        seat = min(turandot_pending(state))  # the bidding phase's: the cheapest there is
         move = {"type": "bid", "slot": 1 + rng.getrandbits(2), "money": 0, "bluff": False}
         state, _events = _floor_apply(state, seat, move)
         made += 1
     return made
-
-
-def _floor_pending(state: dict[str, Any]) -> dict[int, list[str]]:
-    bids = state["bids"]
-    waiting: dict[int, list[str]] = {}
-    for s in range(len(bids)):
-        if bids[s] is None:
-            waiting[s] = ["bid"]
-    return waiting
 
 
 def _floor_apply(state: dict[str, Any], seat: int, move: dict[str, Any]
@@ -167,9 +161,10 @@ def _floor_apply(state: dict[str, Any], seat: int, move: dict[str, Any]
 _SEAT_KEYS = tuple(str(seat) for seat in range(16))
 
 
-#: a state with Turandot's keys (their values are not read by :func:`floor_play`)
+#: a state with Turandot's keys, in its bidding phase (the other values are not read by
+#: :func:`floor_play`)
 _FLOOR_STATE: dict[str, Any] = {**{key: None for key in TURANDOT.new_game(4, None, 0)[0]},
-                                "round": 1}
+                                "phase": BIDDING, "round": 1}
 
 
 def contract_floor(seconds: float, players: int = 4) -> dict:
