@@ -246,7 +246,7 @@ k8s-validate: $(K8S_STAMP) ## render every k8s/ overlay and validate it offline
 		echo "k8s/overlays/$$overlay: valid for Kubernetes $(K8S_VERSIONS)"; \
 	done
 
-# `make bench` (not part of `make test`; about 5 minutes on 2 cores): the rules core, HTTP through
+# `make bench` (not part of `make test`; about 13 minutes on 2 cores): the rules core, HTTP through
 # gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
 # in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
 bench: install ## ~13 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams (docs/performance.md)

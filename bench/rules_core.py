@@ -16,9 +16,10 @@ Two marks are measured in the same run, so that the machine's noise cancels in t
   installs ``open-spiel``); left out otherwise.
 - **The contract's floor** (:func:`floor_play`): the least any rules core with this package's
   contract does in a game of Turandot's length, with no rule at all. Each move: ``pending``
-  builds a fresh mapping, one random draw, a move object, and ``apply`` returns a new state (a
-  shallow copy of a state with Turandot's keys, one list replaced) and one event. It bounds
-  what CPython can do with the contract: no rules core plays more games per CPU-second.
+  builds a fresh mapping (Turandot's own, in its bidding phase), one random draw, a move
+  object, and ``apply`` returns a new state (a shallow copy of a state with Turandot's keys,
+  one list replaced) and one event. It bounds what CPython can do with the contract: no rules
+  core plays more games per CPU-second.
 
 ``python bench/rules_core.py --marks`` prints both.
 """
