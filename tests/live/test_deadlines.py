@@ -21,7 +21,7 @@ import pytest
 
 from impresario_rules.turandot.cards import DIRECTORS
 from impresario_engine.usecases.reaper import reap_once
-from .live_helpers import create, doc_of, raw_events
+from .live_helpers import create, doc_of, raw_events, setup_game
 from service_helpers import assert_problem, auth
 
 MINUTE = 60
@@ -254,15 +254,12 @@ def test_reap_command_applies_a_real_deadline(client, make_game, redis_url, redi
     assert types.count("deadline_passed") == 4 and "bids_revealed" in types
 
 
-
 def test_the_reap_loop_plays_a_hard_bot_at_a_lower_cpu_priority(client, redis_url,
                                                                  redis_client):
     """``reap --loop`` (as ``make run`` and the reaper's pod run it) lowers its own CPU
     priority (``--nice``, 10 by default), so on a machine it shares with the engine the
     players' requests come before the searches; and it plays a ``hard`` bot's move by itself
     once its think time is over."""
-    from .live_helpers import setup_game
-
     created, tokens = setup_game(client, [None, "hard"], seed=11)
     gid = created["game"]["id"]
     env = dict(os.environ, REDIS_URL=redis_url)
@@ -400,8 +397,6 @@ def test_a_searching_bot_thinks_off_the_move_that_hands_it_its_turn(app, client,
     reaper plays its bid, with nobody asking for the game."""
     from impresario_engine.table.clock import SEARCH_SECONDS
 
-    from .live_helpers import setup_game
-
     service = app.extensions["impresario"]
     created, tokens = setup_game(client, [None, "hard"], seed=11)
     gid = created["game"]["id"]
@@ -428,8 +423,6 @@ def test_no_request_plays_a_searching_bot_only_the_reaper_does(app, client, cloc
     bot is thinking). The reaper plays it, and everything that fell due after it, in order:
     here the bot's bid first, then the human's passed deadline."""
     from impresario_engine.table.clock import SEARCH_SECONDS
-
-    from .live_helpers import setup_game
 
     service = app.extensions["impresario"]
     created, tokens = setup_game(client, [None, "hard"], seed=11, move_seconds=MINUTE)
@@ -458,8 +451,6 @@ def test_a_move_after_a_searching_bot_fell_due_is_played_without_its_search(
     move."""
     from impresario_engine.table.clock import SEARCH_SECONDS
 
-    from .live_helpers import setup_game
-
     created, tokens = setup_game(client, [None, "hard"], seed=11)
     gid = created["game"]["id"]
     clock.advance(2 * SEARCH_SECONDS)
@@ -478,8 +469,6 @@ def test_reapers_side_by_side_skip_the_game_another_one_is_settling(app, client,
     its loop."""
     from impresario_engine.table.clock import SEARCH_SECONDS
     from impresario_engine.usecases.reaper import MIN_WAIT_SECONDS, wait_seconds
-
-    from .live_helpers import setup_game
 
     service = app.extensions["impresario"]
     store = service.store
@@ -511,8 +500,6 @@ def test_a_move_after_its_deadline_is_refused_while_a_searching_bot_holds_the_de
     play the default (it comes after the bot's search, which only the reaper makes), and the
     late move is still refused (409 ``deadline_passed``, ``default_played`` false) and changes
     nothing; the reaper then plays the bot's move and the default, in that order."""
-    from .live_helpers import setup_game
-
     service = app.extensions["impresario"]
     created, tokens = setup_game(client, [None, "hard"], seed=11, move_seconds=MINUTE)
     gid = created["game"]["id"]
