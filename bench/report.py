@@ -36,8 +36,7 @@ def render(r: dict) -> str:
                        f"{x['actions_per_cpu_s']:.0f} | {x['moves_per_game']:.1f} |")
     marks = r.get("rules_core_marks")
     if marks:
-        four = next(x for x in r["rules_core"] if x["players"] == 4)
-        target = r.get("targets", {}).get("rules_4p_games_per_cpu_s")
+        ratios = r["verdict"]["rules_4p_games_per_s"]  # run.mark_ratios
         out += ["", "Marks measured in the same minutes (bench/rules_core.py): OpenSpiel's "
                 "goofspiel through pyspiel (its C++ core), and the contract's floor (a game of "
                 "Turandot's length that does only what the contract asks of any ruleset, with "
@@ -48,10 +47,9 @@ def render(r: dict) -> str:
             if "games_per_cpu_s" not in m:
                 out.append(f"| {m['mark']} | {m['players']} | {m['error']} | - | - |")
                 continue
-            ratio = four["games_per_cpu_s"] / m["games_per_cpu_s"]
-            goal = f"{target / m['games_per_cpu_s']:.2f}" if target else "-"
             out.append(f"| {m['mark']} | {m['players']} | {m['games_per_cpu_s']:.0f} | "
-                       f"{ratio:.2f} | {goal} |")
+                       f"{ratios['over_' + m['mark']]:.2f} | "
+                       f"{ratios['target_over_' + m['mark']]:.2f} |")
     out += ["", "### HTTP through gunicorn as shipped (4 workers x 64 threads, embedded Redis)", "",
             "| endpoint | clients | requests/s | bids/s | p50 ms | p99 ms | server CPU ms/req | "
             "Redis CPU ms/req | generator CPU ms/req | errors |",

@@ -35,7 +35,7 @@ from typing import Any, Callable
 from impresario_rules import RULESETS
 from impresario_rules.base import Ruleset
 from impresario_rules.turandot import TURANDOT
-from impresario_rules.turandot.state import BIDDING
+from impresario_rules.turandot.state import BIDDING, SEAT_KEYS
 from impresario_rules.turandot.state import pending as turandot_pending
 
 #: the games measured beside Turandot, each at one table size (Word Jam seats 5 to 12)
@@ -156,10 +156,7 @@ def _floor_apply(state: dict[str, Any], seat: int, move: dict[str, Any]
     new = state.copy()
     new["bids"] = bids if None in bids else [None] * len(bids)
     return new, [{"type": "bid_committed", "round": state["round"], "seat": seat,
-                  "_private": {_SEAT_KEYS[seat]: {"bid": {"slot": move["slot"]}}}}]
-
-
-_SEAT_KEYS = tuple(str(seat) for seat in range(16))
+                  "_private": {SEAT_KEYS[seat]: {"bid": {"slot": move["slot"]}}}}]
 
 
 #: a state with Turandot's keys, in its bidding phase (the other values are not read by

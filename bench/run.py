@@ -768,14 +768,13 @@ def table(r: dict) -> str:
         lines.append(f"  {x['ruleset']} {x['players']} players{'':<{14 - len(x['ruleset'])}}"
                      f"{x['games_per_s']:9.1f}{x['actions_per_s']:11.0f}"
                      f"{x['games_per_cpu_s']:14.1f}{x['actions_per_cpu_s']:15.0f}")
-    four = next(x for x in r["rules_core"] if x["players"] == 4)
+    ratios = r["verdict"]["rules_4p_games_per_s"]
     for m in r.get("rules_core_marks", []):
         if "games_per_cpu_s" in m:
             name = f"mark: {m['mark']} {m['players']}p"
             lines.append(f"  {name:<27}{m['games_per_s']:9.0f}{m['actions_per_s']:11.0f}"
                          f"{m['games_per_cpu_s']:14.0f}{m['actions_per_cpu_s']:15.0f}"
-                         f"   (Turandot 4p / this: "
-                         f"{four['games_per_cpu_s'] / m['games_per_cpu_s']:.2f})")
+                         f"   (Turandot 4p / this: {ratios['over_' + m['mark']]:.2f})")
         else:
             lines.append(f"  mark: {m['mark']}: {m['error']}")
     lines += ["", "HTTP (gunicorn as shipped)   clients  req/s  bids/s  p50 ms  p99 ms  "
