@@ -83,9 +83,11 @@ def test_a_human_plays_a_whole_game_against_three_bots(client, redis_client, see
     mine = [e for e in events if e["type"] == "bid_committed" and e["seat"] == 0]
     assert len(mine) == 7 and all("bid" in e for e in mine)
     assert [e for e in events if e["type"] == "seat_taken"] == [
-        {"seq": i + 2, "type": "seat_taken", "seat": i, "name": name, "bot": kind}
+        {"seq": i + 1, "type": "seat_taken", "seat": i, "name": name, "bot": kind}
         for i, (name, kind) in enumerate([("Human", None), ("Ada", "greedy"), ("Bob", "greedy"),
-                                          ("Cy", "random")])]  # after round 1's table
+                                          ("Cy", "random")])]
+    # round 1's table is laid out once every seat is taken, never before
+    assert [e["type"] for e in events[4:6]] == ["game_started", "round_started"]
     assert events[-1]["type"] == "game_finished"
     view = client.get(f"/v1/games/{gid}").get_json()
     assert [p["bot"] for p in view["players"]] == [None, "greedy", "greedy", "random"]

@@ -43,7 +43,7 @@ def test_private_game_hides_everything_from_spectators_without_the_link(client):
     try:
         assert stream.status == 200
         assert stream.next_block() == {"retry": 2000}
-        assert stream.next_block()["event"] == "round_started"
+        assert stream.next_block()["event"] == "seat_taken"
     finally:
         stream.close()
 

@@ -226,7 +226,7 @@ def test_heartbeats_live_delivery_and_deadlines_applied_by_an_idle_stream(app_fa
         assert stream.resp.headers["Cache-Control"] == "no-store"
         assert stream.next_block() == {"retry": 2000}
         backlog = stream.events(doc_of(redis_client, gid)["seq"])
-        assert backlog[-1]["event"] == "game_started"
+        assert [e["event"] for e in backlog[-2:]] == ["game_started", "round_started"]
         beats = 0
         for _ in range(100):
             block = stream.next_block()
@@ -382,7 +382,7 @@ def test_a_seats_stream_ends_with_its_own_seat_left(app_factory, redis_client):
     leaver = TestStream(client, url, auth(tokens[0]))
     try:
         backlog = doc_of(redis_client, gid)["seq"]
-        assert leaver.events(backlog)[-1]["event"] == "game_started"
+        assert leaver.events(backlog)[-1]["event"] == "round_started"
         gone = client.delete(f"/v1/games/{gid}/seats/0", headers=auth(tokens[0]))
         assert gone.status_code == 200, gone.get_data(as_text=True)
         # the others bid: the bot now at seat 0 commits its own sealed bid as the bids go round

@@ -43,6 +43,9 @@ KINDS = (ILLEGAL, NOT_NOW, STALE, FINISHED)
 
 #: the phase of a game that is over, in every ruleset (``state["phase"]``)
 OVER = "finished"
+#: the phase of a game set up but not dealt (``Ruleset.setup``): its seats are being taken,
+#: nothing hidden is drawn yet and nobody must act, in every ruleset
+SETUP = "setup"
 
 
 class Refusal(Exception):
@@ -164,9 +167,32 @@ class Ruleset:
     def new_game(
         self, players: int, options: dict[str, Any] | None, seed: int
     ) -> tuple[State, list[Event]]:
-        """A new game for ``players`` seats, and the events of its setup (the first round laid
-        out). Raises :class:`InvalidOptions` for bad options."""
+        """A new game for ``players`` seats, dealt: :meth:`setup`, then :meth:`deal`, and the
+        events of both (the first round laid out). Raises :class:`InvalidOptions` for bad
+        options."""
+        state, events = self.setup(players, options, seed)
+        state, dealt = self.deal(state)
+        return state, events + dealt
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int
+              ) -> tuple[State, list[Event]]:
+        """A game for ``players`` seats as it stands while its seats are taken: the options
+        checked (:class:`InvalidOptions`), the generator seeded, what the options choose in
+        the open (a random first seat), and nothing hidden drawn. Its phase is :data:`SETUP`:
+        nobody must act, and every viewer sees the same."""
         raise NotImplementedError
+
+    def deal(self, state: State) -> tuple[State, list[Event]]:
+        """A :data:`SETUP` state dealt, once every seat is taken: every hidden thing drawn
+        from the game's generator (the decks shuffled, the hands dealt) and the first round,
+        turn or hand laid out; and the events of it. ``setup`` then ``deal`` draw from the
+        generator in the order a game always has, so a seed gives the same game whether it is
+        dealt at once (:meth:`new_game`) or when its table fills."""
+        raise NotImplementedError
+
+    def is_dealt(self, state: State) -> bool:
+        """Whether the game was dealt (its phase is no longer :data:`SETUP`)."""
+        return state["phase"] != SETUP
 
     # the checks every new game starts with, in this order: players, options, seed
     def check_players(self, players: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Shape, Str, event, move,
                        space)
+from ..base import SETUP
 from .cards import COLOURS, DECK, SIGNS
 from .layouts import LAYOUTS
 from .state import (AUCTION, CHOOSE, CONTRACTS, FINISHED, INDIVIDUAL, MAX_HANDS, MAX_PLAYERS, PLAY,
@@ -140,7 +141,8 @@ VIEW = Shape("MuzicandoView", {
     "auction_variant": Bool(description="hands open with the auction (team game, or R11)"),
     "hand": Int(),
     "hands": Int(),
-    "phase": Str(enum=[AUCTION, CHOOSE, PLAY, FINISHED]),
+    "phase": Str(enum=[SETUP, AUCTION, CHOOSE, PLAY, FINISHED],
+                 description="setup: seats are still being taken, nothing is dealt"),
     "dealer": Int(),
     "turn": Int(nullable=True),
     "players": List(Obj(PLAYER)),

@@ -8,7 +8,7 @@ R11 ``auction`` option) or the **choice** of the layout (individual game), then 
 declarer or chooser opens, and turns go clockwise until everyone is out or the table is blocked
 (R6). The hand is scored and the next one dealt at once; after the last hand the game is finished.
 
-The state is a plain dict (see :meth:`Muzicando.new_game`); every function returns a new dict and
+The state is a plain dict (see :meth:`Muzicando.setup`); every function returns a new dict and
 shares the untouched parts with the old one. Where each part lives: ``state.py`` (what a state
 says), ``hands.py`` (the deal, a hand's end and score, the match's score), ``auction.py`` (the
 auction and the choice), ``play.py`` (placing and passing), ``layouts.py`` (where a card may go),
@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Event, InvalidOptions, Ruleset, State, first_seat
+from ..base import SETUP, Event, InvalidOptions, Ruleset, State, first_seat
 from . import spaces, views
 from .auction import auction_bid, auction_pass, choose_layout
 from .hands import deal, game_score
@@ -40,8 +40,10 @@ class Muzicando(Ruleset):
                 "choose_layout": choose_layout, "place": place, "pass": pass_move}
 
     # ------------------------------------------------------------------ setup
-    def new_game(self, players: int, options: dict[str, Any] | None, seed: int
-                 ) -> tuple[State, list[Event]]:
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int
+              ) -> tuple[State, list[Event]]:
+        """The match before the first deal: the options checked, the first dealer, and no
+        card dealt."""
         self.check_players(players)
         options = self.known_options(options)
         self.check_seed(seed)
@@ -77,16 +79,19 @@ class Muzicando(Ruleset):
         first, g = first_seat(options, "first_dealer", n, g)
         state: State = {
             "n": n, "mode": mode, "auction": auction, "hands": hands, "rng": g,
-            "hand": 1, "dealer": first, "first_dealer": first, "phase": AUCTION,
+            "hand": 1, "dealer": first, "first_dealer": first, "phase": SETUP,
             "held": [[] for _ in range(n)], "pile": [],
             "calls": [], "bid": None, "forced": False, "turn": None,
             "chooser": None, "declarer": None, "contract": None, "layout": None, "table": None,
             "blocked": [False] * n, "queued": [], "run": None, "passed": [], "out": [],
             "redeals": 0, "results": [],
         }
+        return state, []
+
+    def deal(self, state: State) -> tuple[State, list[Event]]:
+        """The first hand dealt, up to its first decision (the auction, or the choice)."""
         events: list[Event] = []
-        state = deal(state, events)
-        return state, events
+        return deal(state, events), events
 
     # ------------------------------------------------------------------ queries
     def situation(self, state: State, seat: int) -> dict[str, Any]:

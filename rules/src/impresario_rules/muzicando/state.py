@@ -2,7 +2,7 @@
 must act and with which kinds of move, what a seat may bid, choose or place, whether it may
 pass, the match's totals and teams).
 
-A state is a plain JSON dict (see ``Muzicando.new_game``); nothing here changes one.
+A state is a plain JSON dict (see ``Muzicando.setup``); nothing here changes one.
 """
 
 from __future__ import annotations

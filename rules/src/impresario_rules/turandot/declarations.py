@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Shape, Str, event, move,
                        space)
+from ..base import SETUP
 from .cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, HELPERS, SEXES, SINGER_ID
 from .scoring import LINES
 from .state import (BIDDING, CASTING, FINISHED, FIRE, MAX_PLAYERS, NOMINATE, OFFICE, ROUNDS,
@@ -15,7 +16,7 @@ from .state import (BIDDING, CASTING, FINISHED, FIRE, MAX_PLAYERS, NOMINATE, OFF
 #: the most seats and slots any Turandot table has
 MAX_SEATS = MAX_PLAYERS
 MAX_SLOTS = MAX_PLAYERS + 1
-PHASES = (BIDDING, OFFICE, NOMINATE, FIRE, CASTING, FINISHED)
+PHASES = (SETUP, BIDDING, OFFICE, NOMINATE, FIRE, CASTING, FINISHED)
 
 # ---------------------------------------------------------------------------- cards
 SINGER = Shape("Singer", {

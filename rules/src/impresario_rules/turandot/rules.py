@@ -6,7 +6,7 @@ lays players+1 cards, everyone commits a sealed bid, the bids are revealed toget
 rounds 1–3 the maestro names a player who fires a director. After round 7 each player casts their
 six singers into the six roles, and the game is scored.
 
-The state is a plain dict (see :func:`Turandot.new_game`); every function returns a new dict and
+The state is a plain dict (see :meth:`Turandot.setup`); every function returns a new dict and
 shares the untouched parts with the old one. Where each part lives: ``state.py`` (what a state
 says), ``moves.py`` (each move), ``round.py`` (the reveal, hiring, firing, the round's end),
 ``spaces.py`` (legal moves, action spaces, defaults), ``views.py``, ``scoring.py``, ``cards.py``,
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Event, Ruleset, State, first_seat
+from ..base import SETUP, Event, Ruleset, State, first_seat
 from . import spaces, views
 from .cards import DEFAULT, DIRECTOR_CARDS, DIRECTORS, ROLES, Catalogue, parse_catalogue
 from .moves import HANDLERS
@@ -37,28 +37,28 @@ class Turandot(Ruleset):
     handlers = HANDLERS
 
     # ------------------------------------------------------------------ setup
-    def new_game(self, players: int, options: dict[str, Any] | None, seed: int
-                 ) -> tuple[State, list[Event]]:
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int
+              ) -> tuple[State, list[Event]]:
+        """The table before the deal: the options checked, the first maestro (R2), each
+        player's money, and no singer drawn."""
         self.check_players(players)
         options = self.known_options(options)
         self.check_seed(seed)
         g = rngmod.seed_state(seed)
         first, g = first_seat(options, "first_maestro", players, g)
         custom = options.get("catalogue")
+        catalogue = None
         if custom is not None:
             cat = parse_catalogue(custom)
             catalogue = {"key": cat.key, "singers": cat.rows()}
-        else:
-            cat, catalogue = DEFAULT, None
-        deck, g = rngmod.shuffled(g, list(cat.ids))
         state: State = {
             "n": players,
             "round": 1,
-            "phase": BIDDING,
+            "phase": SETUP,
             "maestro": first,
             "first_maestro": first,
             "rng": g,
-            "deck": deck[: 6 * (players + 1)],
+            "deck": [],
             "pile": list(DIRECTORS),
             "fired": [],
             "removed": [],
@@ -75,9 +75,17 @@ class Turandot(Ruleset):
             "dummy": {"singers": [], "director": None} if players == 2 else None,
             "catalogue": catalogue,
         }
+        return state, []
+
+    def deal(self, state: State) -> tuple[State, list[Event]]:
+        """The singers shuffled into the deck (six rounds of players + 1 cards) and round 1
+        laid out."""
+        deck, g = rngmod.shuffled(state["rng"], list(catalogue(state).ids))
+        new = dict(state)
+        new["rng"] = g
+        new["deck"] = deck[: 6 * (state["n"] + 1)]
         events: list[Event] = []
-        state = start_round(state, events)
-        return state, events
+        return start_round(new, events), events
 
     # ------------------------------------------------------------------ queries
     def situation(self, state: State, seat: int) -> dict[str, Any]:

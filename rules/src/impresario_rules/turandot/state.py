@@ -2,7 +2,7 @@
 and with which kind of move, the catalogue it plays with, a cast's score lines, the bids a seat
 may make and how they are numbered).
 
-A state is a plain JSON dict (see ``Turandot.new_game``); nothing here changes one.
+A state is a plain JSON dict (see ``Turandot.setup``); nothing here changes one.
 """
 
 from __future__ import annotations

@@ -207,8 +207,10 @@ VIEW = Shape("WordJamView", {
     "phase": Str(enum=PHASES),
     "participants": List(Int()),
     "coins": List(Obj(COIN), description="the coin cards 1, 2, 3, 3 and their consonants"),
-    "forbidden": CONSONANT.but(description="the scimitar's consonant"),
-    "style": Obj(STYLE),
+    "forbidden": CONSONANT.but(nullable=True, description="the scimitar's consonant (null "
+                                                          "before the game starts)"),
+    "style": Obj(STYLE, nullable=True, description="this turn's Style card (null before the "
+                                                   "game starts)"),
     "language": Str(enum=list(LANGUAGES), description="the language the table plays in (option "
                                                       "language)"),
     "styles_left": Int(),

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import rng as rngmod
 from .themes import DEFAULT_LANGUAGE, LANGUAGES, language_of
-from ..base import Action, Event, InvalidOptions, Ruleset, State
+from ..base import SETUP, Action, Event, InvalidOptions, Ruleset, State
 from . import scoring, spaces, views
 from . import words as W
 from .flow import start_turn
@@ -76,19 +76,18 @@ class WordJam(Ruleset):
         out["language"] = language
         return out
 
-    def new_game(self, players: int, options: dict[str, Any] | None, seed: int
-                 ) -> tuple[State, list[Event]]:
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int
+              ) -> tuple[State, list[Event]]:
+        """The table before the first turn: the options checked, the Style cards in the box
+        (not shuffled), no consonant dealt, no column of the cave uncovered."""
         self.check_players(players)
         opts = self.parse_options(options)
         self.check_seed(seed)
-        g = rngmod.seed_state(seed)
-        cards = style_deck(opts)
-        deck, g = rngmod.shuffled(g, cards)
         state: State = {
             "n": players,
             "opts": opts,
-            "rng": g,
-            "styles": deck,
+            "rng": rngmod.seed_state(seed),
+            "styles": style_deck(opts),
             "styles_used": [],
             "style": None,
             "turn": 0,
@@ -98,10 +97,23 @@ class WordJam(Ruleset):
             "next_word_id": 1,
             "history": [],
             "last_vote": None,
+            # what a turn lays out (``flow.start_turn``), before the first
+            "phase": SETUP, "coins": [], "forbidden": None, "attempt": 0, "passed": [],
+            "barred": [], "ali": None, "ali_word": None, "bets": [None] * players,
+            "bets_revealed": False, "sides": [None] * players, "sides_revealed": False,
+            "thieves": None, "words": [None] * players, "final": [False] * players,
+            "queue": [], "declarations": [], "chief": None, "best": None, "challenge": None,
         }
+        return state, []
+
+    def deal(self, state: State) -> tuple[State, list[Event]]:
+        """The Style cards shuffled, and turn 1 laid out: its consonants dealt and its Style
+        card turned."""
+        deck, g = rngmod.shuffled(state["rng"], list(state["styles"]))
         events: list[Event] = []
-        state = start_turn(state, events, 1, 0, list(range(players)))
-        return state, events
+        new = start_turn({**state, "rng": g, "styles": deck}, events, 1, 0,
+                         list(range(state["n"])))
+        return new, events
 
     # ------------------------------------------------------------------ queries
     pending = staticmethod(pending)

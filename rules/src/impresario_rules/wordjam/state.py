@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import OVER, IllegalMove, State
+from ..base import OVER, SETUP, IllegalMove, State
 from . import lexicon
 from . import words as W
 
@@ -20,7 +20,7 @@ VOTES_TO_STAND = 3
 
 SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED = (
     "sides", "think", "challenge", "vote", "bets", "window", OVER)
-PHASES = (SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED)
+PHASES = (SETUP, SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED)
 ALI_BABA, THIEVES = "ali_baba", "thieves"
 SIDE_NAMES = (ALI_BABA, THIEVES)
 CALL, DECLARATION = "call", "declaration"

@@ -55,7 +55,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "participants": list(state["participants"]),
         "coins": coin_list(state),
         "forbidden": state["forbidden"],
-        "style": style_view(state["style"]),
+        "style": None if state["style"] is None else style_view(state["style"]),
         "language": language_of(state["opts"]),
         "styles_left": len(state["styles"]),
         "styles_used": list(state["styles_used"]),

@@ -903,7 +903,10 @@ class MuzicandoGame(TypedDict):
     """
     hand: int
     hands: int
-    phase: Literal["auction", "choose", "play", "finished"]
+    phase: Literal["setup", "auction", "choose", "play", "finished"]
+    """
+    setup: seats are still being taken, nothing is dealt
+    """
     dealer: int
     turn: int | None
     players: list[MuzicandoPlayer]
@@ -1616,7 +1619,7 @@ class TurandotGame(TypedDict):
     """
     ruleset: Literal["turandot"]
     round: int
-    phase: Literal["bidding", "office", "nominate", "fire", "casting", "finished"]
+    phase: Literal["setup", "bidding", "office", "nominate", "fire", "casting", "finished"]
     maestro: int
     table: list[TablePlace]
     directors: list[Director]
@@ -1999,17 +2002,20 @@ class WordJamGame(TypedDict):
     """
     turn 8, played differently
     """
-    phase: Literal["sides", "think", "challenge", "vote", "bets", "window", "finished"]
+    phase: Literal["setup", "sides", "think", "challenge", "vote", "bets", "window", "finished"]
     participants: list[int]
     coins: list[WordJamCoin]
     """
     the coin cards 1, 2, 3, 3 and their consonants
     """
-    forbidden: Literal["B", "C", "D", "F", "G", "H", "J", "K", "L", "M", "N", "P", "Q", "R", "S", "T", "V", "W", "X", "Y", "Z"]
+    forbidden: Literal["B", "C", "D", "F", "G", "H", "J", "K", "L", "M", "N", "P", "Q", "R", "S", "T", "V", "W", "X", "Y", "Z"] | None
     """
-    the scimitar's consonant
+    the scimitar's consonant (null before the game starts)
     """
-    style: WordJamStyle
+    style: WordJamStyle | None
+    """
+    this turn's Style card (null before the game starts)
+    """
     language: Literal["it", "en"]
     """
     the language the table plays in (option language)

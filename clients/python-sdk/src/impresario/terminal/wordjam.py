@@ -42,9 +42,12 @@ def reason(code: str | None) -> str:
     return named(REASONS, code) if code in REASONS else (code or "").replace("_", " ")
 
 
-def theme(style: Mapping[str, Any]) -> tuple[str, str]:
+def theme(style: Mapping[str, Any] | None) -> tuple[str, str]:
     """The theme card's name and description in the player's language (``styles.json``'s
-    English, translated by the catalogues)."""
+    English, translated by the catalogues); blank before the game starts, when no card is
+    turned yet."""
+    if style is None:
+        return "", ""
     name, description = style["name"], style["description"]
     return _(name), _(description)
 

@@ -158,18 +158,22 @@ def is_due(doc: Doc, ruleset: Ruleset, now: float, search: bool = False) -> bool
 
 
 def start(doc: Doc, ruleset: Ruleset, events: Events, now: float) -> Doc:
-    """The game with every seat taken starts: the seats' turns begin now, and the bots whose
-    turn it is play."""
+    """The game with every seat taken starts: it is dealt (every hidden thing is drawn now,
+    from the game's generator, never while its seats were being taken), the seats' turns
+    begin now, and the bots whose turn it is play."""
     new = dict(doc)
     new["status"] = PLAYING
-    pending = who_acts(ruleset, doc["state"])
+    events.append({"type": "game_started"})
+    state, dealt = ruleset.deal(doc["state"])
+    events.extend(dealt)
+    new["state"] = state
+    pending = who_acts(ruleset, state)
     new["since"] = {str(s): now for s in pending}
     # the windows the seats start in (as apply_move keeps them): without them the first move
     # of the game would restart everyone else's window
-    keys = {str(s): k for s in pending if (k := ruleset.turn_key(doc["state"], s)) is not None}
+    keys = {str(s): k for s in pending if (k := ruleset.turn_key(state, s)) is not None}
     if keys:
         new["turn_keys"] = keys
-    events.append({"type": "game_started"})
     return advance(new, ruleset, events, now)
 
 

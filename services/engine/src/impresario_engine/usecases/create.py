@@ -1,4 +1,4 @@
-"""Creating a game: an open game with every seat free, its host token (and for a private game
+"""Creating a game: an open game with every seat free and nothing dealt, its host token (and for a private game
 its spectator and join tokens), each shown once and stored hashed."""
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
     seeded = seed is not None
     if seed is None:
         seed = secrets.randbits(63)
-    state, events = ruleset.new_game(players, core_options, seed)
+    # the game as its seats are taken: nothing hidden is drawn until it starts (record.start)
+    state, events = ruleset.setup(players, core_options, seed)
     host_token = new_token()
     spectator_token = new_token() if private else None
     join_token = new_token() if private else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..table.access import Caller, authenticate, authenticate_link
-from ..table.clock import FINISHED, PLAYING, bot_seconds
+from ..table.clock import FINISHED, OPEN, PLAYING, bot_seconds
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
 from ..table.record import is_due, state_after
 from ..table.views import dressed, game_view, numbered, seat_actions
@@ -51,6 +51,9 @@ def check_word(loaded: Loaded, word: str) -> dict[str, Any]:
     if not hasattr(rules, "check_word"):
         raise Refused("not_a_word_game", CONFLICT, f"{loaded.doc['ruleset']} games have no words "
                       "to check: only Word Jam's")
+    if loaded.doc["status"] == OPEN:
+        raise Refused("game_not_started", CONFLICT, "the game starts when every seat is taken: "
+                      "until then no consonant is dealt, so no word has a value")
     result = rules.check_word(loaded.doc["state"], word)
     return {"word": word, "value": result["value"], "valid": result["valid"],
             "reason": result["reason"]}

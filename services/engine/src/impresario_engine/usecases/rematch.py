@@ -76,7 +76,7 @@ def _create(engine: Engine, old: Loaded) -> tuple[str, float]:
     players = doc["players"]
     seed = secrets.randbits(63)
     # the options were accepted for the finished game already
-    state, setup = ruleset.new_game(players, doc["options"], seed)
+    state, setup = ruleset.setup(players, doc["options"], seed)  # dealt when it starts
     until = engine.clock() + engine.config.rematch_hold_seconds
     seats: list[dict[str, Any]] = []
     seating: list[dict[str, Any]] = []
