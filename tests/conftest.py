@@ -15,7 +15,9 @@
 - ``reproducible_bot_secrets`` (every test): the bots' per-game secrets in this process come
   from the test's name, so a failure that depends on the bots' choices reproduces.
 - ``live_server``: real gunicorn (4 workers, 8 threads each) on a free 127.0.0.1 port against that
-  Redis, for the whole session; yields its base URL.
+  Redis, with the reaper's loop beside it as ``make run`` and the cluster run it, for the whole
+  session; yields its base URL. (Fake clocks start decades ahead of the real one,
+  ``service_helpers.FAKE_EPOCH``, so these reapers never find a fake-clock game due.)
 
 Everything service-specific lives under ``tests/service``.
 """
@@ -297,11 +299,21 @@ def _healthy(port: int) -> bool:
         return False
 
 
+#: how often the reaper beside each test server passes at least: as ``make run`` runs it
+REAP_EVERY = 1.0
+#: each running test server's reaper's log (its base URL -> the file), for the tests that
+#: read what the reaper did
+REAPER_LOGS: dict[str, Any] = {}
+
+
 @contextlib.contextmanager
 def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
-                   threads: int = LIVE_THREADS, **env_extra: str):
-    """Real gunicorn (the engine's own config) on a free 127.0.0.1 port against ``redis_url``;
-    yields its base URL and stops it at the end. ``env_extra`` sets further settings."""
+                   threads: int = LIVE_THREADS, reap_every: float | None = REAP_EVERY,
+                   **env_extra: str):
+    """Real gunicorn (the engine's own config) on a free 127.0.0.1 port against ``redis_url``,
+    and beside it the reaper's loop (``python -m impresario_engine reap --loop``), as
+    ``make run`` and the cluster run them (``reap_every=None``: no reaper); yields the base URL
+    and stops both at the end. ``env_extra`` sets further settings, the reaper's too."""
     port = _free_port()
     log_path = folder / "gunicorn.log"
     env = dict(os.environ)
@@ -319,6 +331,13 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
          "impresario_engine.wsgi:app"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    reaper = None
+    if reap_every is not None:
+        reaper_log = open(folder / "reaper.log", "wb")  # a file: a full pipe would stop it
+        reaper = subprocess.Popen(
+            [sys.executable, "-m", "impresario_engine", "reap", "--loop", str(reap_every),
+             "--quiet"], env=env, stdout=reaper_log, stderr=subprocess.STDOUT)
+        reaper_log.close()
     try:
         deadline = time.monotonic() + 60
         while not _healthy(port):
@@ -328,16 +347,38 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
                 raise RuntimeError(f"gunicorn did not answer /healthz: "
                                    f"{log_path.read_text(errors='replace')}")
             time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        url = f"http://127.0.0.1:{port}"
+        if reaper is not None:
+            REAPER_LOGS[url] = folder / "reaper.log"
+        yield url
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        for child in (proc, reaper):
+            if child is not None and child.poll() is None:
+                child.terminate()
+                try:
+                    child.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
         log.close()
+
+
+@pytest.fixture
+def reaper_passes(live_server):
+    """``reaper_passes()``: the passes the live server's reaper reported since the test began
+    (one dict per pass that did something: ``checked``, ``settled``, ``moves``, ``errors``...)."""
+    import json
+
+    log = REAPER_LOGS[live_server]
+    start = log.stat().st_size
+
+    def passes() -> list[dict[str, Any]]:
+        with log.open("rb") as fh:
+            fh.seek(start)
+            text = fh.read().decode(errors="replace")
+        return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+    return passes
 
 
 @pytest.fixture(scope="session")

@@ -17,23 +17,7 @@ from impresario_rules.base import Refusal
 from impresario_rules.wordjam import lexicon
 from impresario_rules.wordjam import rules as WJ_RULES
 from impresario_rules.wordjam import words as W
-from service_helpers import auth, random_move, stored
-
-
-class FakeClock:
-    """A clock the test moves by hand (Unix seconds), for the app's ``Engine.clock``."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = float(start)
-        self.seen = [self.now]  # every time the clock has shown
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        self.seen.append(self.now)
-        return self.now
+from service_helpers import FakeClock, auth, random_move, stored  # noqa: F401 - re-exported
 
 
 @dataclass

@@ -113,7 +113,8 @@ def _play(client, redis_client, clock, table, rng, expire_rate=0.12, max_steps=6
             assert actions["default"] is not None
             mine = get_json(client, table.url, token)
             move = wordjam_move(actions, mine, rng)
-            resp = client.post(f"{table.url}/moves", json=move, headers=auth(token))
+            resp = client.post(f"{table.url}/moves", json=move,
+                               headers={**auth(token), "If-Match": f'"{mine["version"]}"'})
             assert resp.status_code == 200, (move, resp.get_data(as_text=True))
             body = resp.get_json()
             assert body["version"] == view["version"] + 1

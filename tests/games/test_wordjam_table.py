@@ -27,7 +27,10 @@ CAVE = {"red": [9, 1, 1, 1, 1, 1, 1, 6], "yellow": [5, 0, 0, 0, 0, 0, 0, 0]}
 
 
 def _move(client, table, seat, move):
-    resp = client.post(f"{table.url}/moves", json=move, headers=auth(table.tokens[seat]))
+    """The seat looks at the game and makes ``move`` (with the version it saw: If-Match)."""
+    seen = get_json(client, table.url, table.tokens[seat])["version"]
+    resp = client.post(f"{table.url}/moves", json=move,
+                       headers={**auth(table.tokens[seat]), "If-Match": f'"{seen}"'})
     assert resp.status_code == 200, (move, resp.get_data(as_text=True))
     return resp.get_json()
 
@@ -198,7 +201,8 @@ def _human_calls_gibberish(client, clock, table, me):
         if kind == "open_sesame":
             resp = client.post(f"{table.url}/moves", json={"type": "open_sesame",
                                                            "word": "KC" * (view["turn"] + 3)},
-                               headers=auth(table.tokens[me]))
+                               headers={**auth(table.tokens[me]),
+                                        "If-Match": f'"{view["version"]}"'})
             if resp.status_code == 200:
                 continue
             assert resp.get_json()["code"] in (

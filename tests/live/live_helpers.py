@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from impresario_engine.store import GameStore
-from service_helpers import auth, random_move, stored
+from service_helpers import FakeClock, auth, random_move, stored  # noqa: F401 - FakeClock: used here
 
 SSE = {"Accept": "text/event-stream"}
 
@@ -80,27 +80,15 @@ def play_humans(client, game_id: str, tokens: list[str | None], rng: random.Rand
         s = rng.choice(humans)
         actions = client.get(f"/v1/games/{game_id}/actions", headers=auth(tokens[s]))
         move = random_move(actions.get_json(), rng)
-        resp = client.post(f"/v1/games/{game_id}/moves", json=move, headers=auth(tokens[s]))
+        # sent as a player's page sends it: with the version of the view it was chosen from
+        resp = client.post(f"/v1/games/{game_id}/moves", json=move,
+                           headers={**auth(tokens[s]), "If-Match": f'"{view["version"]}"'})
         assert resp.status_code == 200, (move, resp.get_data(as_text=True))
         moves += 1
         assert moves < max_moves, "the game does not end"
         if after_move is not None:
             after_move(moves)
     raise AssertionError("the game does not end")
-
-
-class FakeClock:
-    """A clock the test moves by hand (Unix seconds), for the app's ``Engine.clock``."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = float(start)
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
 
 
 # ------------------------------------------------------------------------------------ SSE

@@ -235,11 +235,27 @@ def test_reap_once_settles_due_games_only(app, client, make_game, clock, redis_c
     assert report["missing"] == 1 and redis_client.zscore(INDEX, later.id) is None
 
 
-def test_reap_command_applies_a_real_deadline(client, make_game, redis_url, redis_client):
-    """The real command, as the reaper's pod runs it (one pass), on a game whose 1-second deadline passed."""
-    game = make_game(players=4, seed=8, first_maestro=0, move_seconds=1)
+def test_reap_command_applies_a_real_deadline(app_factory, tmp_path):
+    """The real command, as the reaper's pod runs it (one pass), on a game whose 1-second
+    deadline passed. On a Redis of its own: the session's has the test servers' reapers."""
+    import redis
+
+    from impresario_engine.store.embedded import EmbeddedRedis
+
+    with EmbeddedRedis(tmp_path / "redis", appendonly=False) as own:
+        _reap_a_real_deadline(app_factory(redis_url=own.url).test_client(), own.url,
+                              redis.Redis.from_url(own.url))
+
+
+def _reap_a_real_deadline(client, redis_url: str, redis_client) -> None:
+    created = client.post("/v1/games", json={
+        "ruleset": "turandot", "players": 4, "seed": 8,
+        "options": {"first_maestro": 0, "move_seconds": 1}}).get_json()
+    gid = created["game"]["id"]
+    for i in range(4):
+        assert client.post(f"/v1/games/{gid}/seats", json={"name": f"P{i}"}).status_code == 201
     time.sleep(1.2)
-    assert doc_of(redis_client, game.id)["moves"] == [], "nothing applies a deadline by itself"
+    assert doc_of(redis_client, gid)["moves"] == [], "nothing applies a deadline by itself"
     env = dict(os.environ, REDIS_URL=redis_url)
     done = subprocess.run([sys.executable, "-m", "impresario_engine", "reap", "--limit", "50"],
                           env=env, capture_output=True, text=True, timeout=120)
@@ -247,10 +263,10 @@ def test_reap_command_applies_a_real_deadline(client, make_game, redis_url, redi
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["checked"] == 1 and report["settled"] == 1 and report["moves"] == 4, report
     assert report["errors"] == 0
-    doc = doc_of(redis_client, game.id)
+    doc = doc_of(redis_client, gid)
     assert doc["moves"] == [[s, LOWEST_BID, "deadline"] for s in range(4)]
     assert doc["state"]["phase"] == "office"  # all four on slot 1: a tie, office hires
-    types = [e["type"] for _, e in raw_events(redis_client, game.id)]
+    types = [e["type"] for _, e in raw_events(redis_client, gid)]
     assert types.count("deadline_passed") == 4 and "bids_revealed" in types
 
 

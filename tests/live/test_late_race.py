@@ -1,7 +1,8 @@
 """Late moves race the reaper on a real clock.
 
-Real gunicorn (the session's ``live_server``), the real reaper command looping every 20 ms
-(``python -m impresario_engine reap --loop``), 1-second deadlines, and one thread per seat that
+Real gunicorn (the session's ``live_server``) with the real reaper command beside it, as
+``make run`` and the cluster run it (``python -m impresario_engine reap --loop``), 1-second
+deadlines, and one thread per seat that
 reads its view and its actions, then sends a legal move with ``If-Match`` at a random moment
 around its deadline: a little before, on it, a little after. Whoever applies a passed deadline
 first (the reaper, another seat's read, the move itself), a move is applied only at the version
@@ -14,11 +15,7 @@ Bounded: one game per ruleset, for 15 s each.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 from typing import Any
@@ -75,43 +72,27 @@ def _seat(base: str, gid: str, ruleset: str, seat: int, token: str, stop: float,
 
 
 @pytest.mark.parametrize("ruleset", sorted(SETUPS))
-def test_late_moves_never_land_elsewhere_while_the_reaper_runs(live_server, redis_url,
-                                                               redis_client, ruleset, tmp_path):
+def test_late_moves_never_land_elsewhere_while_the_reaper_runs(live_server, redis_client,
+                                                               reaper_passes, ruleset):
     players, options = SETUPS[ruleset]
     seed = 700 + len(ruleset)
-    redis_client.flushdb()  # the reaper's figures are then about this game alone
     http = Http(live_server)
     gid, host, tokens = http_table(http, {"ruleset": ruleset, "players": players, "seed": seed,
                                           "options": options})
-    log = tmp_path / "reaper.log"  # a file, not a pipe: a full pipe would stop the reaper
-    with log.open("w") as out:
-        reaper = subprocess.Popen(
-            [sys.executable, "-m", "impresario_engine", "reap", "--loop", "0.02"],
-            env=dict(os.environ, REDIS_URL=redis_url), stdout=out, stderr=subprocess.STDOUT,
-            text=True)
     sent: list[dict[str, Any]] = []
     errors: list[str] = []
     stop = time.time() + SECONDS
     threads = [threading.Thread(target=_seat, args=(live_server, gid, ruleset, s, tokens[s],
                                                     stop, sent, errors))
                for s in range(players)]
-    try:
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(SECONDS + 60)
-    finally:
-        reaper.terminate()
-        try:
-            reaper.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            reaper.kill()
-            raise
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(SECONDS + 60)
     assert not any(t.is_alive() for t in threads), "a seat's thread is stuck"
     assert not errors, errors
-    text = log.read_text()
-    passes = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
-    assert passes and not any(p["errors"] for p in passes), text[-3000:]
+    passes = reaper_passes()
+    assert not any(p["errors"] for p in passes), passes[-5:]
     settled = sum(p["settled"] for p in passes)
 
     # the feed first: reading the game plays what fell due since the seats stopped

@@ -55,7 +55,8 @@ def _play_defaults(client, clock, gid, tokens, limit=3000):
             continue
         mover = tokens[humans[0]]
         move = client.get(f"/v1/games/{gid}/actions", headers=auth(mover)).get_json()
-        resp = client.post(f"/v1/games/{gid}/moves", json=move["default"], headers=auth(mover))
+        resp = client.post(f"/v1/games/{gid}/moves", json=move["default"],
+                           headers={**auth(mover), "If-Match": f'"{view["version"]}"'})
         assert resp.status_code == 200, resp.get_data(as_text=True)
     raise AssertionError("the game does not end")
 

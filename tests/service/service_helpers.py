@@ -19,6 +19,28 @@ PROBLEM = "application/problem+json"
 Move = tuple[int, dict[str, Any]]
 
 
+#: where a fake clock starts: long after the real one, so that the reapers of the session's live
+#: servers (gunicorn beside the reaper, as deployed), which share the session's Redis and run on
+#: the real clock, never find a fake-clock game due: its deadlines are decades ahead of them
+FAKE_EPOCH = 4_000_000_000.0
+
+
+class FakeClock:
+    """A clock the test moves by hand (Unix seconds), for the app's ``Engine.clock``."""
+
+    def __init__(self, start: float = FAKE_EPOCH) -> None:
+        self.now = float(start)
+        self.seen = [self.now]  # every time the clock has shown
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        self.seen.append(self.now)
+        return self.now
+
+
 def auth(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 

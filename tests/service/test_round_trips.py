@@ -10,8 +10,10 @@ import time
 from service_helpers import auth
 
 
-def _commands_during(redis_client, redis_url, action) -> list[tuple[str, str]]:
-    """(client_type, command) of every command Redis ran while ``action()`` ran."""
+def _commands_during(redis_client, redis_url, action, about: str) -> list[tuple[str, str]]:
+    """(client_type, command) of every command about the game ``about`` (naming it: its keys,
+    its entry in an index) Redis ran while ``action()`` ran. Other clients of the session's
+    Redis (the reaper beside the test servers) send their own, about other games."""
     seen: list[tuple[str, str]] = []
     ready = threading.Event()
     stop = b"round-trips-" + str(time.monotonic_ns()).encode()
@@ -22,7 +24,8 @@ def _commands_during(redis_client, redis_url, action) -> list[tuple[str, str]]:
             for entry in m.listen():
                 if stop.decode() in entry["command"]:
                     return
-                seen.append((entry.get("client_type", ""), entry["command"]))
+                if about in entry["command"]:
+                    seen.append((entry.get("client_type", ""), entry["command"]))
 
     from impresario_engine.store import connect
 
@@ -51,7 +54,8 @@ def test_a_move_in_a_game_with_deadlines_is_one_read_and_one_write(client, make_
     bid = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
     resp: list = []
     commands = _commands_during(redis_client, redis_url, lambda: resp.append(client.post(
-        f"{game.url}/moves", json=bid, headers={**auth(game.tokens[0]), "Idempotency-Key": "k1"})))
+        f"{game.url}/moves", json=bid, headers={**auth(game.tokens[0]), "Idempotency-Key": "k1"})),
+        game.id)
     assert resp[0].status_code == 200, resp[0].get_data(as_text=True)
     assert _sent(commands) == ["EVALSHA", "EVALSHA"]
     assert "ZADD" in [c.split()[0].upper() for kind, c in commands if kind == "lua"]

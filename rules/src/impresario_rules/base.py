@@ -314,6 +314,18 @@ class Ruleset:
         lands in a situation its sender did not see. Rulesets name their own turn counter."""
         return {"phase": state.get("phase"), "pending": self.pending(state).get(seat, [])}
 
+    #: the fields by which a move may name the situation it is meant for (a Turandot bid's
+    #: ``round``, a Word Jam vote's ``word_id``): the rules refuse it as stale when the game is
+    #: elsewhere, so the service judges such a move by them rather than by its arrival time
+    situation_fields: ClassVar[tuple[str, ...]] = ()
+
+    def names_situation(self, move: Action) -> bool:
+        """Whether ``move`` names the situation it is meant for (:attr:`situation_fields`)."""
+        for name in self.situation_fields:
+            if move.get(name) is not None:
+                return True
+        return False
+
     #: the longest a server bot thinks before a move, in seconds (the game option
     #: ``bot_seconds`` overrides it; 0: bots move as soon as it is their turn)
     bot_seconds: ClassVar[int] = 0

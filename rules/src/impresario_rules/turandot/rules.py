@@ -93,6 +93,8 @@ class Turandot(Ruleset):
                 "pending": self.pending(state).get(seat, [])}
 
     pending = staticmethod(pending)
+    #: a bid may name its round (``stale_round`` for another)
+    situation_fields = ("round",)
 
     def catalogue(self, state: State) -> Catalogue:
         return catalogue(state)

@@ -138,6 +138,9 @@ class WordJam(Ruleset):
                 "attempt": state["attempt"], "word_id": ch["word_id"] if ch else None,
                 "pending": self.pending(state).get(seat, [])}
 
+    #: a challenge, a let-stand or a vote may name its word (``stale_word_id`` for another)
+    situation_fields = ("word_id",)
+
     # ------------------------------------------------------------------ time
     def turn_key(self, state: State, seat: int) -> str | None:
         """The window ``seat`` is in: the same key for everyone in one window, so a seat that

@@ -19,6 +19,16 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be an integer, not {raw!r}") from exc
 
 
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name} must be a number, not {raw!r}") from exc
+
+
 def redis_url_from_env() -> str:
     """``REDIS_URL``, or the contents of the file ``REDIS_URL_FILE`` names (a mounted Secret:
     a URL with a password then never sits in the process's environment, which child processes,
@@ -69,6 +79,12 @@ class Config:
     #: record, zlib records), each for a rolling upgrade from a version that reads only the
     #: formats before it (see docs/operations.md). All are read.
     storage_format: int = 3
+    #: seconds after a lapse (a deadline's default, a bot's move that fell due) during which a
+    #: move that changed situation is judged late: a move without If-Match (or the round or
+    #: word it is for) from a seat whose situation the lapse changed is refused with 409
+    #: deadline_passed, whoever applied the lapse (the reaper, another request, this one).
+    #: It covers the time a move takes to arrive: its sender may have decided before the lapse
+    late_move_seconds: float = 2.0
     #: compare-and-set attempts before a move gives up with 503 (each re-reads the game)
     cas_attempts: int = 16
     #: seconds a Redis command may take before the request fails with 503
@@ -128,8 +144,9 @@ class Config:
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
             storage_format=_int("STORAGE_FORMAT", cls.storage_format),
+            late_move_seconds=_float("LATE_MOVE_SECONDS", cls.late_move_seconds),
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
-            redis_timeout=float(os.environ.get("REDIS_TIMEOUT") or cls.redis_timeout),
+            redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
             stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
             stream_ticket_seconds=_int("STREAM_TICKET_SECONDS", cls.stream_ticket_seconds),
@@ -140,8 +157,7 @@ class Config:
             auth_failures_per_ip=_int("AUTH_FAILURES_PER_IP", cls.auth_failures_per_ip),
             cors_origins=os.environ.get("CORS_ORIGINS", cls.cors_origins),
             log_requests=os.environ.get("LOG_REQUESTS", "1") not in ("0", "false", "no"),
-            log_batch_seconds=float(os.environ.get("LOG_BATCH_SECONDS")
-                                    or cls.log_batch_seconds),
+            log_batch_seconds=_float("LOG_BATCH_SECONDS", cls.log_batch_seconds),
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
             metrics_port=_int("METRICS_PORT", cls.metrics_port),
@@ -158,6 +174,8 @@ class Config:
             raise SystemExit("REMATCH_HOLD_SECONDS must not be negative")
         if self.stream_ticket_seconds < 1:
             raise SystemExit("STREAM_TICKET_SECONDS must be at least 1")
+        if not 0 <= self.late_move_seconds <= 60:
+            raise SystemExit("LATE_MOVE_SECONDS must be from 0 to 60")
         if not 0 <= self.log_batch_seconds <= 60:
             raise SystemExit("LOG_BATCH_SECONDS must be from 0 to 60")
         if not 0 <= self.metrics_port <= 65535:

@@ -164,8 +164,10 @@ def start(doc: Doc, ruleset: Ruleset, events: Events, now: float) -> Doc:
     new = dict(doc)
     new["status"] = PLAYING
     events.append({"type": "game_started"})
-    state, dealt = ruleset.deal(doc["state"])
-    events.extend(dealt)
+    state = doc["state"]
+    if not ruleset.is_dealt(state):  # (a game set up by a version that dealt at creation is)
+        state, dealt = ruleset.deal(state)
+        events.extend(dealt)
     new["state"] = state
     pending = who_acts(ruleset, state)
     new["since"] = {str(s): now for s in pending}
@@ -175,6 +177,78 @@ def start(doc: Doc, ruleset: Ruleset, events: Events, now: float) -> Doc:
     if keys:
         new["turn_keys"] = keys
     return advance(new, ruleset, events, now)
+
+
+# A lapse: moves the engine played because their time came (a deadline's default, a bot whose
+# think time was over), whoever's request or loop played them. A move that arrives a moment
+# later may have been decided before it, and its request cannot tell: the reaper may have
+# played the lapse before the move arrived. So the game notes, for the seconds a move may take
+# to arrive (``late_move_seconds``), each human seat whose situation a lapse changed, and the
+# situation the seat had before it; a move from that seat meanwhile is judged against that
+# situation (``usecases.play``), unless it says what it saw (If-Match, or the round or word it
+# is for).
+LAPSE = "lapse"
+
+
+def note_lapse(before: Doc, after: Doc, ruleset: Ruleset, now: float, keep: float) -> Doc:
+    """``after`` (``before`` with what fell due played) noting the lapse for ``keep`` seconds:
+    for each human seat whose situation it changed, or whose default it played, the situation
+    ``before`` (or an earlier note's, still fresh), whether its own default was played, and the
+    cause (``deadline`` when any deadline passed, else ``bot``)."""
+    played = after["moves"][len(before["moves"]):]
+    if not played or keep <= 0:
+        return after
+    timed_out = {m[0] for m in played if m[2] == "deadline"}
+    cause = "deadline" if timed_out else "bot"
+    notes = fresh_lapses(after, now, keep)
+    old, new = before["state"], after["state"]
+    for s, entry in enumerate(after["seats"]):
+        if entry.get("bot"):
+            continue  # the engine plays it: no move of its own can arrive late
+        was = ruleset.situation(old, s)
+        own = s in timed_out
+        if not own and was == ruleset.situation(new, s):
+            continue
+        prior = notes.get(str(s))
+        notes[str(s)] = {"at": now, "seen": prior["seen"] if prior else was,
+                         "own": own or bool(prior and prior["own"]),
+                         "cause": "deadline" if prior and prior["cause"] == "deadline"
+                         else cause}
+    noted = dict(after)
+    if notes:
+        noted[LAPSE] = notes
+    else:
+        noted.pop(LAPSE, None)
+    return noted
+
+
+def fresh_lapses(doc: Doc, now: float, keep: float) -> dict[str, dict[str, Any]]:
+    """The notes of :func:`note_lapse` made less than ``keep`` seconds before ``now``."""
+    return {seat: note for seat, note in doc.get(LAPSE, {}).items() if now - note["at"] <= keep}
+
+
+def lapse_of(doc: Doc, seat: int, now: float, keep: float) -> dict[str, Any] | None:
+    """The fresh note of a lapse that changed ``seat``'s situation, if any."""
+    notes = doc.get(LAPSE)
+    if not notes:
+        return None
+    note = notes.get(str(seat))
+    return note if note is not None and now - note["at"] <= keep else None
+
+
+def seen_by(doc: Doc, seat: int, now: float, keep: float) -> Doc:
+    """``doc`` without the notes that are stale and without ``seat``'s: its move was made, so
+    it answered the situation it is in now."""
+    if LAPSE not in doc:
+        return doc
+    notes = fresh_lapses(doc, now, keep)
+    notes.pop(str(seat), None)
+    new = dict(doc)
+    if notes:
+        new[LAPSE] = notes
+    else:
+        del new[LAPSE]
+    return new
 
 
 def abandon(doc: Doc, ruleset: Ruleset, idle: float, now: float) -> tuple[Doc, Events]:

@@ -13,7 +13,8 @@ from impresario_rules import Refusal, Ruleset
 from ..table.access import authenticate, token_id
 from ..table.clock import FINISHED, OPEN, PLAYING
 from ..table.errors import CONFLICT, FORBIDDEN, STALE_VERSION, Refused, missing_token
-from ..table.record import advance, apply_move, is_due, overdue
+from ..table.record import (advance, apply_move, is_due, lapse_of, note_lapse, overdue,
+                            seen_by)
 from ..table.views import game_view, game_view_with_facts, numbered
 from . import idempotency
 from .unit import Done, Engine, Loaded, SaveThenRefuse, load, transact
@@ -68,16 +69,25 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
         ruleset = loaded.ruleset
         seat = caller.seat
         now = engine.clock()
+        keep = engine.config.late_move_seconds
         if not first:
-            first.update(state=doc["state"], moves=len(doc["moves"]))
+            # a lapse a moment ago that changed the seat's situation, played before this
+            # request came (by the reaper, another request): a move that does not say what its
+            # sender saw may have been decided before it
+            noted = None if if_match is not None or ruleset.names_situation(move) else \
+                lapse_of(doc, seat, now, keep)
+            first.update(state=doc["state"], moves=len(doc["moves"]), noted=noted)
         # moves the engine made since this request arrived (another writer won the race to
         # save them): the sender still means the situation the first attempt found
         fell = [m for m in doc["moves"][first["moves"]:] if m[2] != "seat"]
         found = first["state"] if fell else doc["state"]
+        noted = first["noted"]
         events: list[dict[str, Any]] = []
         # what fell due before this move (deadlines, bots' think times) is played first, as it
-        # would have been had anyone been looking
+        # would have been had anyone been looking, and noted for the moves that follow it
         doc = advance(doc, ruleset, events, now)
+        if events:
+            doc = note_lapse(loaded.doc, doc, ruleset, now, keep)
         if overdue(doc, ruleset, seat, now):  # its default waits behind a bot's search
             refusal = Refused(
                 "deadline_passed", CONFLICT, "time ran out before this move arrived: the "
@@ -85,9 +95,10 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
                 version=loaded.version + (1 if events else 0), default_played=False,
                 cause="deadline", **ruleset.situation(doc["state"], seat))
             return (doc, events, SaveThenRefuse(refusal), None) if events else _raise(refusal)
-        if events or fell:
-            seen = ruleset.situation(found, seat)  # what the sender saw (states never change)
-            refusal = late(loaded, doc, ruleset, seat, seen, fell, events, if_match)
+        if events or fell or noted:
+            # what the sender saw (states never change): before the noted lapse, if any
+            seen = noted["seen"] if noted else ruleset.situation(found, seat)
+            refusal = late(loaded, doc, ruleset, seat, seen, fell, events, if_match, noted)
             if refusal is not None:
                 return (doc, events, SaveThenRefuse(refusal), None) if events \
                     else _raise(refusal)
@@ -101,7 +112,7 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
             return Done({"version": loaded.version, "events": [],
                          "game": game_view(loaded.doc, loaded.version, loaded.rematch,
                                            caller.viewer, now)})
-        new_doc = advance(new_doc, ruleset, events, now)
+        new_doc = seen_by(advance(new_doc, ruleset, events, now), seat, now, keep)
         new_doc["seq"] = loaded.doc["seq"] + len(events)
         first_seq = loaded.doc["seq"] + 1
         view, facts = game_view_with_facts(new_doc, loaded.version + 1, None, caller.viewer, now)
@@ -129,9 +140,10 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
 
 def late(loaded: Loaded, doc: dict[str, Any], ruleset: Ruleset, seat: int,
          seen: dict[str, Any], fell: list[list[Any]], events: list[dict[str, Any]],
-         if_match: int | None) -> Refused | None:
+         if_match: int | None, noted: dict[str, Any] | None = None) -> Refused | None:
     """The refusal of a move that arrives after deadlines or bot moves fell due (``doc``: the
-    game with them played), or None when the move may still be made.
+    game with them played), or None when the move may still be made. ``noted``: the note of
+    such a lapse played a moment before this request (``record.note_lapse``), by whoever.
 
     ``409 deadline_passed`` when they changed the seat's situation (the turn, round or hand, the
     phase, what the seat must do) or played the seat's own default; ``412 stale_version`` when
@@ -141,19 +153,23 @@ def late(loaded: Loaded, doc: dict[str, Any], ruleset: Ruleset, seat: int,
     if doc["status"] == FINISHED:
         return Refused("game_finished", CONFLICT, "the game ended before this move: the "
                        "deadlines that had passed were played first", version=version)
-    own = any(m[0] == seat and m[2] == "deadline" for m in fell) or any(
+    own = bool(noted and noted["own"]) or any(
+        m[0] == seat and m[2] == "deadline" for m in fell) or any(
         e["type"] == "deadline_passed" and e["seat"] == seat for e in events)
     now = ruleset.situation(doc["state"], seat)
     if own or now != seen:
         what = ", ".join(f"{k} {v}" for k, v in now.items() if k != "pending" and v is not None)
         # what moved the game on: a deadline, or only bots whose think time was over
-        timed_out = any(m[2] == "deadline" for m in fell) or any(
+        timed_out = bool(noted and noted["cause"] == "deadline") or any(
+            m[2] == "deadline" for m in fell) or any(
             e["type"] == "deadline_passed" for e in events)
         cause = "time ran out" if timed_out else "a bot moved first"
         return Refused(
             "deadline_passed", CONFLICT,
             f"{cause} before this move arrived: the game moved on to {what}"
-            + ("; your default move was played" if own else ""),
+            + ("; your default move was played" if own else "")
+            + ("; a move sent with If-Match (the version of the view it was decided on) is "
+               "judged by that version instead" if noted and not (events or fell) else ""),
             version=version, default_played=own,
             cause="deadline" if timed_out else "bot", **now)
     if if_match is not None and events:
@@ -176,6 +192,7 @@ def settle(engine: Engine, game_id: str, search: bool = False
             return Done((loaded, []))
         events: list[dict[str, Any]] = []
         doc = advance(dict(loaded.doc), loaded.ruleset, events, now, search=search)
+        doc = note_lapse(loaded.doc, doc, loaded.ruleset, now, engine.config.late_move_seconds)
         return doc, events, (Loaded(loaded.version + 1, doc, None), events), None
 
     return transact(engine, game_id, step)
