@@ -314,8 +314,12 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
     and beside it the reaper's loop (``python -m impresario_engine reap --loop``), as
     ``make run`` and the cluster run them (``reap_every=None``: no reaper); yields the base URL
     and stops both at the end. ``env_extra`` sets further settings, the reaper's too."""
+    from impresario_engine.table.sealing import new_key_line
+
     port = _free_port()
     log_path = folder / "gunicorn.log"
+    keys = folder / "seal-keys"  # as make run and the cluster seal: with a key of a file
+    keys.write_text(new_key_line() + "\n")
     env = dict(os.environ)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.update({
@@ -324,6 +328,7 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
         "WEB_CONCURRENCY": str(workers),
         "GUNICORN_THREADS": str(threads),
         "LOG_LEVEL": "warning",
+        "SEAL_KEYS_FILE": str(keys),
         **UNLIMITED_ENV,
         **env_extra,
     })

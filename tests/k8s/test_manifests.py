@@ -426,6 +426,44 @@ def test_prod_redis_url_is_an_unmistakable_placeholder():
     assert "REPLACE_ME" in text and ".invalid" in text
 
 
+@needs_kubectl
+def test_prod_seal_keys_come_from_a_secret_file_and_its_placeholder_never_starts(tmp_path):
+    """The keys that seal the credentials of idempotency records are a Secret mounted as a
+    file that SEAL_KEYS_FILE names, never an environment value; the committed placeholder
+    makes the engine refuse to start (a deployment that forgot it never runs without a key),
+    and a line of ``seal-key`` is what the file must hold."""
+    from impresario_engine.__main__ import main
+    from impresario_engine.table.sealing import Sealer, read_keys
+
+    docs = rendered("prod")
+    container = engine_container(docs)
+    env = {e["name"]: e for e in container["env"]}
+    path = env["SEAL_KEYS_FILE"]["value"]
+    mount = next(m for m in container["volumeMounts"] if path.startswith(m["mountPath"] + "/"))
+    volume = next(v for v in engine(docs)["spec"]["template"]["spec"]["volumes"]
+                  if v["name"] == mount["name"])
+    secret = only(docs, "Secret", volume["secret"]["secretName"])
+    assert mount["readOnly"] and volume["secret"]["defaultMode"] == 0o440
+    placeholder = tmp_path / "seal-keys"
+    import base64
+
+    placeholder.write_bytes(base64.b64decode(secret["data"][path.rsplit("/", 1)[1]]))
+    assert "REPLACE_ME" in placeholder.read_text()
+    with pytest.raises(SystemExit, match="SEAL_KEYS_FILE"):
+        read_keys(str(placeholder))
+    assert not any("SEAL" in e["name"] and "value" in e and "/" not in e["value"]
+                   for e in container["env"])
+    # what the operator is told to put there instead
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["seal-key"]) == 0
+    placeholder.write_text(out.getvalue())
+    assert len(Sealer.from_file(str(placeholder)).keys) == 1
+
+
 # ----------------------------------------------------------------------------- dev Redis
 @needs_kubectl
 def test_dev_redis_keeps_an_append_only_file_on_a_volume():

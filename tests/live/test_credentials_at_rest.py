@@ -160,3 +160,125 @@ def test_no_credential_sits_in_clear_anywhere_in_redis(client, redis_client):
 
     assert len(handed) >= 14
     assert assert_nothing_in_clear(redis_client, handed) > 50
+
+
+# ------------------------------------------------------------------ the seal
+def _create_record(redis_client, key: str) -> dict[str, Any]:
+    from impresario_engine.usecases.idempotency import create_key
+
+    return codec.unpack(redis_client.get(create_key(key)))
+
+
+def _sealed_bytes(value: dict[str, Any]) -> bytes:
+    """A sealed value's bytes: base64 after its key id (hex, as sealed before)."""
+    text = value["sealed"]
+    if "." in text:
+        import base64
+
+        data = text.rsplit(".", 1)[1]
+        return base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    return bytes.fromhex(text)
+
+
+def test_known_text_opens_no_other_credential_of_a_record(client, redis_client):
+    """The finding: every sealed field of a record used the same keystream, and a private
+    game's join link is known text but for its token, so the Redis data alone gave the
+    keystream, and with it the host, spectator and join tokens. Now each value has its own
+    nonce under an authenticated cipher: whatever offset the known text is tried at, what it
+    gives against the other values is no credential, and none of it works."""
+    created = client.post("/v1/games", json={"ruleset": "turandot", "players": 2,
+                                              "private": True},
+                          headers={"Idempotency-Key": "known-text"}).get_json()
+    gid = created["game"]["id"]
+    record = _create_record(redis_client, "known-text")["body"]
+    link = _sealed_bytes(record["join_link"])
+    known = f"/v1/games/{gid}/seats?join=".encode()  # all of the link but its token
+    secrets = {name: created[name] for name in ("host_token", "spectator_token", "join_token")}
+    guesses = set()
+    for offset in range(0, len(link) - len(known) + 1):
+        pad = bytes(a ^ b for a, b in zip(link[offset:offset + len(known)], known))
+        for name in secrets:
+            other = _sealed_bytes(record[name])
+            guesses.add(bytes(a ^ b for a, b in zip(other[offset:], pad)))
+    for secret in secrets.values():
+        assert not any(secret.encode()[:16] in guess for guess in guesses), \
+            "known text opened another credential"
+    tried = 0
+    for guess in guesses:
+        token = guess[:32].decode("ascii", "replace")
+        if re.fullmatch(r"[A-Za-z0-9_-]{32}", token):  # what a token could be
+            tried += 1
+            assert client.get(f"/v1/games/{gid}", headers=auth(token)).status_code == 401
+
+
+def test_each_sealed_value_names_its_key_and_a_changed_one_does_not_open(app_factory,
+                                                                         redis_client,
+                                                                         tmp_path):
+    """With a seal keys file: every value names the key it was sealed with and has a nonce
+    of its own; a value changed in Redis is refused on replay (409
+    idempotency_record_unreadable) and nothing is created again."""
+    from impresario_engine.table.sealing import new_key_line
+
+    keys = tmp_path / "seal-keys"
+    keys.write_text("# the first seals, every one opens\n" + new_key_line() + "\n")
+    kid = keys.read_text().splitlines()[1].split()[0]
+    client = app_factory(seal_keys_file=str(keys)).test_client()
+    body = {"ruleset": "turandot", "players": 2, "private": True}
+    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"})
+    assert first.status_code == 201
+    record = _create_record(redis_client, "k1")
+    sealed = [v["sealed"] for v in record["body"].values()
+              if isinstance(v, dict) and "sealed" in v]
+    assert len(sealed) == 5 and all(s.startswith(f"s1.{kid}.") for s in sealed)
+    assert len({_sealed_bytes({"sealed": s})[:12] for s in sealed}) == 5, "a nonce per value"
+    again = client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"})
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    # one byte of the host token's sealed value changed
+    from impresario_engine.usecases.idempotency import create_key
+
+    raw = bytearray(_sealed_bytes(record["body"]["host_token"]))
+    raw[-1] ^= 1
+    import base64
+
+    record["body"]["host_token"]["sealed"] = f"s1.{kid}." + base64.urlsafe_b64encode(
+        bytes(raw)).rstrip(b"=").decode()
+    redis_client.set(create_key("k1"), codec.pack(record))
+    games = len(list(redis_client.scan_iter("game:*")))
+    broken = client.post("/v1/games", json=body, headers={"Idempotency-Key": "k1"})
+    assert broken.status_code == 409 and broken.get_json()["code"] == \
+        "idempotency_record_unreadable"
+    assert len(list(redis_client.scan_iter("game:*"))) == games, "nothing created again"
+
+
+def test_seal_keys_rotate_and_a_copy_of_redis_without_them_opens_nothing(app_factory,
+                                                                         redis_client,
+                                                                         tmp_path):
+    """A record sealed with key A opens with the file [B, A] (B seals from then on); with B
+    alone, or with no file (a copy of Redis and the Idempotency-Key, without the Secret), it
+    does not open."""
+    from impresario_engine.table.sealing import new_key_line
+
+    old, new = new_key_line(), new_key_line()
+    path = tmp_path / "seal-keys"
+    path.write_text(old + "\n")
+    join = {"name": "Anna"}
+    a = app_factory(seal_keys_file=str(path)).test_client()
+    gid = a.post("/v1/games", json={"ruleset": "turandot", "players": 2}).get_json()["game"]["id"]
+    first = a.post(f"/v1/games/{gid}/seats", json=join, headers={"Idempotency-Key": "j1"})
+    assert first.status_code == 201
+    path.write_text(f"{new}\n{old}\n")
+    rotated = app_factory(seal_keys_file=str(path)).test_client()
+    again = rotated.post(f"/v1/games/{gid}/seats", json=join, headers={"Idempotency-Key": "j1"})
+    assert again.status_code == 201 and again.get_json()["token"] == first.get_json()["token"]
+    second = rotated.post(f"/v1/games/{gid}/seats", json={"name": "Bruno"},
+                          headers={"Idempotency-Key": "j2"})
+    assert second.status_code == 201
+    path.write_text(f"{new}\n")
+    for app in (app_factory(seal_keys_file=str(path)), app_factory(seal_keys_file="")):
+        resp = app.test_client().post(f"/v1/games/{gid}/seats", json=join,
+                                      headers={"Idempotency-Key": "j1"})
+        assert resp.status_code == 409, resp.get_data(as_text=True)
+        assert resp.get_json()["code"] == "idempotency_record_unreadable"
+    kept = app_factory(seal_keys_file=str(path)).test_client().post(
+        f"/v1/games/{gid}/seats", json={"name": "Bruno"}, headers={"Idempotency-Key": "j2"})
+    assert kept.status_code == 201 and kept.get_json()["token"] == second.get_json()["token"]

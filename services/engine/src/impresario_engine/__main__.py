@@ -120,8 +120,26 @@ def run_reap(args: argparse.Namespace) -> int:
             return 0
 
 
+def add_seal_key(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "seal-key", help="print a new line for SEAL_KEYS_FILE (a key that seals the credentials "
+                         "in idempotency records)",
+        description="Prints '<id> <32 random bytes, base64>'. The first line of SEAL_KEYS_FILE "
+                    "seals, every line opens: to rotate, put a new line first and keep the old "
+                    "ones for IDEMPOTENCY_TTL_SECONDS (docs/operations.md, 'Secrets').")
+    parser.set_defaults(handler=run_seal_key)
+
+
+def run_seal_key(args: argparse.Namespace) -> int:
+    from .table.sealing import new_key_line
+
+    print(new_key_line())
+    return 0
+
+
 #: every command, in the order ``--help`` lists them
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap,
+                                                                  add_seal_key]
 
 
 def build_parser() -> argparse.ArgumentParser:

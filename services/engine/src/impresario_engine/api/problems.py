@@ -29,7 +29,8 @@ STORE = {503: ("storage_unavailable", "contention")}
 BODY = {400: ("malformed_json",), 413: ("body_too_large",), 415: ("unsupported_media_type",),
         422: ("invalid_body",)}
 IDEMPOTENT = {400: ("invalid_idempotency_key",),
-              409: ("idempotency_key_taken", "idempotency_in_progress"),
+              409: ("idempotency_key_taken", "idempotency_in_progress",
+                    "idempotency_record_unreadable"),
               422: ("idempotency_key_reused",)}
 #: a game read with a token, a spectator link, or nothing (a public game)
 #: (a stream ticket anywhere but on the event stream is refused: ``invalid_ticket``)

@@ -1,6 +1,6 @@
 """Credentials: the tokens a game hands out (shown once, kept only as hashes), who a bearer token
-stands for in a game, who may take a seat in a private game, and the sealing of the credentials
-an idempotency record must give back."""
+stands for in a game, and who may take a seat in a private game. (The credentials an
+idempotency record must give back are sealed by ``sealing``.)"""
 
 from __future__ import annotations
 
@@ -168,40 +168,6 @@ def rematch_host_token(old_token: str, rematch_id: str) -> str:
     mac = hmac.new(old_token.encode("utf-8", "surrogatepass"),
                    b"impresario-rematch-host\0" + rematch_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac[:24]).decode()
-
-
-# Idempotency records replay a response that may carry credentials (join: the seat's token;
-# create: the host's, and a private game's spectator and join tokens and the links that carry
-# them). They are never stored in clear: in a record each is XORed with a pad derived from the
-# Idempotency-Key and its scope, which Redis never holds (the record's name uses another hash of
-# the key), so only a client presenting the key again can get them back.
-SECRET_FIELDS = ("token", "host_token", "spectator_token", "join_token", "spectator_link",
-                 "join_link")
-
-
-def _pad(scope: str, key: str, size: int) -> bytes:
-    seed = b"impresario:idempotency-seal\0" + scope.encode() + b"\0" + key.encode()
-    return hashlib.shake_256(seed).digest(size)
-
-
-def seal_secrets(body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
-    out = dict(body)
-    for name in SECRET_FIELDS:
-        value = out.get(name)
-        if isinstance(value, str):
-            raw = value.encode()
-            out[name] = {"sealed": bytes(a ^ b for a, b in zip(raw, _pad(scope, key, len(raw)))
-                                         ).hex()}
-    return out
-
-
-def unseal_secrets(body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
-    for name in SECRET_FIELDS:
-        value = body.get(name)
-        if isinstance(value, dict) and "sealed" in value:
-            raw = bytes.fromhex(value["sealed"])
-            body[name] = bytes(a ^ b for a, b in zip(raw, _pad(scope, key, len(raw)))).decode()
-    return body
 
 
 def client_tag(key: str, client: str) -> str:

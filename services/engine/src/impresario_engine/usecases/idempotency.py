@@ -26,7 +26,8 @@ from typing import Any
 import orjson
 
 from ..store import codec
-from ..table.access import client_tag, seal_secrets, unseal_secrets
+from ..table.access import client_tag
+from ..table.sealing import SealError
 from ..table.errors import CONFLICT, INVALID, Refused, contention
 from ..table.record import state_after
 from ..table.views import TableFacts, numbered, view_of
@@ -51,7 +52,7 @@ def record(engine: Engine, loaded: Loaded, token_id: str, key: str | None, finge
     if key is None:
         return None
     fields = {"fp": fingerprint, "status": status,
-              "body": seal_secrets(body, loaded.doc["id"], key)}
+              "body": engine.sealer.seal(body, loaded.doc["id"], key)}
     if who:
         fields["who"] = who
     packed = codec.pack(fields, legacy=engine.legacy_storage)
@@ -98,10 +99,10 @@ def _answer_again(engine: Engine, loaded: Loaded, made: dict[str, Any]) -> dict[
     return answer
 
 
-def replayed(loaded: Loaded, fingerprint: str, key: str | None, who: str | None = None,
-             engine: Engine | None = None) -> dict[str, Any] | None:
-    """The first answer to this request, when it is a retry (marked ``_replayed``); a move's
-    is made again (``engine`` reads its events)."""
+def replayed(engine: Engine, loaded: Loaded, fingerprint: str, key: str | None,
+             who: str | None = None) -> dict[str, Any] | None:
+    """The first answer to this request, when it is a retry (marked ``_replayed``): a move's
+    made again (from its events), any other's with its credentials opened."""
     if loaded.idem is None or key is None:
         return None
     found = codec.unpack(loaded.idem)
@@ -109,11 +110,24 @@ def replayed(loaded: Loaded, fingerprint: str, key: str | None, who: str | None 
     if found["fp"] != fingerprint:
         raise _reused()
     if "move" in found:
-        body = _answer_again(engine, loaded, found["move"])  # type: ignore[arg-type]
+        body = _answer_again(engine, loaded, found["move"])
     else:
-        body = unseal_secrets(found["body"], loaded.doc["id"], key)
+        body = _unseal(engine, found["body"], loaded.doc["id"], key)
     body["_replayed"] = True
     return body
+
+
+def _unseal(engine: Engine, body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
+    """A recorded answer with its credentials opened (``table/sealing.py``)."""
+    try:
+        return engine.sealer.unseal(body, scope, key)
+    except SealError as exc:
+        log.error("an idempotency record's credentials do not open (%s): its answer cannot be "
+                  "given again", exc)
+        raise Refused("idempotency_record_unreadable", CONFLICT, "the first answer to this "
+                      "Idempotency-Key cannot be given again (it was sealed with a key the "
+                      "service no longer holds); the request was made: read the game, or send "
+                      "a new request with a new key") from exc
 
 
 def _check_client(found: dict[str, Any], tag: str | None) -> None:
@@ -151,13 +165,13 @@ def begin_create(engine: Engine, key: str, fingerprint: str, client: str = ""
         _check_client(found, client_tag(key, client))
         if found["fp"] != fingerprint:
             raise _reused()
-        return unseal_secrets(found["body"], "create", key)
+        return _unseal(engine, found["body"], "create", key)
     raise contention()
 
 
 def finish_create(engine: Engine, key: str, fingerprint: str, body: dict[str, Any],
                   client: str = "") -> None:
-    found = {"fp": fingerprint, "body": seal_secrets(body, "create", key),
+    found = {"fp": fingerprint, "body": engine.sealer.seal(body, "create", key),
              "who": client_tag(key, client)}
     engine.store.set(create_key(key), codec.pack(found, legacy=engine.legacy_storage),
                      engine.config.idempotency_ttl)

@@ -49,7 +49,7 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
 
     def step(loaded: Loaded):
         caller = authenticate(loaded.doc, token)
-        replay = idempotency.replayed(loaded, fingerprint, idempotency_key, engine=engine)
+        replay = idempotency.replayed(engine, loaded, fingerprint, idempotency_key)
         if replay is not None:
             return Done(replay)
         if caller.seat is None:

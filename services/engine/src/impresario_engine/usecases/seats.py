@@ -33,7 +33,7 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
     who = client_tag(idempotency_key, client) if token is None and idempotency_key else None
 
     def step(loaded: Loaded):
-        replay = idempotency.replayed(loaded, fingerprint, idempotency_key, who)
+        replay = idempotency.replayed(engine, loaded, fingerprint, idempotency_key, who)
         if replay is not None:
             return Done(replay)
         doc = loaded.doc
@@ -94,7 +94,7 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
 
     def step(loaded: Loaded):
         # a retry of a leave that worked: the token no longer does, the record answers
-        replay = idempotency.replayed(loaded, fingerprint, idempotency_key)
+        replay = idempotency.replayed(engine, loaded, fingerprint, idempotency_key)
         if replay is not None:
             return Done(replay)
         doc = loaded.doc

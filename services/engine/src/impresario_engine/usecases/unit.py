@@ -25,6 +25,7 @@ from ..metrics import CAS_RETRIES, GAMES, MOVES
 from ..store import UNSCHEDULED, GameStore, StoreUnavailable
 from ..table import listing
 from ..table.access import new_game_id, new_secret
+from ..table.sealing import Sealer
 from ..table.clock import FINISHED, OPEN, PLAYING, next_deadline
 from ..table.errors import BUSY, Refused, contention, game_not_found
 from ..table.record import who_acts
@@ -34,12 +35,18 @@ log = logging.getLogger("impresario_engine.usecases")
 
 @dataclass
 class Engine:
-    """What the use cases work with: the game store, the settings and the clock (Unix seconds;
-    tests move it by hand)."""
+    """What the use cases work with: the game store, the settings, the clock (Unix seconds;
+    tests move it by hand) and the sealer of the credentials in idempotency records (from the
+    settings' ``seal_keys_file`` when not given)."""
 
     store: GameStore
     config: Config
     clock: Callable[[], float] = field(default=time.time)
+    sealer: Sealer = field(default_factory=Sealer)
+
+    def __post_init__(self) -> None:
+        if not self.sealer.keys and self.config.seal_keys_file:
+            self.sealer = Sealer.from_file(self.config.seal_keys_file)
 
     @property
     def legacy_storage(self) -> bool:
