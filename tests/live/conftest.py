@@ -35,7 +35,11 @@ def clock() -> FakeClock:
 @pytest.fixture(scope="session")
 def stream_server(redis_url, tmp_path_factory, gunicorn_server):
     """gunicorn configured for event streams (threads above the stream budget); its base URL."""
+    # every client here is 127.0.0.1: it may hold as many spectators' streams as a worker
+    # lets spectators have (test_streams.py tests the caps per address and per game)
     with gunicorn_server(redis_url, tmp_path_factory.mktemp("stream-gunicorn"),
                          workers=STREAM_WORKERS, threads=STREAM_THREADS,
-                         MAX_STREAMS_PER_WORKER=str(STREAMS_PER_WORKER)) as url:
+                         MAX_STREAMS_PER_WORKER=str(STREAMS_PER_WORKER),
+                         SPECTATOR_STREAMS_PER_ADDRESS=str(STREAMS_PER_WORKER),
+                         SPECTATOR_STREAMS_PER_GAME=str(STREAMS_PER_WORKER)) as url:
         yield url

@@ -165,6 +165,21 @@ def test_a_ticket_is_refused_off_a_stream_and_left_unused(client, redis_client):
         == before
 
 
+def test_a_head_request_leaves_the_ticket_for_its_stream(client, redis_client):
+    """A HEAD reads no stream: it used the ticket up all the same, and the browser's stream
+    that came next was refused."""
+    created, tokens, gid = three_seats(client)
+    ticket = ticket_for(client, gid, tokens[0])
+    head = client.head(ticket["url"], headers=SSE)
+    assert head.status_code == 401 and not head.get_data()
+    stream = TestStream(client, ticket["url"])
+    try:
+        assert stream.status == 200
+        assert stream.events(1)[0]["id"] == "1"
+    finally:
+        stream.close()
+
+
 def test_asking_for_a_ticket_needs_a_token_of_the_game(client, redis_client):
     created, tokens, gid = three_seats(client)
     other, _ = setup_game(client, [None, None], seed=4)

@@ -256,22 +256,32 @@ def test_heartbeats_live_delivery_and_deadlines_applied_by_an_idle_stream(app_fa
 
 
 def test_a_worker_over_its_stream_budget_answers_503(app_factory):
+    """Two streams a worker: the spectators' share (one) taken, a second spectator waits
+    (503); a seat's stream still opens, and the worker is then full (503 for anyone)."""
     base = streams.open_streams()
-    app = app_factory(max_streams_per_worker=base + 1)
+    app = app_factory(max_streams_per_worker=base + 2, spectator_streams_share=0.5)
     client = app.test_client()
     created = create(client, players=2, seed=8)
     gid = created["game"]["id"]
+    tokens = [seat(client, gid, name)["token"] for name in ("Anna", "Bruno")]
     url = f"/v1/games/{gid}/events"
     first = TestStream(client, url)
+    mine = None
     try:
         assert first.status == 200 and first.next_block() == {"retry": 2000}
         refused = client.get(url, headers=SSE)
         assert_problem(refused, 503, "too_many_streams")
         assert int(refused.headers["Retry-After"]) > 0
+        mine = TestStream(client, url, auth(tokens[0]))
+        assert mine.status == 200, "room is kept for the seats' own streams"
+        full = client.get(url, headers={**SSE, **auth(tokens[1])})
+        assert_problem(full, 503, "too_many_streams")
         # ordinary requests are still served, the JSON feed included
         assert client.get(url).status_code == 200
         assert client.get(f"/v1/games/{gid}").status_code == 200
     finally:
+        if mine is not None:  # the test client's request contexts are a stack
+            mine.close()
         first.close()
     again = TestStream(client, url)
     assert again.status == 200
@@ -279,12 +289,60 @@ def test_a_worker_over_its_stream_budget_answers_503(app_factory):
     assert streams.open_streams() == base
 
 
+def test_strangers_cannot_take_a_seats_stream_slots(app_factory):
+    """The finding: anonymous spectator streams of a public game had no cap per address or
+    per game, so strangers filled a worker's slots and the seated player's own stream got 503.
+    Now streams without a seat take at most their share of a worker's slots, a few per
+    address and per game; the seats' streams have the rest."""
+    base = streams.open_streams()
+    app = app_factory(max_streams_per_worker=base + 6, spectator_streams_share=0.5,
+                      spectator_streams_per_address=2, spectator_streams_per_game=2,
+                      trusted_proxies=1)
+    client = app.test_client()
+    games = [create(client, players=2, seed=s)["game"]["id"] for s in (8, 9)]
+    tokens = [seat(client, games[0], name)["token"] for name in ("Anna", "Bruno")]
+    url = [f"/v1/games/{gid}/events" for gid in games]
+
+    def stranger(address: str, game: int) -> TestStream:
+        return TestStream(client, url[game], {"X-Forwarded-For": address})
+
+    opened: list[TestStream] = []
+    try:
+        opened += [stranger("203.0.113.7", 0), stranger("203.0.113.7", 1)]
+        assert [s.status for s in opened] == [200, 200]
+        body = assert_problem(client.get(url[1], headers={**SSE, "X-Forwarded-For":
+                                                          "203.0.113.7"}), 429,
+                              "too_many_streams")
+        assert "one address" in body["detail"]
+        opened.append(stranger("198.51.100.1", 0))
+        assert opened[-1].status == 200
+        body = assert_problem(client.get(url[0], headers={**SSE, "X-Forwarded-For":
+                                                          "198.51.100.2"}), 429,
+                              "too_many_streams")
+        assert "one game" in body["detail"]
+        # three strangers' streams: the spectators' share of six slots is full
+        assert_problem(client.get(url[1], headers={**SSE, "X-Forwarded-For": "192.0.2.9"}),
+                       503, "too_many_streams")
+        # the seats' own streams still open, three of them, until the worker is full
+        for token in (tokens[0], tokens[1], tokens[0]):
+            opened.append(TestStream(client, url[0], auth(token)))
+            assert opened[-1].status == 200
+        assert_problem(client.get(url[0], headers={**SSE, **auth(tokens[1])}), 503,
+                       "too_many_streams")
+    finally:
+        for stream in reversed(opened):  # the test client's request contexts are a stack
+            stream.close()
+    assert streams.open_streams() == base
+    assert streams.SLOTS.watching == 0 and not streams.SLOTS.by_address \
+        and not streams.SLOTS.by_game
+
+
 def test_head_requests_do_not_use_up_stream_slots(app_factory):
     """A HEAD request with Accept: text/event-stream gets the stream's headers and no body; it
     used to keep its slot forever (the body generator never ran), until the worker refused
     every stream."""
     base = streams.open_streams()
-    app = app_factory(max_streams_per_worker=base + 1)
+    app = app_factory(max_streams_per_worker=base + 1, spectator_streams_share=1)
     client = app.test_client()
     gid = create(client, players=2, seed=9)["game"]["id"]
     seat(client, gid, "A")
@@ -330,8 +388,12 @@ def test_a_closed_client_frees_its_stream_slot_promptly(redis_url, tmp_path_fact
     second), not at the next heartbeat (15 s): a worker full of streams, all closed by their
     clients, admits as many new ones a moment later."""
     budget = 4
+    # spectators' streams from one address, allowed the whole budget: this is about slots
+    # given back, not how they are shared (test_strangers_cannot_take_a_seats_stream_slots)
     with gunicorn_server(redis_url, tmp_path_factory.mktemp("closed-streams"), workers=1,
-                         threads=8, MAX_STREAMS_PER_WORKER=str(budget)) as base:
+                         threads=8, MAX_STREAMS_PER_WORKER=str(budget),
+                         SPECTATOR_STREAMS_SHARE="1", SPECTATOR_STREAMS_PER_ADDRESS=str(budget),
+                         SPECTATOR_STREAMS_PER_GAME=str(budget)) as base:
         http = Http(base)
         status, _, created = http.request("POST", "/v1/games", {"ruleset": "turandot",
                                                                "players": 2})

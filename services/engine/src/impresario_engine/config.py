@@ -95,6 +95,13 @@ class Config:
     redis_timeout: float = 5.0
     #: event streams (SSE) one worker process admits; keep it below GUNICORN_THREADS
     max_streams_per_worker: int = 48
+    #: the share of those that streams without a seat (spectators, spectator links, the host)
+    #: may take: the rest is kept for the seats' own streams
+    spectator_streams_share: float = 0.5
+    #: streams without a seat one client address may hold in one worker (429 beyond)
+    spectator_streams_per_address: int = 4
+    #: streams without a seat one game may have in one worker (429 beyond)
+    spectator_streams_per_game: int = 16
     #: seconds between heartbeat comments on an idle stream
     stream_heartbeat_seconds: float = 15.0
     #: seconds a stream stays open before the client is asked to reconnect
@@ -153,6 +160,12 @@ class Config:
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
             max_streams_per_worker=_int("MAX_STREAMS_PER_WORKER", cls.max_streams_per_worker),
+            spectator_streams_share=_float("SPECTATOR_STREAMS_SHARE",
+                                           cls.spectator_streams_share),
+            spectator_streams_per_address=_int("SPECTATOR_STREAMS_PER_ADDRESS",
+                                               cls.spectator_streams_per_address),
+            spectator_streams_per_game=_int("SPECTATOR_STREAMS_PER_GAME",
+                                            cls.spectator_streams_per_game),
             stream_max_seconds=float(_int("STREAM_MAX_SECONDS", int(cls.stream_max_seconds))),
             stream_ticket_seconds=_int("STREAM_TICKET_SECONDS", cls.stream_ticket_seconds),
             rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", cls.rate_limit_per_ip),
@@ -179,6 +192,8 @@ class Config:
             raise SystemExit("REMATCH_HOLD_SECONDS must not be negative")
         if self.stream_ticket_seconds < 1:
             raise SystemExit("STREAM_TICKET_SECONDS must be at least 1")
+        if not 0 <= self.spectator_streams_share <= 1:
+            raise SystemExit("SPECTATOR_STREAMS_SHARE must be from 0 to 1")
         if not 0 <= self.late_move_seconds <= 60:
             raise SystemExit("LATE_MOVE_SECONDS must be from 0 to 60")
         if not 0 <= self.log_batch_seconds <= 60:

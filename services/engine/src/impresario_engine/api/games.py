@@ -439,7 +439,8 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None,
     """
     ctx = engine()
     if ticket is not None:
-        loaded, caller = tickets.redeem(ctx, _game_id(game_id), ticket)
+        loaded, caller = tickets.redeem(ctx, _game_id(game_id), ticket,
+                                        opens=request.method == "GET" and streams.wants_stream())
     else:
         loaded, caller = _read(game_id)
     if streams.wants_stream():

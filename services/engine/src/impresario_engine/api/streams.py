@@ -3,7 +3,11 @@
 A stream holds one gunicorn thread while it is open. Each worker process admits at most
 ``max_streams_per_worker`` streams (503 ``too_many_streams`` beyond, with ``Retry-After``); with
 ``GUNICORN_THREADS`` above that number, the remaining threads always serve ordinary requests, so
-open streams can never starve play. Streams end after ``stream_max_seconds`` (clients resume
+open streams can never starve play. The slots are fair by construction (:class:`Slots`): streams
+without a seat (spectators, spectator links, the host) may take only their share of them
+(``spectator_streams_share``), so the rest is always there for the seats' own streams, and
+within that share one client address, and one game, take at most a few (429
+``too_many_streams``): strangers cannot take a seated player's stream away. Streams end after ``stream_max_seconds`` (clients resume
 with ``Last-Event-ID``), send a heartbeat comment every ``stream_heartbeat_seconds``, and close
 once the game is over and every event was sent. A client that has gone is noticed within one
 wait on Redis (``stream_poll_ms``, a second): under gunicorn the stream looks at its socket
@@ -37,12 +41,72 @@ from ..table.record import is_due
 from ..table.views import numbered
 from ..usecases.play import settle
 from ..usecases.unit import load
+from .edge import client_address
 from .errors import ApiError
 
-_lock = threading.Lock()
-_open = 0
 #: the gunicorn worker serving this process (set by gunicorn_conf.post_worker_init)
 WORKER = None
+
+
+class Slots:
+    """A worker's stream slots: the streams open, those without a seat, and those per client
+    address and per game among them. :meth:`take` refuses a stream over any cap (and takes
+    nothing); the slot it gives is given back exactly once, by :meth:`give`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = 0
+        self.watching = 0
+        self.by_address: dict[str, int] = {}
+        self.by_game: dict[str, int] = {}
+
+    def take(self, cfg, seat: int | None, address: str, game_id: str
+             ) -> tuple[str, str] | None:
+        """A slot for a stream of ``seat`` (None: a stream without a seat) from ``address``
+        on ``game_id``; what :meth:`give` needs to give it back."""
+        with self.lock:
+            if self.open >= cfg.max_streams_per_worker:
+                raise ApiError(503, "too_many_streams",
+                               "this worker has no room for another event stream; retry "
+                               "shortly or poll GET /events", headers={"Retry-After": "2"})
+            if seat is not None:
+                self.open += 1
+                return None
+            if self.by_address.get(address, 0) >= cfg.spectator_streams_per_address:
+                raise ApiError(429, "too_many_streams",
+                               f"at most {cfg.spectator_streams_per_address} event streams "
+                               "without a seat from one address; close one, or poll GET "
+                               "/events", headers={"Retry-After": "5"})
+            if self.by_game.get(game_id, 0) >= cfg.spectator_streams_per_game:
+                raise ApiError(429, "too_many_streams",
+                               f"at most {cfg.spectator_streams_per_game} event streams "
+                               "without a seat on one game here; poll GET /events, or retry "
+                               "later", headers={"Retry-After": "5"})
+            if self.watching >= int(cfg.max_streams_per_worker * cfg.spectator_streams_share):
+                raise ApiError(503, "too_many_streams",
+                               "this worker keeps its other event streams for the seated "
+                               "players; retry shortly or poll GET /events",
+                               headers={"Retry-After": "2"})
+            self.open += 1
+            self.watching += 1
+            self.by_address[address] = self.by_address.get(address, 0) + 1
+            self.by_game[game_id] = self.by_game.get(game_id, 0) + 1
+            return address, game_id
+
+    def give(self, watcher: tuple[str, str] | None) -> None:
+        with self.lock:
+            self.open -= 1
+            if watcher is None:
+                return
+            address, game_id = watcher
+            self.watching -= 1
+            for counts, key in ((self.by_address, address), (self.by_game, game_id)):
+                counts[key] -= 1
+                if not counts[key]:
+                    del counts[key]
+
+
+SLOTS = Slots()
 
 
 def _stopping() -> bool:
@@ -50,7 +114,7 @@ def _stopping() -> bool:
 
 
 def open_streams() -> int:
-    return _open
+    return SLOTS.open
 
 
 def wants_stream() -> bool:
@@ -63,22 +127,6 @@ def resume_after(after: int) -> int:
     if last.isascii() and last.isdigit() and len(last) < 17:  # not "²": int() refuses it
         return int(last)
     return after
-
-
-def _acquire(limit: int) -> None:
-    global _open
-    with _lock:
-        if _open >= limit:
-            raise ApiError(503, "too_many_streams",
-                           "this worker has no room for another event stream; retry shortly or "
-                           "poll GET /events", headers={"Retry-After": "2"})
-        _open += 1
-
-
-def _release() -> None:
-    global _open
-    with _lock:
-        _open -= 1
 
 
 def client_gone(sock) -> bool:
@@ -109,7 +157,7 @@ def event_stream(ctx, loaded, caller, after: int) -> Response:
     game_id = loaded.doc["id"]
     # the client's connection under gunicorn (absent under other servers and in tests' clients)
     sock = request.environ.get("gunicorn.socket")
-    _acquire(cfg.max_streams_per_worker)
+    slot = SLOTS.take(cfg, caller.seat, client_address(), game_id)
     released = False
 
     def release() -> None:
@@ -118,7 +166,7 @@ def event_stream(ctx, loaded, caller, after: int) -> Response:
         nonlocal released
         if not released:
             released = True
-            _release()
+            SLOTS.give(slot)
 
     def generate() -> Iterator[str]:
         try:

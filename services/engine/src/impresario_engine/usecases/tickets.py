@@ -10,8 +10,8 @@ from typing import Any
 
 import orjson
 
-from ..table.access import (Caller, authenticate, new_token, ticket_caller, ticket_record,
-                            token_hash)
+from ..table.access import (Caller, authenticate, invalid_ticket, new_token, ticket_caller,
+                            ticket_record, token_hash)
 from ..table.record import is_due
 from .play import settle
 from .unit import Engine, Loaded, load
@@ -32,9 +32,14 @@ def issue(engine: Engine, game_id: str, token: str) -> dict[str, Any]:
     return {"ticket": ticket, "expires_at": expires_at}
 
 
-def redeem(engine: Engine, game_id: str, ticket: str) -> tuple[Loaded, Caller]:
+def redeem(engine: Engine, game_id: str, ticket: str, opens: bool = True
+           ) -> tuple[Loaded, Caller]:
     """The game and the caller a ticket stands for, the ticket used up (whatever the answer:
-    one ticket, one try). Deadlines that have passed are applied first, as for any read."""
+    one ticket, one try). Deadlines that have passed are applied first, as for any read.
+    A request that ``opens`` no stream (a HEAD: no body is read) is refused, and the ticket
+    is left for the stream it was asked for."""
+    if not opens:
+        raise invalid_ticket("a request that reads no stream (HEAD) opens nothing with it")
     loaded = load(engine, game_id)
     raw = engine.store.take_ticket(game_id, token_hash(ticket))
     record = orjson.loads(raw) if raw else None
