@@ -384,7 +384,12 @@ def test_word_jam_value_hint_applies_the_engines_checks(open_page, web_server, c
     gid, host = created["game"]["id"], created["host_token"]
     for name in ("Ada", "Bea", "Cy", "Dee"):
         api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "wordsmith"})
-    view = api(web_server, "GET", f"/v1/games/{gid}")
+    page = open_page("phone").page
+    page.goto(f"/#/join/{gid}")
+    page.fill("#join-name", "Eve")
+    page.click("text=Take a seat")
+    page.wait_for_selector("#call-word")
+    view = api(web_server, "GET", f"/v1/games/{gid}")  # dealt when Eve took the last seat
     assert view["style"]["check"] == check
     coins = {c["consonant"]: c["coins"] for c in view["coins"]}
     one = view["coins"][0]["consonant"]
@@ -393,11 +398,6 @@ def test_word_jam_value_hint_applies_the_engines_checks(open_page, web_server, c
                  if view["forbidden"] not in folded and sum(coins.get(c, 0) for c in folded) > 1
                  and (not folded.startswith(one) if check == "first_letter" else len(folded) != 8))
     good = playable_words(view)[0]
-    page = open_page("phone").page
-    page.goto(f"/#/join/{gid}")
-    page.fill("#join-name", "Eve")
-    page.click("text=Take a seat")
-    page.wait_for_selector("#call-word")
     token = seat_token(page, gid)
     hint = _hint(page, wrong)
     assert "Worth" not in hint and words in hint, hint

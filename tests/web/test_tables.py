@@ -178,8 +178,6 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     gid, host = created["game"]["id"], created["host_token"]
     for name in ("Ada", "Bea", "Cy"):
         api(web_server, "POST", f"/v1/games/{gid}/seats", host, json={"name": name, "bot": "wordsmith"})
-    view = api(web_server, "GET", f"/v1/games/{gid}")  # the deal is made at the creation
-    word = _word(view, set(), most=False)
     players = {}
     for name, size in (("Dan", "phone"), ("Eve", "phone")):
         rec = open_page(size)
@@ -190,6 +188,8 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     dan, eve = players["Dan"], players["Eve"]
     for page in (dan, eve):
         page.wait_for_selector("#call-word")
+    view = api(web_server, "GET", f"/v1/games/{gid}")  # dealt when the last seat was taken
+    word = _word(view, set(), most=False)
     # a word with the forbidden consonant is refused with the engine's own message
     eve.fill("#call-word", "x" + view["forbidden"].lower() + "a")
     eve.get_by_role("button", name="Open Sesame!").click()
