@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "k8s"
 OVERLAYS = ["dev", "prod"]
 ENGINE_SRC = ROOT / "services" / "engine" / "src" / "impresario_engine"
-REAP_COMMAND = ["python", "-m", "impresario_engine", "reap", "--loop", "1", "--quiet"]
+REAP_COMMAND = ["python", "-m", "impresario_engine", "reap", "--loop", "1", "--quiet",
+                "--heartbeat", "/tmp/heartbeat"]
 
 
 def _kubectl() -> str | None:
@@ -116,7 +117,7 @@ def test_overlay_passes_strict_schema_validation(overlay):
 def test_base_renders_alone():
     kinds = sorted(d["kind"] for d in render(K8S / "base"))
     assert kinds == ["ConfigMap", "Deployment", "Deployment", "HorizontalPodAutoscaler",
-                     "NetworkPolicy", "PodDisruptionBudget", "Service"]
+                     "NetworkPolicy", "NetworkPolicy", "PodDisruptionBudget", "Service"]
 
 
 # ----------------------------------------------------------------------------- engine pods
@@ -324,6 +325,30 @@ def test_the_reaper_loops_once_a_second_in_one_pod(overlay):
     # the engine's selector does not take the reaper's pods (nor its Service, PDB or HPA)
     assert not matches(engine(docs)["spec"]["selector"]["matchLabels"],
                        reaper["spec"]["template"]["metadata"]["labels"])
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_a_hung_reaper_fails_its_liveness_probe_within_a_minute_and_a_half(overlay):
+    """The loop's heartbeat file is the one its probes read, in the pod's writable /tmp; the
+    probe fails once the loop has not turned for a minute, and the pod is restarted after
+    three failures ten seconds apart (tests/faults/test_hung_loop.py hangs a real reaper)."""
+    from impresario_engine.__main__ import build_parser
+
+    docs = rendered(overlay)
+    pod = only(docs, "Deployment", "impresario-reaper")["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    args = build_parser().parse_args(container["command"][3:])
+    assert args.heartbeat and args.loop == 1
+    for kind in ("startupProbe", "livenessProbe"):
+        probe = args_of = build_parser().parse_args(container[kind]["exec"]["command"][3:])
+        assert probe.command == "alive" and args_of.file == args.heartbeat
+        assert probe.within == 60
+    live = container["livenessProbe"]
+    assert live["periodSeconds"] * live["failureThreshold"] <= 30
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    assert args.heartbeat.startswith("/tmp/") and "/tmp" in mounts
+    assert any(v["name"] == mounts["/tmp"] and "emptyDir" in v for v in pod["volumes"])
 
 
 def test_reap_is_a_real_command():
@@ -595,20 +620,48 @@ def test_prod_ingress_buffers_requests_and_outlasts_stream_heartbeats():
 
 
 # ----------------------------------------------------------------------------- network
-def _admits(policy: dict[str, Any], labels: dict[str, str], namespaced: bool = True
+def _selects(selector: dict[str, Any], labels: dict[str, str]) -> bool:
+    """A label selector (matchLabels, matchExpressions) against ``labels``, as the API reads
+    it: an empty selector selects everything."""
+    if not matches(selector.get("matchLabels", {}), labels):
+        return False
+    for expr in selector.get("matchExpressions", []):
+        key, op, values = expr["key"], expr["operator"], expr.get("values", [])
+        if op == "In" and labels.get(key) not in values:
+            return False
+        if op == "NotIn" and labels.get(key) in values:
+            return False
+        if op == "Exists" and key not in labels:
+            return False
+        if op == "DoesNotExist" and key in labels:
+            return False
+    return True
+
+
+def _admits(policy: dict[str, Any], labels: dict[str, str], namespace: str | None = None
             ) -> set[str]:
-    """The ports (by name) a NetworkPolicy admits from a pod with ``labels`` in its own
-    namespace (``namespaced``) or in another."""
+    """The ports (by name) a NetworkPolicy admits from a pod with ``labels``, in the policy's
+    own namespace or in ``namespace`` (whose labels are the one every namespace carries,
+    ``kubernetes.io/metadata.name``), by the peers' semantics: a podSelector alone is the
+    policy's namespace, a namespaceSelector alone every pod of the namespaces it selects, both
+    in one peer the pods it selects in those namespaces; an ipBlock never matches a pod here."""
+    own = policy["metadata"].get("namespace", "default")
+    where = own if namespace is None else namespace
+    ns_labels = {"kubernetes.io/metadata.name": where}
+
+    def admitted(peer: dict[str, Any]) -> bool:
+        if "ipBlock" in peer:
+            return False
+        if "namespaceSelector" in peer:
+            in_ns = _selects(peer["namespaceSelector"], ns_labels)
+        else:
+            in_ns = where == own
+        return in_ns and _selects(peer.get("podSelector", {}), labels)
+
     ports: set[str] = set()
     for rule in policy["spec"].get("ingress", []):
         peers = rule.get("from")
-        admitted = peers is None or any(
-            ("podSelector" in peer and "namespaceSelector" not in peer and namespaced
-             and matches(peer["podSelector"].get("matchLabels", {}), labels))
-            or ("namespaceSelector" in peer and peer["namespaceSelector"] == {}
-                and matches(peer.get("podSelector", {}).get("matchLabels", {}), labels))
-            for peer in peers)
-        if admitted:
+        if peers is None or any(admitted(peer) for peer in peers):
             ports |= {p["port"] for p in rule.get("ports", [])}
     return ports
 
@@ -635,19 +688,44 @@ def test_only_the_engine_and_the_reaper_reach_redis():
                 "app.kubernetes.io/instance": "impresario-dev"}
     assert _admits(policy, stranger) == set()
     assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-engine"),
-                   namespaced=False) == set()
+                   namespace="default") == set()
+
+
+#: the ingress controller's pods as ingress-nginx's chart labels them, in its namespace
+INGRESS_CONTROLLER = ({"app.kubernetes.io/name": "ingress-nginx",
+                       "app.kubernetes.io/component": "controller"}, "ingress-nginx")
+PROMETHEUS = ({"app.kubernetes.io/name": "prometheus"}, "monitoring")
 
 
 @needs_kubectl
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_the_engine_admits_the_api_from_anywhere_and_metrics_from_the_cluster(overlay):
+def test_only_the_ingress_controller_reaches_the_api_and_only_monitoring_the_metrics(overlay):
+    """Prod trusts one proxy hop's X-Forwarded-For (TRUSTED_PROXIES=1): a pod that could reach
+    the engine without the ingress would write the header itself and pick the address the
+    creation limit and the authentication throttle count. As rendered, no pod but the ingress
+    controller's reaches the API's port, whatever its namespace or labels; only the
+    monitoring namespace reaches the metrics port; nothing reaches the reaper."""
     docs = rendered(overlay)
     policy = only(docs, "NetworkPolicy", "impresario-engine")
-    assert matches(policy["spec"]["podSelector"]["matchLabels"],
-                   _pod_labels(docs, "Deployment", "impresario-engine"))
+    engine_labels = _pod_labels(docs, "Deployment", "impresario-engine")
+    assert _selects(policy["spec"]["podSelector"], engine_labels)
     assert policy["spec"]["policyTypes"] == ["Ingress"]
-    (anyone,) = [r for r in policy["spec"]["ingress"] if "from" not in r]
-    assert [p["port"] for p in anyone["ports"]] == ["http"]
-    (cluster,) = [r for r in policy["spec"]["ingress"] if "from" in r]
-    assert cluster["from"] == [{"namespaceSelector": {}}]
-    assert [p["port"] for p in cluster["ports"]] == ["metrics"]
+    assert _admits(policy, *INGRESS_CONTROLLER) == {"http"}
+    assert _admits(policy, *PROMETHEUS) == {"metrics"}
+    spoofers = [
+        ({"app.kubernetes.io/name": "debug"}, None),  # a pod beside the engine
+        (engine_labels, None),  # even one wearing the engine's labels
+        ({"app.kubernetes.io/name": "ingress-nginx"}, "default"),  # the labels, elsewhere
+        ({"app": "attacker"}, "ingress-nginx"),  # another pod of the controller's namespace
+        ({"app.kubernetes.io/name": "ingress-nginx"}, "monitoring"),
+        ({}, "kube-system"),
+    ]
+    for labels, namespace in spoofers:
+        assert "http" not in _admits(policy, labels, namespace), (labels, namespace)
+    assert _admits(policy, *INGRESS_CONTROLLER[:1], "monitoring") == {"metrics"}
+    reaper = only(docs, "NetworkPolicy", "impresario-reaper")
+    assert _selects(reaper["spec"]["podSelector"],
+                    _pod_labels(docs, "Deployment", "impresario-reaper"))
+    assert reaper["spec"]["policyTypes"] == ["Ingress"] and not reaper["spec"]["ingress"]
+    for labels, namespace in [*spoofers, INGRESS_CONTROLLER, PROMETHEUS]:
+        assert _admits(reaper, labels, namespace) == set()

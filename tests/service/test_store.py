@@ -89,9 +89,10 @@ def test_keys_share_the_game_hash_tag(client, make_game, redis_client):
         for key in mine:
             assert key.startswith(f"game:{{{gid}}}"), key
         assert len({key_slot(k.encode()) for k in mine}) == 1, mine
-    for key in keys:  # nothing else than games, create-idempotency records and the indexes
+    for key in keys:  # nothing else than games, create-idempotency records, the indexes and
+        # the loops' heartbeats
         assert (key.startswith(("game:{", "idem:create:{", "lobby:{lobby}:"))
-                or key == "impresario:deadlines"), key
+                or key in ("impresario:deadlines", "impresario:loops")), key
     lobby = [k for k in keys if k.startswith("lobby:")]  # the lists of games share one slot
     assert lobby and len({key_slot(k.encode()) for k in lobby}) == 1, lobby
     # a game in play has its event stream; a finished one, its archive in the game hash

@@ -86,6 +86,10 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
                              "later; the list of games is swept every SECONDS")
     parser.add_argument("--quiet", action="store_true",
                         help="print a pass's report only when it did something or failed")
+    parser.add_argument("--heartbeat", metavar="FILE", default=None,
+                        help="with --loop, touch FILE at every turn (each pass, each game "
+                             "settled), for a liveness probe: python -m impresario_engine "
+                             "alive FILE")
     parser.add_argument("--nice", type=int, default=10, metavar="N",
                         help="with --loop, lower this process's CPU priority by N (default 10; "
                              "0: as it is): on a machine it shares with the engine (make run), "
@@ -96,16 +100,19 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
 def run_reap(args: argparse.Namespace) -> int:
     import time
 
+    from .loops import Heartbeat
     from .usecases.reaper import engine_from_env, reap_once, wait_seconds
 
     engine = engine_from_env()
     if args.loop and args.nice > 0:
         os.nice(args.nice)
+    heart = Heartbeat("reaper", args.heartbeat, engine.store)
     swept = float("-inf")  # the list of games is swept once per --loop seconds
     while True:
         sweep = time.monotonic() - swept >= args.loop
         try:
-            report = reap_once(engine, limit=args.limit, sweep=sweep)
+            report = reap_once(engine, limit=args.limit, sweep=sweep, beat=heart.beat)
+            heart.beat()
         except KeyboardInterrupt:
             return 0
         if sweep:
@@ -118,6 +125,25 @@ def run_reap(args: argparse.Namespace) -> int:
             time.sleep(wait_seconds(engine, args.loop))
         except KeyboardInterrupt:
             return 0
+
+
+def add_alive(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "alive", help="exit 0 if a loop's heartbeat file was touched lately (a liveness probe)",
+        description="Exits 0 when FILE (a loop's --heartbeat) was touched within SECONDS, else "
+                    "1, saying how long ago: the reaper's liveness probe on Kubernetes.")
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--within", type=float, default=60.0, metavar="SECONDS",
+                        help="how recent the last turn must be (default 60)")
+    parser.set_defaults(handler=run_alive)
+
+
+def run_alive(args: argparse.Namespace) -> int:
+    from .loops import alive
+
+    ok, line = alive(args.file, args.within)
+    print(line, file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
 
 
 def add_seal_key(subparsers: argparse._SubParsersAction) -> None:
@@ -138,7 +164,7 @@ def run_seal_key(args: argparse.Namespace) -> int:
 
 
 #: every command, in the order ``--help`` lists them
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap,
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap, add_alive,
                                                                   add_seal_key]
 
 

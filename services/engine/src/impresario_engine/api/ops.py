@@ -64,6 +64,16 @@ class LiveGames:
         yield GaugeMetricFamily(
             "impresario_storage_writable", "1 while Redis takes writes; 0 while it refuses "
             "them (full under maxmemory, read-only)", value=0 if refusal else 1)
+        try:
+            beats = self.store.heartbeats()
+        except StoreUnavailable:
+            return
+        turned = GaugeMetricFamily(
+            "impresario_loop_last_turn_timestamp_seconds", "When a process of each loop (the "
+            "reaper) last turned, Unix seconds: alert when it is a minute old", labels=["loop"])
+        for loop, when in sorted(beats.items()):
+            turned.add_metric([loop], when)
+        yield turned
 
 
 @blp.route("/healthz", methods=["GET"])

@@ -261,11 +261,15 @@ class GameStore:
            "return v"
     #: a reaper's claim is given back only by the reaper that holds it
     RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end"
+    #: a loop's heartbeat: the latest of its processes' times
+    BEAT = ("local was = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') "
+            "if tonumber(ARGV[2]) > was then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end")
 
     def __init__(self, client: Any) -> None:
         self.client = client
         self._take = client.register_script(self.TAKE)
         self._release = client.register_script(self.RELEASE)
+        self._beat = client.register_script(self.BEAT)
         #: what every request runs: on the lane's connections
         self.lane = Lane.of(client)
         self._read = LeanScript(client, self.lane, self.READ)
@@ -445,6 +449,19 @@ class GameStore:
         """Give back a claim taken by :meth:`claim` (left alone if it expired and another
         reaper holds it now)."""
         self._call(self._release, keys=[claim_key(game_id)], args=[owner])
+
+    # -- the loops' heartbeats: loop name -> the last time one of its processes turned
+    LOOPS = "impresario:loops"
+
+    def beat(self, loop: str, when: float) -> None:
+        """Note that a process of ``loop`` turned at ``when`` (the latest of its processes
+        wins; ``/metrics`` reads them)."""
+        self._call(self._beat, keys=[self.LOOPS], args=[loop, when])
+
+    def heartbeats(self) -> dict[str, float]:
+        """The last time each loop turned."""
+        found = self._call(self.client.hgetall, self.LOOPS)
+        return {(k.decode() if isinstance(k, bytes) else k): float(v) for k, v in found.items()}
 
     #: where versions before the list of games counted the games open or in play; the lists
     #: count them now (``lobby.py``), and the reaper deletes this key

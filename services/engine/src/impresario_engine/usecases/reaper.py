@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 from impresario_rules import Refusal
 
@@ -56,11 +56,12 @@ def wait_seconds(engine: Engine, most: float) -> float:
     return min(most, max(MIN_WAIT_SECONDS, when - engine.clock()))
 
 
-def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = True
-              ) -> dict[str, Any]:
+def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = True,
+              beat: Callable[[], None] | None = None) -> dict[str, Any]:
     """One pass: every game whose deadline has passed is settled (the searching bots' moves
     included: only the reaper makes them), then, if ``sweep``, the list of games is swept
-    (``ABANDON_AFTER_SECONDS`` applies). Returns what was done."""
+    (``ABANDON_AFTER_SECONDS`` applies). ``beat()`` is called after each game: the loop's
+    heartbeat, which a long pass keeps beating. Returns what was done."""
     if engine is None:
         engine = engine_from_env()
     store = engine.store
@@ -77,6 +78,8 @@ def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = Tru
             settle_due(engine, game_id, now, report)
         finally:
             store.release(game_id, owner)
+        if beat is not None:
+            beat()
     if sweep:
         try:
             lists = upkeep.sweep(engine, limit, abandon=True)
