@@ -131,6 +131,35 @@ def test_gunicorn_refusals_are_problem_json(redis_server, fault_dir):
                                         headers={"X-Big": "b" * 9000})
         assert status == 431 and headers["content-type"] == "application/problem+json"
         assert body["code"] == "headers_too_large"
+        # 431: a head over 32 KiB of headers each within gunicorn's limits (it was answered
+        # 200: the worker handed it to a thread as if it were whole)
+        many = {f"X-Pad-{i}": "p" * 1000 for i in range(40)}
+        status, headers, body = request(server.url, "GET", "/healthz", headers=many)
+        assert status == 431 and headers["content-type"] == "application/problem+json"
+        assert body["code"] == "headers_too_large" and "32768 bytes" in body["detail"]
+        # and at once while such a head is still arriving: it never takes a thread to wait on
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                  + b"".join(b"X-Pad-%d: %s\r\n" % (i, b"p" * 1000) for i in range(34)))
+        started = time.monotonic()
+        head, _ = _read_response(s)
+        assert head.startswith(b"HTTP/1.1 431 ") and time.monotonic() - started < 1.5
+        s.close()
+        # 400: a body whose chunked encoding is malformed (it was a 500), and the connection
+        # closes, since where a next request would begin is unknown
+        for path in ("/v1/games", "/v1/games/abcdefghijkl/moves"):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            s.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n"
+                      b"Authorization: Bearer " + b"t" * 32 + b"\r\n"
+                      b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      b"ZZZ\r\n{}\r\n0\r\n\r\n")
+            head, raw = _read_response(s)
+            assert head.startswith(b"HTTP/1.1 400 ") and b"Connection: close" in head, head
+            assert json.loads(raw)["code"] == "bad_request", raw
+            s.close()
+        # 404, not 500: a file name with a NUL byte
+        status, headers, body = request(server.url, "GET", "/web/%00.js")
+        assert status == 404 and body["code"] == "not_found"
         # 400: a malformed request line
         s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
         s.sendall(b"GET\x01 / HTTP/1.1\r\n\r\n")

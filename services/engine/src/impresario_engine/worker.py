@@ -40,6 +40,7 @@ import uuid
 import orjson
 from gunicorn.http import errors as http_errors
 from gunicorn.workers import gthread
+from werkzeug.exceptions import BadRequest
 
 from .api.errors import PROBLEM_TYPE
 from .api.http import EDGE_HEADERS, RequestTimeout
@@ -169,6 +170,7 @@ class Worker(gthread.ThreadWorker):
 
     def handle_request(self, req, conn):
         timed = getattr(conn, "timed", None)
+        req.body = _Body(req)
         try:
             keep = super().handle_request(req, conn)
         finally:
@@ -206,13 +208,13 @@ class Worker(gthread.ThreadWorker):
             need = _needed(held)
         if held and timed.started is None:
             timed.started = time.monotonic()
-        if need is not None and len(held) >= need:
-            reader.unread(held)
-            return True
-        if need == -1:  # a head larger than HEAD_MAX
+        if need == -1:  # a head larger than HEAD_MAX, whole or still arriving
             self._refuse(conn, 431, "headers_too_large", "Request Header Fields Too Large",
                          f"the request's line and headers exceed {HEAD_MAX} bytes")
             return False
+        if need is not None and len(held) >= need:
+            reader.unread(held)
+            return True
         if closed or not self.alive:
             return False
         if not held:  # readable, yet nothing came: gthread's own wait for the first byte
@@ -269,6 +271,42 @@ class Worker(gthread.ThreadWorker):
             client.send(problem_bytes(status, code, title, detail[:500]))
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+class _Body:
+    """A request's body as the application reads it (``wsgi.input``): a body gunicorn cannot
+    parse (a malformed chunk) is the client's error, 400 ``bad_request`` (werkzeug's
+    BadRequest, which the application answers in problem JSON), not the application's 500;
+    and since where the next request would start is then unknown, the connection closes."""
+
+    def __init__(self, req) -> None:
+        self._req = req
+        self._body = req.body
+
+    def _guarded(self, read, *args):
+        try:
+            return read(*args)
+        except http_errors.ParseException as exc:
+            self._req.must_close = True
+            raise BadRequest(f"the request's body is malformed: {exc}") from None
+
+    def read(self, *args):
+        return self._guarded(self._body.read, *args)
+
+    def readline(self, *args):
+        return self._guarded(self._body.readline, *args)
+
+    def readlines(self, *args):
+        return self._guarded(self._body.readlines, *args)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
 
 
 def _needed(held: bytes) -> int | None:

@@ -98,10 +98,13 @@ def index() -> Response:
 
 @blp.route("/web/<path:name>", methods=["GET"])
 def asset(name: str) -> Response:
+    missing = ApiError(404, "not_found", f"there is no file {name!r} in the web client")
+    if "\0" in name:  # no file name holds one (the file system refuses to look it up)
+        raise missing
     path = (ROOT / name).resolve()
     if ROOT not in path.parents or not path.is_file() or path.suffix not in TYPES \
             or path.name.startswith("."):
-        raise ApiError(404, "not_found", f"there is no file {name!r} in the web client")
+        raise missing
     return _send(path, FILE_CSP)
 
 
