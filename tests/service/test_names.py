@@ -47,6 +47,24 @@ def test_blank_names_are_refused(client, make_game, name):
     assert_problem(_join(client, game, name), 422, "name_blank")
 
 
+def test_capitals_that_look_like_other_letters_and_variation_selectors_are_one_name(
+        client, make_game):
+    """The finding: "lris" and "1ris" sat beside "Iris" (the name was case-folded before its
+    skeleton, so "I" became "i" and no longer looked like "l"), and "Anna" with a variation
+    selector (U+FE0F, which draws nothing after a letter) beside "Anna"."""
+    game = make_game(players=5, seats=0)
+    assert _join(client, game, "Iris").status_code == 201
+    for alike in ("lris", "1ris", "iris", "IRIS", "|ris"):
+        assert_problem(_join(client, game, alike), 409, "name_taken")
+    assert _join(client, game, "Anna").status_code == 201
+    for alike in ("Anna\ufe0f", "An\ufe00na", "Anna\U000e0100"):
+        assert_problem(_join(client, game, alike), 409, "name_taken")
+    # a selector is allowed where it means something: an emoji's presentation
+    assert _join(client, game, "\u2764\ufe0f Bea").status_code == 201
+    assert _join(client, game, "Carlo").status_code == 201
+    assert names.likeness("arnold") == names.likeness("amold")
+
+
 def test_the_six_names_of_the_report_give_one_seat():
     """The issue's set: "Anna", Cyrillic a, a zero-width space, upper case, a right-to-left
     override and a blank: one name sits, the others are refused or taken."""

@@ -6,10 +6,13 @@
   isolates, the soft hyphen...), private-use, unassigned and separator characters and the
   letters that draw nothing (Hangul fillers, the Braille blank); ``name_blank`` when nothing is
   left; ``name_too_long`` past ``NAME_MAX`` characters once normalised.
-- :func:`likeness`: the key two names of one game may not share: the name case-folded and
-  reduced to its confusable skeleton (Unicode Technical Standard #39: every character replaced
-  by its prototype, so a Cyrillic "а" counts as a Latin "a", "0" as "O", "rn" as "m"), then
-  case-folded again. "Anna", "ANNA" and "Annа" (Cyrillic a) have one likeness.
+- :func:`likeness`: the key two names of one game may not share: the name's confusable
+  skeleton (Unicode Technical Standard #39: the characters that draw nothing, such as variation
+  selectors, removed, and every character replaced by its prototype, so a Cyrillic "а" counts
+  as a Latin "a", "0" as "O", "rn" as "m"), taken of the name in upper case, then case-folded,
+  then skeletonised again. Upper case first, because a capital looks like more than its small
+  letter does ("I" like "l" and "1"): "Iris", "iris", "lris" and "1ris" have one likeness, and
+  so have "Anna", "ANNA", "Annа" (Cyrillic a) and "Anna" with a variation selector.
 
 The skeleton table is Unicode's confusables data, shipped in ``data/confusables.txt`` (see
 ``services/engine/tools/confusables.py``) and read once per process on first use.
@@ -66,12 +69,32 @@ def _prototypes() -> dict[int, str]:
     return table
 
 
+#: Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties): characters that draw
+#: nothing, which a skeleton removes (UTS #39). Most are refused in names anyway; variation
+#: selectors (marks, so an emoji's presentation) are allowed, and count for nothing here
+_IGNORABLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+                     (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+                     (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+                     (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[int, str | None]:
+    """The prototypes, and None (removal) for every default-ignorable code point."""
+    table: dict[int, str | None] = dict(_prototypes())
+    for first, last in _IGNORABLE_RANGES:
+        table.update(dict.fromkeys(range(first, last + 1)))
+    return table
+
+
 def skeleton(text: str) -> str:
-    """UTS #39 skeleton: NFD, each character mapped to its prototype, NFD again."""
-    table = _prototypes()
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(table))
+    """UTS #39 skeleton: NFD, default-ignorable characters removed, each character mapped to
+    its prototype, NFD again."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(_table()))
 
 
 def likeness(name: str) -> str:
-    """What a name looks like, regardless of case and of characters that look alike."""
-    return skeleton(name.casefold()).casefold()
+    """What a name looks like, regardless of case and of characters that look alike (see the
+    module's doc)."""
+    return skeleton(skeleton(name.upper()).casefold())
