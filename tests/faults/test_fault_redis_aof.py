@@ -95,3 +95,31 @@ def test_games_survive_redis_restarts(server, redis_server):
     retried = sum(p.failures for p in players)
     print(f"AOF restarts: {len(players)} games survived two crashes; "
           f"{sum(len(p.acked) for p in players)} moves, {retried} requests retried")
+
+
+def test_the_append_only_file_is_its_owners_alone(redis_server):
+    """The embedded Redis (make run's) keeps every game's secrets in its data folder: the
+    folder and every file in it are readable by their owner only (the append-only file was
+    0644), files an older version left open included."""
+    import os
+    import stat
+
+    import redis
+
+    from impresario_engine.store.embedded import EmbeddedRedis
+
+    folder = redis_server.data_dir.parent / "owner-only"
+    folder.mkdir()
+    old = folder / "left-by-an-older-version.aof"
+    old.write_text("x")
+    os.chmod(old, 0o644)
+    with EmbeddedRedis(folder, appendonly=True) as server:
+        client = redis.Redis.from_url(server.url)
+        client.set("game:{x}", b"secret")
+        client.close()
+        files = [p for p in folder.rglob("*")]
+        assert any("appendonly" in p.name or p.suffix == ".aof" for p in files), files
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        for path in files:
+            mode = stat.S_IMODE(path.stat().st_mode)
+            assert not mode & 0o077, f"{path.name} is {oct(mode)}"

