@@ -16,13 +16,14 @@ from conftest import _free_port, _healthy
 
 
 def test_a_thinking_bot_moves_with_nobody_watching(redis_url, tmp_path):
-    port = _free_port()
+    port, metrics = _free_port(), _free_port()
     log = tmp_path / "serve.log"
     env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "impresario_engine.serve", "--port",
-                                 str(port), "--workers", "1", "--reap-every", "0.3"],
+                                 str(port), "--workers", "1", "--reap-every", "0.3",
+                                 "--metrics-port", str(metrics)],
                                 env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -31,6 +32,10 @@ def test_a_thinking_bot_moves_with_nobody_watching(redis_url, tmp_path):
             assert time.monotonic() < deadline, log.read_text(errors="replace")
             time.sleep(0.1)
         base = f"http://127.0.0.1:{port}"
+        # /metrics on its own port, never on the API's (it answered there)
+        assert requests.get(f"{base}/metrics", timeout=10).status_code == 404
+        scraped = requests.get(f"http://127.0.0.1:{metrics}/metrics", timeout=10)
+        assert scraped.status_code == 200 and "impresario_http_requests_total" in scraped.text
         created = requests.post(f"{base}/v1/games", json={
             "ruleset": "turandot", "players": 2, "seed": 5, "options": {"bot_seconds": 1}},
             timeout=10).json()

@@ -43,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--data-dir", default=os.environ.get("DATA_DIR", "var/redis"))
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--metrics-port", type=int, metavar="PORT",
+                        default=int(os.environ.get("METRICS_PORT") or 0) or None,
+                        help="the port of /metrics, which the API's port never answers "
+                             "(default: METRICS_PORT, else the API's port + 1)")
     parser.add_argument("--reap-every", type=float, default=1.0, metavar="SECONDS",
                         help="run the reaper beside the engine, at least every SECONDS (default "
                              "1; 0: no reaper, the games move only when asked and hard bots, "
@@ -54,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         env["SEAL_KEYS_FILE"] = seal_keys(os.path.join(os.path.dirname(os.path.abspath(
             args.data_dir)), "seal-keys"))
     env["BIND"] = f"{args.host}:{args.port}"
+    env["METRICS_PORT"] = str(args.metrics_port or args.port + 1)
     if args.workers:
         env["WEB_CONCURRENCY"] = str(args.workers)
     metrics_dir = tempfile.mkdtemp(prefix="impresario-metrics-")
@@ -65,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"embedded redis on {embedded.url} (data in {args.data_dir})", file=sys.stderr)
     cmd = [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
            "impresario_engine.wsgi:app"]
-    print(f"serving on http://{env['BIND']}", file=sys.stderr)
+    print(f"serving on http://{env['BIND']} (metrics on port {env['METRICS_PORT']})",
+          file=sys.stderr)
     proc = subprocess.Popen(cmd, env=env)
     reaper = None
     if args.reap_every > 0:
