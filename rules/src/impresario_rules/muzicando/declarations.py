@@ -36,10 +36,13 @@ OPTIONS = Shape("MuzicandoOptions", {
                  description="hands in the match: in the team game at least 4 (the rulebook's "
                              "'minimo 4 aste'), in the individual game a multiple of the "
                              f"number of players (R8); at most {MAX_HANDS}"),
-    "auction": Bool(required=False, default=False,
-                    description="R11: the individual game for 4 or 8 players with the whole "
-                                "deck dealt and the team game's auction picking declarer and "
-                                "layout"),
+    "auction": Bool(required=False,
+                    default_text="true in the team game (which always has it), false in the "
+                                 "individual game",
+                    description="the auction for the declarer and the layout: the team game "
+                                "always has it (team_game_has_auction for false); in the "
+                                "individual game, for 4 or 8 players, R11's variant with the "
+                                "whole deck dealt"),
     "first_dealer": Either(
         Int(minimum=0, maximum=MAX_PLAYERS - 1, judged=True),
         Str(enum=["random"], judged=True), required=False, default=0,

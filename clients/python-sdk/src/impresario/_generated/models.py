@@ -958,7 +958,7 @@ class MuzicandoOptions(TypedDict):
     """
     auction: NotRequired[bool]
     """
-    R11: the individual game for 4 or 8 players with the whole deck dealt and the team game's auction picking declarer and layout
+    the auction for the declarer and the layout: the team game always has it (team_game_has_auction for false); in the individual game, for 4 or 8 players, R11's variant with the whole deck dealt
     """
     first_dealer: NotRequired[int | Literal["random"]]
     """
