@@ -246,6 +246,21 @@ k8s-validate: $(K8S_STAMP) ## render every k8s/ overlay and validate it offline
 		echo "k8s/overlays/$$overlay: valid for Kubernetes $(K8S_VERSIONS)"; \
 	done
 
+# checkov's Kubernetes checks on both rendered overlays, in a virtual environment of its own
+# (.venv-checkov: checkov pins dozens of packages the project does not use). Any failed check
+# fails, but the dev overlay's three, which are what dev is: a locally built image by tag
+# (CKV_K8S_43 digest, CKV_K8S_15 pull policy Always) and the redis image's own user, 999
+# (CKV_K8S_40). Not part of `make test` (about a minute and a half, the install included).
+CHECKOV_VENV := .venv-checkov
+CHECKOV      := "checkov==3.3.30"
+.PHONY: k8s-check
+k8s-check: k8s-validate ## checkov on both rendered overlays: no failed check (dev: image by tag, redis's own user)
+	@test -x $(CHECKOV_VENV)/bin/checkov || { $(PYTHON) -m venv $(CHECKOV_VENV) \
+		&& $(CHECKOV_VENV)/bin/python -m pip install --quiet $(CHECKOV); }
+	$(CHECKOV_VENV)/bin/checkov -f build/k8s/prod.yaml --framework kubernetes --compact --quiet --skip-download
+	$(CHECKOV_VENV)/bin/checkov -f build/k8s/dev.yaml --framework kubernetes --compact --quiet --skip-download \
+		--skip-check CKV_K8S_43,CKV_K8S_15,CKV_K8S_40
+
 # `make bench` (not part of `make test`; about 13 minutes on 2 cores): the rules core, HTTP through
 # gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
 # in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).

@@ -340,10 +340,10 @@ def test_a_hung_reaper_fails_its_liveness_probe_within_a_minute_and_a_half(overl
     (container,) = pod["containers"]
     args = build_parser().parse_args(container["command"][3:])
     assert args.heartbeat and args.loop == 1
-    for kind in ("startupProbe", "livenessProbe"):
-        probe = args_of = build_parser().parse_args(container[kind]["exec"]["command"][3:])
-        assert probe.command == "alive" and args_of.file == args.heartbeat
-        assert probe.within == 60
+    for kind, within in (("startupProbe", 60), ("livenessProbe", 60), ("readinessProbe", 15)):
+        probe = build_parser().parse_args(container[kind]["exec"]["command"][3:])
+        assert probe.command == "alive" and probe.file == args.heartbeat
+        assert probe.within == within
     live = container["livenessProbe"]
     assert live["periodSeconds"] * live["failureThreshold"] <= 30
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
