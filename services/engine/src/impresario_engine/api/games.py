@@ -361,10 +361,12 @@ def make_move(game_id: str):
     Word Jam's `extra_turn`, `attempt`, `word_id`), the `version` the game is now at and
     `default_played`. With `If-Match`, the move is refused whenever anything fell due before it:
     `409 deadline_passed` when the situation changed, else `412 stale_version` with the new
-    `version`. What fell due is saved in every case, and nothing else. Without `If-Match` the
-    engine knows only what this request plays: when another request (a read, an event stream,
-    the reaper) played the deadline first, a move that is legal in the new situation is made.
-    Send `If-Match` so that a move applies only to what its sender saw. A searching bot's move
+    `version`. What fell due is saved in every case, and nothing else. When another request (a
+    read, an event stream, the reaper) played what fell due first, the game remembers it for
+    `LATE_MOVE_SECONDS` (2 by default): a move that arrives within them without `If-Match` (or
+    the round or word it names) is judged against the situation before, `409 deadline_passed`
+    when that changed. Send `If-Match` so that a move is judged by the version its sender saw,
+    whenever it arrives. A searching bot's move
     (`hard`) is made only by the engine's background player, never by a request: a move that
     arrives while one is due is made before it, unless the caller's own deadline has passed
     meanwhile (`409 deadline_passed` with `default_played` false: the default follows the bot's
