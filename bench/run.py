@@ -14,9 +14,10 @@ Steps (each prints its progress on stderr):
  5. the SDK: tournament games/s with bots over HTTP (impresario.tournament.run_tournament);
     and the event streams one pod holds (bench/streams.py: opened at once until refused, then
     closed by their clients and opened again);
- 6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop,
-    and instructions per request in process, engine and floor (valgrind, when installed:
-    counts that other tenants of the machine cannot disturb);
+ 6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop;
+    what the table's guards cost in process (bench/features.py: sealing, lapse notes, stream
+    slots); and instructions per request in process, engine and floor (valgrind, when
+    installed: counts that other tenants of the machine cannot disturb);
  then the plot (bench/throughput.png) and the table.
 
 Every server binds 127.0.0.1 and is stopped at the end, also on failure or Ctrl-C.
@@ -691,6 +692,10 @@ def main() -> int:
     log(f"in process: {results['profiles']['engine_in_process']['cpu_ms_per_move']:.2f} ms CPU "
         f"per move")
 
+    log("what the table's guards cost in process (sealing, lapse notes, stream slots)")
+    import features
+    results["features"] = features.run(tempfile.mkdtemp(prefix="impresario-bench-"), log)
+
     engine.stop()
     floor.stop()
     log("instructions per request in process, engine and floor (valgrind; ~2 minutes)")
@@ -803,6 +808,9 @@ def table(r: dict) -> str:
         for kind, x in kinds["kinds"].items():
             lines.append(f"  {kind:<27}{x['instructions'] / 1e6:>8.2f} M   floor/engine "
                          f"{x['floor_over_engine']:.2f}")
+    if "features" in r:
+        import features
+        lines += features.table(r["features"])
     lines += ["", "storage per finished game    players  at finish B  kept B   hash  "
               "events  idem records"]
     for x in r["storage"]:

@@ -130,6 +130,7 @@ class Sealer:
                ) -> dict[str, Any]:
         """``body`` (changed) with its credentials opened; :class:`SealError` when one cannot
         be."""
+        ciphers: dict[str, AESGCM] = {}  # one derived key per seal key the record names
         for name in SECRET_FIELDS:
             value = body.get(name)
             if isinstance(value, dict) and "sealed" in value:
@@ -138,8 +139,10 @@ class Sealer:
                 if version != VERSION or not data:
                     raise SealError("a sealed value of an unknown format")
                 raw = _unb64(data)
+                if kid not in ciphers:
+                    ciphers[kid] = self._aead(kid, scope, idempotency_key)
                 try:
-                    opened = self._aead(kid, scope, idempotency_key).decrypt(
+                    opened = ciphers[kid].decrypt(
                         raw[:NONCE_BYTES], raw[NONCE_BYTES:], f"{scope}\0{name}".encode())
                 except InvalidTag as exc:
                     raise SealError("a sealed value that does not open: changed, or sealed "
