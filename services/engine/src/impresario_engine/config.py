@@ -9,24 +9,24 @@ from typing import Any
 DAY = 86400
 
 
-def _int(name: str, default: int) -> int:
+def _number(name: str, default: Any, kind: type, what: str) -> Any:
+    """The environment's ``name`` read as ``kind`` (``default`` when unset or empty); a value
+    that is not one stops the service, naming the setting."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
+        return kind(raw)
     except ValueError as exc:
-        raise SystemExit(f"{name} must be an integer, not {raw!r}") from exc
+        raise SystemExit(f"{name} must be {what}, not {raw!r}") from exc
+
+
+def _int(name: str, default: int) -> int:
+    return _number(name, default, int, "an integer")
 
 
 def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError as exc:
-        raise SystemExit(f"{name} must be a number, not {raw!r}") from exc
+    return _number(name, default, float, "a number")
 
 
 def redis_url_from_env() -> str:
