@@ -68,8 +68,9 @@ def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
     try:
         typed = False
         while True:
-            # longer than any window (think: 120 s), in case a prompt is missed on screen
-            found = term.expect(r"(Final score:)|" + PROMPT + r"[^\n]*\[\d+ s\] $", timeout=180)
+            # longer than any window (think: 120 s), in case a prompt is missed on screen; a
+            # prompt is found wherever it is (news may follow it in the same moment)
+            found = term.expect(r"(Final score:)|" + PROMPT + r"[^\n]*\[\d+ s\] ", timeout=180)
             if found.group(1):
                 break
             if not typed and found.group(2) == "Open Sesame: type a word":
@@ -202,19 +203,22 @@ PROMPT = r"(Open Sesame: type a word|Challenge it|Vote:|Your bet|Your side|Your 
 
 
 def play_word_jam_in_a_terminal(term: Terminal) -> None:
+    # a prompt is found wherever it is on the screen, not only at its end: what happens at the
+    # table meanwhile (a bot's bet, "waiting for ...") may be printed right after it, in the
+    # same moment, and a prompt that is no longer the last line is still the question asked
     while True:  # Enter at every prompt until a bet is asked
-        prompt = term.expect(PROMPT + r"[^\n]*\[Enter: [^\]]+\] \[\d+ s\] $").group(1)
+        prompt = term.expect(PROMPT + r"[^\n]*\[Enter: [^\]]+\] \[\d+ s\] ").group(1)
         if prompt == "Your bet":
             break
         term.type("\n")
     term.expect(r"5 s left")
     term.expect(r"time is up")                       # nothing typed: the window closed
     term.expect(r"turn 2 of 8")
-    while term.expect(PROMPT + r"[^\n]*\[\d+ s\] $").group(1) != "Open Sesame: type a word":
+    while term.expect(PROMPT + r"[^\n]*\[\d+ s\] ").group(1) != "Open Sesame: type a word":
         term.type("\n")
     term.type("pinguino\n")
     term.expect(r"PINGUINO: \d+ coins")
-    term.expect(PROMPT + r"[^\n]*\[\d+ s\] $")      # the next question, whoever called
+    term.expect(PROMPT + r"[^\n]*\[\d+ s\] ")      # the next question, whoever called
     term.type("\x03")                                 # Ctrl-C
     assert term.status() == 130
     assert "Interrupted" in term.text and "Traceback" not in term.text
