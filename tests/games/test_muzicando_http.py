@@ -22,7 +22,7 @@ from impresario_rules.muzicando.bots import uniform
 from impresario_rules.muzicando import MUZICANDO
 from impresario_rules.muzicando.cards import DECK
 from impresario_rules.muzicando.state import legal_map
-from service_helpers import assert_problem, auth
+from service_helpers import assert_problem, auth, keys_written
 
 from .games_helpers import (assert_no_tokens, core_refusal, get_json, illegal_placement,
                             keys_in, muzicando_move, replay_core, setup_table, truth)
@@ -290,7 +290,7 @@ def test_a_team_match_is_at_least_four_auctions(client, redis_client):
             "ruleset": "muzicando", "players": 4, "options": {"mode": "team", "hands": hands}}),
             422, "team_needs_four_hands")
         assert "minimo 4 aste" in body["detail"]
-    assert redis_client.dbsize() == 0
+    assert keys_written(redis_client) == []
     resp = client.post("/v1/games", json={"ruleset": "muzicando", "players": 4,
                                           "options": {"mode": "team", "hands": 4}})
     assert resp.status_code == 201 and resp.get_json()["game"]["hands"] == 4

@@ -161,6 +161,16 @@ def replay(players: int, options: dict[str, Any], seed: int, moves: list[Move]) 
     return state
 
 
+#: what the loops beside the session's test servers keep in its Redis (their heartbeats)
+LOOP_KEYS = (b"impresario:loops",)
+
+
+def keys_written(redis_client) -> list[bytes]:
+    """Every key in Redis but the loops' heartbeats: what the requests of a test wrote (after
+    a flush)."""
+    return [k for k in redis_client.scan_iter() if k not in LOOP_KEYS]
+
+
 def stored(redis_client, game_id: str) -> tuple[int, dict[str, Any]]:
     """The game's version and document as the store holds them."""
     version, doc, _ = GameStore(redis_client).read(game_id)  # plain, or archived once finished

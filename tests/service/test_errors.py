@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from service_helpers import assert_problem, auth, play_random, snapshot
+from service_helpers import assert_problem, auth, keys_written, play_random, snapshot
 
 BID = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
 
@@ -117,7 +117,7 @@ def test_move_body_not_an_object(client, game):
 def test_create_schema_violation(client, redis_client, body, field):
     problem = assert_problem(client.post("/v1/games", json=body), 422, "invalid_body")
     assert field in problem["errors"], problem
-    assert redis_client.dbsize() == 0
+    assert keys_written(redis_client) == []
 
 
 def test_join_schema_violation(client, make_game):
@@ -386,4 +386,4 @@ def test_unknown_ruleset_and_bad_player_counts(client, redis_client):
         resp = client.post("/v1/games", json={"ruleset": "turandot", "players": 3,
                                               "options": options})
         assert_problem(resp, 422, code)
-    assert redis_client.dbsize() == 0
+    assert keys_written(redis_client) == []
