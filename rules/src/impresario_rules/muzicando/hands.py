@@ -1,17 +1,15 @@
-"""A Muzicando hand from deal to score, and the match's score: the deal (the chooser, passing
-the choice on and dealing again, R10), the places when the hand ends (R6), each hand's points
-(R8, R11) and the next dealer; the final standings."""
+"""A Muzicando hand from deal to end: the deal (the chooser, passing the choice on and dealing
+again, R10), the places when the hand ends (R6), its points (``scoring``) and the next dealer."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .. import rng as rngmod
-from ..base import Event, OutOfTurn, State
-from . import layouts as L
+from ..base import Event, State
+from . import scoring
 from .cards import DECK, sort_cards
-from .state import (AUCTION, CHOOSE, FINISHED, INDIVIDUAL, TEAM, TEAM_PLACE_POINTS, is_opener,
-                    level_of, partner_of, public_result, teams, totals)
+from .state import AUCTION, CHOOSE, FINISHED, INDIVIDUAL, is_opener, public_result
 
 
 def deal(state: State, events: list[Event]) -> State:
@@ -80,58 +78,17 @@ def places(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def place_points(state: State, entry: dict[str, Any]) -> int:
-    n = state["n"]
-    if not entry["finished"] and entry["place"] == n:
-        return 0  # the last player who could not lay down every card loses his point
-    if state["mode"] == TEAM:
-        return TEAM_PLACE_POINTS[entry["place"] - 1]
-    return n + 1 - entry["place"]
-
-
 def end_hand(state: State, events: list[Event]) -> State:
-    """A hand's end and its points (R8; R11 for the individual game with the auction): places
-    (R6), the declaring team's target by level, or the chooser's layout value; then the next
-    hand's deal, or the end of the match."""
-    n = state["n"]
+    """A hand's end: its places (R6) and points (``scoring.hand_points``: R8, R11), then the
+    next hand's deal, or the end of the match."""
     ranked = places(state)
-    by_seat = {p["seat"]: p for p in ranked}
-    place_pts = [place_points(state, by_seat[s]) for s in range(n)]
-    contract_pts = [0] * n
-    chooser_pts = [0] * n
-    first = next((p["seat"] for p in ranked if p["place"] == 1 and p["finished"]), None)
-    made = None
-    declarer = state["declarer"]
-    if state["mode"] == TEAM:
-        level = level_of(state["contract"])
-        partner = partner_of(declarer)
-        pp = by_seat[partner]["place"]
-        team_first = first in (declarer, partner)
-        other = partner if first == declarer else declarer
-        if level == 1:
-            made = team_first
-        elif level == 2:
-            made = team_first and by_seat[other]["place"] < n
-        elif level == 3:
-            made = team_first and by_seat[other]["place"] == 2
-        else:
-            made = first == declarer and pp == 2
-        team_points = place_pts[declarer] + place_pts[partner]
-        contract_pts[declarer] = (1 if made else -1) * level * team_points
-    elif state["auction"]:
-        level = level_of(state["contract"])
-        made = first == declarer
-        contract_pts[declarer] = (1 if made else -1) * level * place_pts[declarer]
-    else:
-        chooser = state["chooser"]
-        if first == chooser:
-            chooser_pts[chooser] = L.LAYOUT_VALUE[state["layout"]]
-    points = [place_pts[s] + contract_pts[s] + chooser_pts[s] for s in range(n)]
+    points = scoring.hand_points(state, ranked)
     result = {
         "hand": state["hand"], "dealer": state["dealer"], "layout": state["layout"],
-        "contract": state["contract"], "declarer": declarer, "chooser": state["chooser"],
-        "made": made, "places": ranked, "place_points": place_pts,
-        "contract_points": contract_pts, "chooser_points": chooser_pts, "points": points,
+        "contract": state["contract"], "declarer": state["declarer"],
+        "chooser": state["chooser"], "made": points.made, "places": ranked,
+        "place_points": points.places, "contract_points": points.contract,
+        "chooser_points": points.chooser, "points": points.total,
     }
     new = dict(state)
     new["results"] = state["results"] + [result]
@@ -140,7 +97,7 @@ def end_hand(state: State, events: list[Event]) -> State:
     events.append({"type": "hand_scored", **public_result(result)})
     if state["hand"] >= state["hands"]:
         new["phase"] = FINISHED
-        score = game_score(new)
+        score = scoring.game_score(new)
         events.append({"type": "game_finished", "winners": score["winners"],
                        "totals": [p["total"] for p in score["players"]]})
         return new
@@ -148,25 +105,6 @@ def end_hand(state: State, events: list[Event]) -> State:
     if state["mode"] == INDIVIDUAL and not state["auction"]:
         new["dealer"] = state["chooser"]
     else:
-        new["dealer"] = (state["dealer"] + 1) % n
+        new["dealer"] = (state["dealer"] + 1) % state["n"]
     new["redeals"] = 0
     return deal(new, events)
-
-
-def game_score(state: State) -> dict[str, Any]:
-    if state["phase"] != FINISHED:
-        raise OutOfTurn("game_not_finished", "the game is not finished yet")
-    return match_score(state)
-
-
-def match_score(state: State) -> dict[str, Any]:
-    players = totals(state)
-    sides = teams(state, players)
-    if sides:
-        best = max(t["total"] for t in sides)
-        winners = sorted(s for t in sides if t["total"] == best for s in t["seats"])
-    else:
-        best = max(p["total"] for p in players)
-        winners = [p["seat"] for p in players if p["total"] == best]
-    return {"mode": state["mode"], "players": players, "teams": sides, "winners": winners,
-            "hands": [public_result(r) for r in state["results"]]}

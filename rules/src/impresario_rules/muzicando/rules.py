@@ -10,7 +10,7 @@ declarer or chooser opens, and turns go clockwise until everyone is out or the t
 
 The state is a plain dict (see :meth:`Muzicando.setup`); every function returns a new dict and
 shares the untouched parts with the old one. Where each part lives: ``state.py`` (what a state
-says), ``hands.py`` (the deal, a hand's end and score, the match's score), ``auction.py`` (the
+says), ``hands.py`` (the deal, a hand's end), ``scoring.py`` (a hand's points, the match's score), ``auction.py`` (the
 auction and the choice), ``play.py`` (placing and passing), ``layouts.py`` (where a card may go),
 ``spaces.py`` (legal moves, action spaces, defaults), ``views.py``, ``cards.py``, ``bots.py`` and
 ``declarations.py``.
@@ -24,7 +24,8 @@ from .. import rng as rngmod
 from ..base import SETUP, Event, InvalidOptions, Ruleset, State, first_seat
 from . import spaces, views
 from .auction import auction_bid, auction_pass, choose_layout
-from .hands import deal, game_score
+from .hands import deal
+from .scoring import game_score
 from .play import pass_move, place
 from .state import (AUCTION, CHOOSE, CONTRACTS, FINISHED, INDIVIDUAL, LINES, MAX_HANDS,
                     MAX_PLAYERS, MIN_PLAYERS, MIN_TEAM_HANDS, OPENING_PASSES, PASSES_TO_END,

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..base import State, Viewer
 from . import layouts as L
-from .hands import match_score
+from .scoring import match_score
 from .state import FINISHED, PLAY, TEAM, pending, public_result, team_of, teams, totals
 
 
