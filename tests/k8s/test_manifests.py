@@ -332,7 +332,7 @@ def test_the_reaper_loops_once_a_second_in_one_pod(overlay):
 def test_a_hung_reaper_fails_its_liveness_probe_within_a_minute_and_a_half(overlay):
     """The loop's heartbeat file is the one its probes read, in the pod's writable /tmp; the
     probe fails once the loop has not turned for a minute, and the pod is restarted after
-    three failures ten seconds apart (tests/faults/test_hung_loop.py hangs a real reaper)."""
+    three failures ten seconds apart (tests/live/test_hung_loop.py hangs a real reaper)."""
     from impresario_engine.__main__ import build_parser
 
     docs = rendered(overlay)

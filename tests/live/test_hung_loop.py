@@ -1,7 +1,7 @@
 """A hung reaper is noticed: its liveness probe fails, and /metrics shows how long ago it turned.
 
 The real loop (``python -m impresario_engine reap --loop --heartbeat FILE``) on a Redis of its
-own; the probe is the command the reaper's pods run (``python -m impresario_engine alive FILE
+own (beside the other tests: a stopped child process of its own disturbs nobody); the probe is the command the reaper's pods run (``python -m impresario_engine alive FILE
 --within SECONDS``). SIGSTOP hangs the loop as a search that never ends or a Redis call that
 never returns would: the heartbeat stops, the probe fails with a line saying how long ago the
 loop turned; SIGCONT, and it passes again.
@@ -18,8 +18,17 @@ import time
 
 import pytest
 
-REDIS_OPTIONS: dict = {"appendonly": False}
 WITHIN = 2.0
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """A Redis of the module's own: the loop's heartbeat in the session's would be any
+    reaper's, the test servers' ones included."""
+    from impresario_engine.store.embedded import EmbeddedRedis
+
+    with EmbeddedRedis(tmp_path_factory.mktemp("hung-loop-redis"), appendonly=False) as server:
+        yield server
 
 
 def _probe(path) -> subprocess.CompletedProcess:
