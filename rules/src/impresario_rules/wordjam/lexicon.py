@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Iterable, Mapping
 
 from .words import _SPELLED  # the same spelled-out letters as the words the engine checks
+from .words import theme_reason, value_of
 
 LANGUAGES = ("it", "en")
 KNOWN_ZIPF = 1.5
@@ -113,18 +114,16 @@ def playable(words: Iterable[tuple[str, str]], coins: Mapping[str, int], forbidd
              used: Iterable[str] = (), theme_check: str | None = None,
              one_coin: str | None = None) -> list[tuple[str, int]]:
     """``(word, value)`` of the ``(word, folded)`` pairs that pass the engine's own checks now
-    (forbidden consonant, reuse, the 8-letter and first-letter themes): a fast path of
+    (forbidden consonant, reuse, and the themes' own, ``words.theme_reason``): a fast path of
     ``words.check`` for lists already folded."""
     used = set(used)
     out = []
     for word, folded in words:
         if forbidden and forbidden in folded or folded in used:
             continue
-        if theme_check == "eight_letters" and len(folded) != 8:
+        if theme_check is not None and theme_reason(folded, theme_check, one_coin):
             continue
-        if theme_check == "first_letter" and not folded.startswith(one_coin or ""):
-            continue
-        out.append((word, sum(coins.get(c, 0) for c in folded)))
+        out.append((word, value_of(folded, coins)))
     return out
 
 

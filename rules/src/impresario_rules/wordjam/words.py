@@ -147,6 +147,18 @@ def value_of(folded: str, coins: Mapping[str, int]) -> int:
     return sum(coins.get(c, 0) for c in folded)
 
 
+def theme_reason(folded: str, theme_check: str | None, one_coin: str | None) -> str | None:
+    """R2, the two themes the engine checks itself (the rest of a theme is the players' call):
+    ``not_eight_letters`` for the 8-letter theme, ``wrong_first_letter`` for the one whose word
+    starts with the 1-coin consonant; ``None`` when ``folded`` fits (or the theme checks
+    nothing)."""
+    if theme_check == "eight_letters" and len(folded) != 8:
+        return NOT_EIGHT_LETTERS
+    if theme_check == "first_letter" and not folded.startswith(one_coin or ""):
+        return WRONG_FIRST_LETTER
+    return None
+
+
 def check(word: str, coins: Mapping[str, int], forbidden: str | None, *,
           used: Iterable[str] = (), theme_check: str | None = None,
           one_coin: str | None = None) -> dict[str, Any]:
@@ -161,10 +173,8 @@ def check(word: str, coins: Mapping[str, int], forbidden: str | None, *,
         reason = FORBIDDEN_CONSONANT
     if reason is None and folded in set(used):
         reason = ALREADY_USED
-    if reason is None and theme_check == "eight_letters" and len(folded) != 8:
-        reason = NOT_EIGHT_LETTERS
-    if reason is None and theme_check == "first_letter" and not folded.startswith(one_coin or ""):
-        reason = WRONG_FIRST_LETTER
+    if reason is None:
+        reason = theme_reason(folded, theme_check, one_coin)
     return {"word": word, "folded": folded, "value": value, "valid": reason is None,
             "reason": reason}
 
