@@ -9,7 +9,7 @@ from ..base import STALE, Action, Event, IllegalMove, OutOfTurn, State
 from .round import after_hiring, do_nominate, end_round, hire, resolve
 from .scoring import best_arrangement, game_score
 from .state import (BIDDING, CASTING, DIRECTOR_ROUND, FINISHED, FIRE, NOMINATE, OFFICE,
-                    SEAT_KEYS, catalogue)
+                    SEAT_KEYS, catalogue, sealed_bid)
 
 
 def bid(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -31,7 +31,7 @@ def bid(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     bids = state["bids"]
     committed = bids[seat]
     if committed is not None:
-        if committed == [slot, money, bluff]:
+        if committed == sealed_bid(slot, money, bluff):
             return state, []  # R5: re-sending the identical bid changes nothing
         raise OutOfTurn("bid_already_committed",
                         "you have already committed a different bid this round; a committed "
@@ -41,7 +41,7 @@ def bid(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     if slot is None or not 1 <= slot <= state["n"] + 1 or money > state["money"][seat]:
         check_bid(state, seat, slot, money)
     bids = list(bids)
-    bids[seat] = [slot, money, bluff]
+    bids[seat] = sealed_bid(slot, money, bluff)
     new = state.copy()
     new["bids"] = bids
     # face_down() and bid_dict() written out: this runs for most moves of a game

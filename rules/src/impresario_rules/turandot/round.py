@@ -12,8 +12,8 @@ from __future__ import annotations
 from .. import rng as rngmod
 from ..base import Event, State
 from .cards import HELPERS
-from .state import (BIDDING, CASTING, CLOCKWISE_AFTER, DIRECTOR_ROUND, FIRE, FIRING_ROUNDS,
-                    NOMINATE, OFFICE, ROUNDS, helpers_for)
+from .state import (BIDDING, CASTING, CLOCKWISE_AFTER, DIRECTOR_ROUND, FIRE, FIRING_ROUNDS, MONEY,
+                    NOMINATE, OFFICE, ROUNDS, SLOT, helpers_for)
 
 
 def resolve(new: State, events: list[Event]) -> State:
@@ -31,7 +31,7 @@ def resolve(new: State, events: list[Event]) -> State:
     by_slot: dict[int, list[int]] = {}
     helper_bidders: list[int] = []
     for s in order:
-        slot = bids[s][0]
+        slot = bids[s][SLOT]
         if slot is None:
             helper_bidders.append(s)
         elif slot in by_slot:
@@ -46,7 +46,7 @@ def resolve(new: State, events: list[Event]) -> State:
             events.append({"type": "slot_tied", "round": rnd, "slot": slot,
                            "seats": sorted(bidders)})
             continue
-        top = bids[winner][1]
+        top = bids[winner][MONEY]
         card = table[slot - 1]
         table[slot - 1] = None
         money[winner] -= top
@@ -182,8 +182,8 @@ def slot_winner(bidders: list[int], bids: list[list]) -> int | None:
     back, and the card stays on the table for the office hires (worked examples 3 and 4)."""
     if len(bidders) == 1:
         return bidders[0]
-    top = max(bids[s][1] for s in bidders)
-    leaders = [s for s in bidders if bids[s][1] == top]
+    top = max(bids[s][MONEY] for s in bidders)
+    leaders = [s for s in bidders if bids[s][MONEY] == top]
     return leaders[0] if len(leaders) == 1 else None
 
 

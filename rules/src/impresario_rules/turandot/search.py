@@ -38,7 +38,7 @@ from .cards import DEFAULT
 from .moves import HANDLERS
 from .scoring import best_points
 from .spaces import action_space, default_action
-from .state import BIDDING, CASTING, FINISHED, ROUNDS, pending
+from .state import BIDDING, CASTING, FINISHED, ROUNDS, pending, sealed_bid
 from .views import view as seat_view
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
@@ -73,7 +73,7 @@ def determinize(view: View, rng: random.Random) -> State | None:
     mine = view["you"].get("bid")
     bids: list[Any] = [None] * n
     if mine is not None and view["phase"] == BIDDING:
-        bids[me] = [mine["slot"], mine["money"], mine["bluff"]]
+        bids[me] = sealed_bid(mine["slot"], mine["money"], mine["bluff"])
     reveal = view.get("reveal")
     return {
         "n": n,

@@ -28,17 +28,27 @@ def helpers_for(players: int) -> int:
     return 1 if players <= 3 else 2
 
 
+#: a sealed bid as a state keeps it: ``[slot, money, bluff]``, a list (compact in every stored
+#: game, and the same in its JSON); read by these names: ``bid[MONEY]``
+SLOT, MONEY, BLUFF = 0, 1, 2
+
+
+def sealed_bid(slot: int | None, money: int, bluff: bool) -> list[Any]:
+    """A sealed bid as a state keeps it (:data:`SLOT`, :data:`MONEY`, :data:`BLUFF`)."""
+    return [slot, money, bluff]
+
+
 def bid_dict(bid: list | None) -> dict[str, Any] | None:
     if bid is None:
         return None
-    return {"slot": bid[0], "money": bid[1], "bluff": bid[2]}
+    return {"slot": bid[SLOT], "money": bid[MONEY], "bluff": bid[BLUFF]}
 
 
 def face_down(bid: list | None) -> int:
     """How many face-down cards a bid puts on the table (R3): number card, money cards, bluff."""
     if bid is None:
         return 0
-    return (bid[0] is not None) + bid[1] + bid[2]
+    return (bid[SLOT] is not None) + bid[MONEY] + bid[BLUFF]
 
 
 def pending(state: State) -> dict[int, list[str]]:

@@ -9,8 +9,8 @@ from typing import Any
 from ..base import State, Viewer
 from .cards import DIRECTOR_CARDS, HELPERS
 from .scoring import game_score
-from .state import (BIDDING, FINISHED, ROUNDS, bid_dict, catalogue, face_down, helpers_for,
-                    pending)
+from .state import (BIDDING, BLUFF, FINISHED, MONEY, ROUNDS, SLOT, bid_dict, catalogue, face_down,
+                    helpers_for, pending)
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -70,9 +70,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         if bids[viewer] is not None and phase == BIDDING:
             b = bids[viewer]
             hand = out["you"]["hand"]
-            hand["numbers"] = [k for k in range(1, n + 2) if k != b[0]]
-            hand["money"] = state["money"][viewer] - b[1]
-            hand["bluff"] = not b[2]
+            hand["numbers"] = [k for k in range(1, n + 2) if k != b[SLOT]]
+            hand["money"] = state["money"][viewer] - b[MONEY]
+            hand["bluff"] = not b[BLUFF]
     if phase == FINISHED:
         out["score"] = game_score(state)
     return out
