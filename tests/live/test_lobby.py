@@ -253,5 +253,3 @@ def test_listed_games_count_as_live_in_the_metrics(client):
     text = client.get("/metrics").get_data(as_text=True)
     live = [line for line in text.splitlines() if line.startswith("impresario_games_live ")]
     assert float(live[0].split()[1]) == 2
-    assert not [k for k in client.application.extensions["impresario_store"].client.keys(
-        "impresario:live")]

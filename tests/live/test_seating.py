@@ -346,14 +346,12 @@ def test_a_rematch_that_expired_unplayed_is_replaced(client, app, clock, redis_c
 
 
 def test_the_reaper_keeps_its_indexes_tidy(client, app, clock, redis_client, monkeypatch):
-    """A game whose deadlines fail to apply waits a minute instead of holding up the others;
-    the key where older versions counted live games is deleted."""
+    """A game whose deadlines fail to apply waits a minute instead of holding up the others."""
     from impresario_engine.store import StoreUnavailable
 
     service = app.extensions["impresario"]
     broken, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
     fine, _host, _t = _table(client, "turandot", [None, None], move_seconds=60)
-    redis_client.zadd("impresario:live", {"old": 1.0})
     def failing(engine, game_id, search=False):
         if game_id == broken:
             raise StoreUnavailable("a timeout, say")
@@ -365,7 +363,6 @@ def test_the_reaper_keeps_its_indexes_tidy(client, app, clock, redis_client, mon
     assert report["errors"] == 1 and report["settled"] == 1, report
     assert redis_client.zscore("impresario:deadlines", broken) == clock.now + 60
     assert doc_of(redis_client, fine)["moves"]  # the other game moved on
-    assert not redis_client.exists("impresario:live")
 
 
 # ------------------------------------------------------------------ a rematch's host

@@ -10,7 +10,7 @@ from redis.crc import key_slot
 from impresario_engine.store import codec
 from impresario_engine.usecases import idempotency
 
-from service_helpers import auth, play_random, play_to_last_move, random_move, stored
+from service_helpers import auth, play_random, play_to_last_move, stored
 
 
 def _readable(value: bytes) -> bytes:
@@ -271,81 +271,6 @@ def test_a_full_or_read_only_redis_is_unavailable_not_an_error():
     with pytest.raises(ResponseError):  # any other error is a bug, and stays one
         store._call(lambda: (_ for _ in ()).throw(ResponseError("ERR wrong number of args")))
 
-
-def test_storage_format_1_writes_what_the_previous_version_reads(app_factory, redis_client):
-    """STORAGE_FORMAT=1, for a rolling upgrade: records in a key each and zlib-wrapped, no
-    archive (what versions before storage format 2 read); format 2 reads all of it back."""
-    import zlib
-
-    old = app_factory(storage_format=1).test_client()
-    game_id, host, tokens = _play_with_keys(old, 2, 12)
-    play_random(old, _Game(game_id, host, tokens), random.Random(12))
-    assert not redis_client.exists(f"game:{{{game_id}}}:idem")
-    records = list(redis_client.scan_iter(f"game:{{{game_id}}}:idem:*"))
-    assert len(records) == 2 + 2  # two keyed joins, two keyed bids
-    for key in records:
-        record = orjson.loads(zlib.decompress(redis_client.get(key)))  # as older versions read
-        assert set(record) >= {"fp", "body"}
-
-    created = redis_client.get(idempotency.create_key("create-12"))
-    assert created[:1] == b"\x78"  # zlib-wrapped
-    # finished but not archived: the stream and the plain JSON document stay
-    assert redis_client.type(f"game:{{{game_id}}}:events") == b"stream"
-    assert orjson.loads(redis_client.hget(f"game:{{{game_id}}}", "doc"))["status"] == "finished"
-    # the next version replays those records
-    new = app_factory().test_client()
-    again = new.post(f"/v1/games/{game_id}/moves",
-                     json={"type": "bid", "slot": 1, "money": 0, "bluff": False},
-                     headers={**auth(tokens[0]), "Idempotency-Key": "bid-0"})
-    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
-    rejoined = new.post(f"/v1/games/{game_id}/seats", json={"name": "P1"},
-                        headers={"Idempotency-Key": "join-12-1"})
-    assert rejoined.status_code == 201 and rejoined.get_json()["token"] == tokens[1]
-
-
-def test_storage_format_2_keeps_a_moves_answer_in_its_record_and_3_replays_it(
-        app_factory, redis_client):
-    """STORAGE_FORMAT=2, for a rolling upgrade from a version that reads only whole answers: a
-    move's record keeps its answer (deflated, with ``body``); format 3 replays it as it is, and
-    writes its own records without the answer, which it replays too."""
-    from impresario_engine.store import codec
-
-    old = app_factory(storage_format=2).test_client()
-    game_id, host, tokens = _play_with_keys(old, 2, 14)
-    field = [f for f in redis_client.hkeys(f"game:{{{game_id}}}:idem")]
-    records = [codec.unpack(redis_client.hget(f"game:{{{game_id}}}:idem", f)) for f in field]
-    moves = [r for r in records if r.get("body", {}).get("events") is not None]
-    assert moves and all("body" in r and "move" not in r for r in moves)
-    new = app_factory().test_client()
-    bid = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
-    again = new.post(f"/v1/games/{game_id}/moves", json=bid,
-                     headers={**auth(tokens[0]), "Idempotency-Key": "bid-0"})
-    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
-    view = new.get(f"/v1/games/{game_id}").get_json()
-    seat = view["pending"][0]["seat"]
-    move = random_move(new.get(f"/v1/games/{game_id}/actions",
-                               headers=auth(tokens[seat])).get_json(), random.Random(14))
-    first = new.post(f"/v1/games/{game_id}/moves", json=move,
-                     headers={**auth(tokens[seat]), "Idempotency-Key": "move-new"})
-    assert first.status_code == 200
-    stored = [codec.unpack(v) for v in redis_client.hvals(f"game:{{{game_id}}}:idem")]
-    assert any("move" in r and "body" not in r for r in stored)
-    replay = new.post(f"/v1/games/{game_id}/moves", json=move,
-                      headers={**auth(tokens[seat]), "Idempotency-Key": "move-new"})
-    assert replay.headers["Idempotent-Replayed"] == "true"
-    assert replay.get_data() == first.get_data()
-
-
-def test_storage_format_must_be_known():
-    import pytest
-
-    from impresario_engine.config import Config
-
-    with pytest.raises(SystemExit):
-        Config(storage_format=4)
-
-
-# --- the lane: connections kept aside for the request's scripts ---------------------------
 
 def _lane_store(redis_url):
     from impresario_engine.store import GameStore, connect

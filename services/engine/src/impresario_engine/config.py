@@ -77,12 +77,6 @@ class Config:
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
     #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
     finished_idempotency_seconds: int = 600
-    #: what the store writes: 3 (a move's idempotency record keeps what its answer was made
-    #: of, not the answer), 2 (finished games archived, a game's idempotency records in one
-    #: hash, each keeping its answer) or 1 (as versions before 2 wrote: no archive, a key per
-    #: record, zlib records), each for a rolling upgrade from a version that reads only the
-    #: formats before it (see docs/operations.md). All are read.
-    storage_format: int = 3
     #: seconds after a lapse (a deadline's default, a bot's move that fell due) during which a
     #: move that changed situation is judged late: a move without If-Match (or the round or
     #: word it is for) from a seat whose situation the lapse changed is refused with 409
@@ -155,7 +149,6 @@ class Config:
             seal_keys_file=os.environ.get("SEAL_KEYS_FILE", cls.seal_keys_file),
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
-            storage_format=_int("STORAGE_FORMAT", cls.storage_format),
             late_move_seconds=_float("LATE_MOVE_SECONDS", cls.late_move_seconds),
             cas_attempts=_int("CAS_ATTEMPTS", cls.cas_attempts),
             redis_timeout=_float("REDIS_TIMEOUT", cls.redis_timeout),
@@ -182,8 +175,6 @@ class Config:
         )
 
     def __post_init__(self) -> None:
-        if self.storage_format not in (1, 2, 3):
-            raise SystemExit(f"STORAGE_FORMAT must be 1, 2 or 3, not {self.storage_format}")
         if self.open_game_ttl < 1:
             raise SystemExit("OPEN_GAME_TTL_SECONDS must be at least 1")
         if self.abandon_after < 0:

@@ -2,8 +2,8 @@
 
 A game document or a game's events are a few KB of repetitive JSON; deflate makes them about
 three to five times smaller, and the small window makes it about three times cheaper than
-zlib's defaults for the same size. The first byte tells the formats apart: ``\\x01`` is this
-one, ``{`` or ``[`` plain JSON, anything else zlib-wrapped (written by earlier versions).
+zlib's defaults for the same size. The first byte tells the two apart: ``\\x01`` is this one,
+anything else plain JSON (a game's document, which the write script stores as it comes).
 """
 
 from __future__ import annotations
@@ -16,11 +16,8 @@ import orjson
 RAW_DEFLATE = b"\x01"
 
 
-def pack(value: Any, small: bool = False, legacy: bool = False) -> bytes:
-    """``value`` as compact JSON; ``legacy``: zlib-wrapped, what versions before storage
-    format 2 read (see ``STORAGE_FORMAT``)."""
-    if legacy:
-        return zlib.compress(orjson.dumps(value), 1)
+def pack(value: Any, small: bool = False) -> bytes:
+    """``value`` as compact JSON, compressed (:func:`pack_json`)."""
     return pack_json(orjson.dumps(value), small)
 
 
@@ -34,9 +31,7 @@ def pack_json(raw: bytes, small: bool = False) -> bytes:
 
 
 def unpack(raw: bytes) -> Any:
-    first = raw[:1]
-    if first == RAW_DEFLATE:
+    """What :func:`pack` packed (or plain JSON, as a hash field may hold it)."""
+    if raw[:1] == RAW_DEFLATE:
         return orjson.loads(zlib.decompress(raw[1:], -15))  # reads either window
-    if first in (b"{", b"["):
-        return orjson.loads(raw)
-    return orjson.loads(zlib.decompress(raw))
+    return orjson.loads(raw)

@@ -243,11 +243,6 @@ def claim_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:claim"
 
 
-def legacy_idem_key(game_id: str, field: str) -> str:
-    """Where versions before the idempotency hash kept a record (still read while upgrading)."""
-    return f"game:{{{game_id}}}:idem:{field}"
-
-
 class GameStore:
     READ = _lua("read.lua")
     WRITE = _lua("write.lua")
@@ -327,7 +322,7 @@ class GameStore:
         """(version, document, idempotency record, the id of the game's rematch if any)."""
         keys, args = [game_key(game_id)], []
         if idempotency_key is not None:
-            keys += [idem_hash_key(game_id), legacy_idem_key(game_id, idempotency_key)]
+            keys.append(idem_hash_key(game_id))
             args.append(idempotency_key)
         version, doc, idem, rematch = self._call(self._read, keys=keys, args=args)
         if version is None:
@@ -339,19 +334,15 @@ class GameStore:
     def write(self, game_id: str, expected: int | None, doc: dict, events: Iterable[dict],
               first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
               idempotency_record: bytes | None = None, idempotency_ttl: int = 0,
-              record_key_of_its_own: bool = False, summary: bytes = b"",
+              summary: bytes = b"",
               deadline: float | str | None = None) -> tuple[bool, int | None]:
         """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
-        the game must not exist). Returns (written, the version now stored).
-        ``record_key_of_its_own``: store the record as storage format 1 did. ``summary``: what
+        the game must not exist). Returns (written, the version now stored). ``summary``: what
         the list of games shows of the game (field ``lobby``), written in the same step.
         ``deadline``: the game's entry in the deadline index the reaper reads: its next deadline,
         :data:`UNSCHEDULED` (it has none now), or None (leave the index as it is); in the same
         step on a single server, right after it on a cluster (the index is in another slot)."""
-        own = record_key_of_its_own and idempotency_key is not None
-        keys = [game_key(game_id), events_key(game_id),
-                legacy_idem_key(game_id, idempotency_key) if own  # type: ignore[arg-type]
-                else idem_hash_key(game_id)]
+        keys = [game_key(game_id), events_key(game_id), idem_hash_key(game_id)]
         args: list[Any] = [
             "" if expected is None else str(expected),
             orjson.dumps(doc),
@@ -359,7 +350,7 @@ class GameStore:
             idempotency_record or b"",
             int(idempotency_ttl * 1000),
             first_seq,
-            "" if own else (idempotency_key or ""),
+            idempotency_key or "",
             summary,
             "" if deadline is None else deadline if deadline == UNSCHEDULED else repr(deadline),
             game_id,
@@ -462,13 +453,6 @@ class GameStore:
         """The last time each loop turned."""
         found = self._call(self.client.hgetall, self.LOOPS)
         return {(k.decode() if isinstance(k, bytes) else k): float(v) for k, v in found.items()}
-
-    #: where versions before the list of games counted the games open or in play; the lists
-    #: count them now (``lobby.py``), and the reaper deletes this key
-    LEGACY_LIVE = "impresario:live"
-
-    def drop_legacy_live(self) -> None:
-        self._call(self.client.delete, self.LEGACY_LIVE)
 
     # -- the list of games reads summaries, and a rematch links two games
     def summaries(self, game_ids: list[str]) -> list[tuple[int | None, bytes | None]]:

@@ -1,11 +1,11 @@
 -- Compare-and-set of a game on its version, with the move's events appended to the game's
 -- stream, the idempotency record stored and the deadline index kept, all in one atomic step.
--- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] the game's idempotency hash (or, in
--- storage format 1, the record's own key), KEYS[4] the deadline index (optional: on a
--- single server; a cluster keeps it in another slot, written after this script)
+-- KEYS[1] game hash, KEYS[2] event stream, KEYS[3] the game's idempotency hash, KEYS[4] the
+-- deadline index (optional: on a single server; a cluster keeps it in another slot, written
+-- after this script)
 -- ARGV[1] expected version ('' = the game must not exist yet), ARGV[2] new document,
 -- ARGV[3] ttl ms, ARGV[4] idempotency record ('' = none), ARGV[5] its ttl ms,
--- ARGV[6] seq of the first event, ARGV[7] the record's field ('' = KEYS[3] is its own key),
+-- ARGV[6] seq of the first event, ARGV[7] the record's field,
 -- ARGV[8] the game's summary for the list of games ('' = none; field 'lobby', lobby.py),
 -- ARGV[9] the game's next deadline for the index ('' = leave the index as it is, '-' = the
 -- game has none: remove it, else the deadline, epoch seconds), ARGV[10] the game's id (its
@@ -30,9 +30,7 @@ end
 local ttl = tonumber(ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
-if ARGV[4] ~= '' and ARGV[7] == '' then
-  redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
-elseif ARGV[4] ~= '' then
+if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[7], ARGV[4])
   redis.call('PEXPIRE', KEYS[3], ARGV[5])
 end

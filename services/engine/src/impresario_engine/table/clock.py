@@ -63,9 +63,7 @@ def split_options(options: dict[str, Any] | None, ruleset: Ruleset
 
 def bot_seconds(doc: dict[str, Any]) -> int:
     """The longest a bot of this game thinks before a move (the option, else the ruleset's
-    default; 0 for games stored before bots had a secret to draw their times from)."""
-    if not doc.get("secret"):
-        return 0
+    default)."""
     return doc["settings"].get("bot_seconds", RULESETS[doc["ruleset"]].bot_seconds)
 
 
@@ -102,7 +100,7 @@ def bot_times(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
     bots = [s for s in pending if seats[s].get("bot")]
     if not bots:
         return {}
-    secret = doc.get("secret")
+    secret = doc["secret"]
     pace = bot_seconds(doc)
     state = doc["state"]
     limit = doc["settings"].get("move_seconds")
@@ -110,9 +108,6 @@ def bot_times(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
     out = {}
     for s in bots:
         start = since.get(str(s), 0.0)
-        if not secret:  # stored before bots had a secret: at once, in seat order
-            out[s] = (start, float(s))
-            continue
         window = ruleset.turn_key(state, s) or ""  # else the start alone names the turn
         draw = random.Random(f"{secret}:think:{start!r}:{window}:{s}")
         seconds = ruleset.turn_seconds(state, s, limit)

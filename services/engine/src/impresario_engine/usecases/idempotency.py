@@ -55,7 +55,7 @@ def record(engine: Engine, loaded: Loaded, token_id: str, key: str | None, finge
               "body": engine.sealer.seal(body, loaded.doc["id"], key)}
     if who:
         fields["who"] = who
-    packed = codec.pack(fields, legacy=engine.legacy_storage)
+    packed = codec.pack(fields)
     return record_key(token_id, key), packed  # type: ignore[return-value]
 
 
@@ -64,12 +64,9 @@ def move_record(engine: Engine, loaded: Loaded, token_id: str, key: str | None,
                 facts: TableFacts, encoded: bytes) -> tuple[str, bytes] | None:
     """The record of a move's answer (``{"version", "events", "game"}``, the game after
     ``moves`` moves as ``viewer`` sees it, made of ``facts``; ``encoded``: its JSON, as sent),
-    to save with the game (None: no key sent). Storage formats 1 and 2 keep the whole answer,
-    as the versions that read only those expect."""
+    to save with the game (None: no key sent)."""
     if key is None:
         return None
-    if engine.answers_in_records:
-        return record(engine, loaded, token_id, key, fingerprint, 200, answer)
     events = answer["events"]
     fields, names, due = facts
     made = {"v": answer["version"], "moves": moves, "viewer": viewer,
@@ -173,7 +170,7 @@ def finish_create(engine: Engine, key: str, fingerprint: str, body: dict[str, An
                   client: str = "") -> None:
     found = {"fp": fingerprint, "body": engine.sealer.seal(body, "create", key),
              "who": client_tag(key, client)}
-    engine.store.set(create_key(key), codec.pack(found, legacy=engine.legacy_storage),
+    engine.store.set(create_key(key), codec.pack(found),
                      engine.config.idempotency_ttl)
 
 

@@ -83,7 +83,6 @@ def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = Tru
     if sweep:
         try:
             lists = upkeep.sweep(engine, limit, abandon=True)
-            store.drop_legacy_live()
         except (Refusal, StoreUnavailable) as exc:
             lists = {"error": str(exc)}
             report["errors"] += 1

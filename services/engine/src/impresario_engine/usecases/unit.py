@@ -48,17 +48,6 @@ class Engine:
         if not self.sealer.keys and self.config.seal_keys_file:
             self.sealer = Sealer.from_file(self.config.seal_keys_file)
 
-    @property
-    def legacy_storage(self) -> bool:
-        """STORAGE_FORMAT=1: write what versions before storage format 2 read."""
-        return self.config.storage_format == 1
-
-    @property
-    def answers_in_records(self) -> bool:
-        """STORAGE_FORMAT 1 or 2: a move's idempotency record keeps its whole answer, as the
-        versions before storage format 3 read it."""
-        return self.config.storage_format < 3
-
 
 @dataclass
 class Loaded:
@@ -138,14 +127,12 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
         idempotency_key=idem[0] if idem else None,
         idempotency_record=idem[1] if idem else None,
         idempotency_ttl=min(config.idempotency_ttl, keep),
-        record_key_of_its_own=engine.legacy_storage,
         summary=orjson.dumps(listing.summary(doc, version_next)), deadline=due)
     if not ok:
         CAS_RETRIES.inc()
         return None
     _count(loaded, doc)
-    if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED) \
-            and not engine.legacy_storage:
+    if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED):
         _archive(engine, game_id, version, doc)
     return version
 
