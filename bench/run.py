@@ -246,7 +246,7 @@ def read_template(rds: redis.Redis, gid: str, tokens: list[str], players: int
 
 def create_started(svc: Engine, players: int, seed: int) -> tuple[str, list[str]]:
     view, _host, _spec, _join = create.create_game(svc, "turandot", players, seed, None)
-    tokens = [seats.join(svc, view["id"], f"P{i}")["token"] for i in range(players)]
+    tokens = [seats.join(svc, view["id"], f"P{i}").body["token"] for i in range(players)]
     return view["id"], tokens
 
 
@@ -287,7 +287,7 @@ def doc_sizes_over_a_game(svc: Engine, rds: redis.Redis) -> tuple[list[int], byt
     view = {"pending": [{"seat": s, "kinds": ["bid"]} for s in range(4)], "players": [0] * 4}
     while True:
         seat, move = loadgen.decide(view)
-        view = play.act(svc, gid, tokens[seat], move)["game"]
+        view = play.act(svc, gid, tokens[seat], move).body["game"]
         raw = rds.hget(loadgen.game_key(gid), "doc")
         sizes.append(len(raw))
         docs.append(raw)
@@ -347,7 +347,7 @@ def step_storage(url: str, rds: redis.Redis) -> list[dict]:
             view, host, _, _ = create.create_game(svc, "turandot", n, seed, None)
             idempotency.finish_create(svc, key, "fp", {"game": view, "host_token": host})
             gid = view["id"]
-            tokens = [seats.join(svc, gid, f"P{i}", uuid.uuid4().hex, f"fp{i}")["token"]
+            tokens = [seats.join(svc, gid, f"P{i}", uuid.uuid4().hex, f"fp{i}").body["token"]
                       for i in range(n)]
             moves = 0
             while True:
@@ -451,24 +451,21 @@ def step_sdk(url: str) -> dict:
 # what a gthread worker spends its CPU on while serving moves (py-spy --gil): inclusive shares
 ENGINE_GROUPS = {
     "gunicorn request handling (all of a request)": ["ThreadWorker.handle"],
-    "Flask app (Flask.wsgi_app)": ["Flask.wsgi_app"],
-    "the move view (api/games.py make_move)": ["games.py:make_move"],
+    "the move route (api/move_route.py, all of a move but gunicorn's)": ["MoveRoute.__call__"],
     "play.act (the use case)": ["play.py:act"],
     "store read: Redis round trip + orjson.loads (GameStore.read)": ["GameStore.read"],
     "store write: orjson.dumps + Redis round trip (GameStore.write)": ["GameStore.write"],
     "all Redis calls (redis-py execute_command)": ["Redis.execute_command"],
-    "rules: apply (validate + new state)": ["Turandot.apply", "Ruleset.apply"],
-    "rules: pending / turn bookkeeping (record.py apply_move outside apply)": ["record.py:apply_move"],
+    "the move's check (Ruleset.prepare, its declaration's function)": ["Ruleset.prepare"],
+    "rules: play (the new state)": ["Ruleset.play"],
+    "rules: pending / turn bookkeeping (record.py apply_move outside play)": ["record.py:apply_move"],
     "view building (views.py game_view, Turandot.view)": ["views.py:game_view"],
     "event redaction (views.py numbered)": ["views.py:numbered"],
-    "idempotency record (seal + orjson of the response)": ["idempotency.py:record"],
+    "idempotency record (what the answer was made of)": ["idempotency.py:move_record"],
     "authentication (token sha256 + compare)": ["access.py:authenticate", "token_hash"],
     "request fingerprint (sha256 of the body)": ["http.py:fingerprint"],
-    "move schema (marshmallow load_move)": ["load_move"],
-    "response JSON (json_response)": ["json_response"],
     "Prometheus metrics (observe)": ["ops.py:observe", "metrics.py"],
     "request logging / edge middleware (api/edge.py, logging)": ["edge.py", "logging/__init__"],
-    "flask-smorest wrappers (inclusive of the view they wrap)": ["flask_smorest/"],
 }
 
 FLOOR_GROUPS = {
@@ -519,8 +516,8 @@ def step_profiles(engine: Gunicorn, floor: Gunicorn, redis_pid: int, templates, 
                               rate=250)
     out["rules_core_4p"] = profiles.summarise(path, within="rules_core.py:measure", groups={
         # the functions of the rules package (py-spy names a frame "path.py:Class.function")
-        "apply (validate + new state)": ["Ruleset.apply"],
-        "  a move's check (declare.preparer)": ["<string>:prepare"],
+        "apply (check + new state)": ["Ruleset.apply"],
+        "  a move's check (Ruleset.prepare: its declaration's function)": ["Ruleset.prepare"],
         "  bid": ["moves.py:bid"],
         "  resolve (reveal + hiring)": ["round.py:resolve"],
         "  assign_office": ["moves.py:assign_office"],

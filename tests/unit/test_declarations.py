@@ -13,8 +13,8 @@ import pytest
 
 from impresario_rules import RULESETS
 from impresario_rules.base import redact_event
-from impresario_rules.declare import (MISSING, Field, Int, List, Shape, Str, accepts, by_type,
-                                      problem, shape_problem)
+from impresario_rules.declare import (MISSING, Field, Int, List, Shape, Str, by_type, problem,
+                                      shape_problem)
 from impresario_rules.play import play_random_game
 from impresario_rules.wordjam.words import WORD_PATTERN, word_pattern
 
@@ -98,7 +98,7 @@ def test_views_events_spaces_moves_and_scores_are_as_declared(name):
                     conforms(shape, entry, f"{name} action space")
                 for move in (rules.default_action(state, seat),
                              rules.sample_action(state, seat, random.Random(seat))):
-                    assert accepts(declared.move(move["type"]))(move), move
+                    assert rules.prepare(move) == move, move  # well formed, defaults in
         conforms(declared.score, rules.score(state), f"{name} score")
     assert seen_events | RARE[name] == set(events_by_type), set(events_by_type) ^ seen_events
     assert seen_spaces == set(spaces_by_type), set(spaces_by_type) ^ seen_spaces
@@ -168,7 +168,7 @@ def test_a_malformed_move_is_refused_naming_its_field(name):
         assert refusal.code == "invalid_move" and "unknown_field" in refusal.message
         well_formed = {k: _example(f) for k, f in shape.fields.items()
                        if f.required and f.default is MISSING}
-        assert accepts(shape)(well_formed), well_formed
+        assert rules.prepare(well_formed), well_formed
         for field_name, f in shape.fields.items():
             if field_name == "type":
                 continue
@@ -176,6 +176,7 @@ def test_a_malformed_move_is_refused_naming_its_field(name):
             refusal = _refusal(rules, state, {**well_formed, field_name: wrong})
             assert refusal.code == "invalid_move", (kind, field_name, refusal.code)
             assert field_name in refusal.message
+            assert refusal.details["field"] == field_name, refusal.details
 
 
 def _example(f: Field):
@@ -268,7 +269,10 @@ def test_the_written_move_check_agrees_with_the_declaration_field_by_field(name)
         for value in tried:
             expected = None if not isinstance(value, dict) or shape_problem(shape, value) \
                 else with_defaults(shape, value)
-            assert prepare(value) == expected, (shape.name, value)
+            got = prepare(value)
+            assert got == expected, (shape.name, value)
+            if got is not None:  # a new dict, its fields in their declared order
+                assert got is not value and list(got) == [k for k in shape.fields if k in got]
 
 
 def _raised_codes(folder) -> dict[str, str]:

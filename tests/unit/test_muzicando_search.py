@@ -15,9 +15,9 @@ from impresario_rules.muzicando import MUZICANDO
 from impresario_rules.muzicando import search as search_module
 from impresario_rules.muzicando.bots import greedy_move
 from impresario_rules.muzicando.cards import DECK
-from impresario_rules.muzicando.layouts import can_open, legal_map
-from impresario_rules.muzicando.search import (LegalCells, candidates, determinize, light_view,
-                                               outcome, pick, play_space, search, seen_cards)
+from impresario_rules.muzicando.layouts import LegalCells, can_open, legal_map
+from impresario_rules.muzicando.search import (candidates, determinize, light_view, outcome,
+                                               pick, play_space, search, seen_cards)
 from impresario_rules.muzicando.spaces import action_space
 from impresario_rules.muzicando.views import view as seat_view
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from impresario_rules.wordjam import WORDJAM as WJ
-from impresario_rules.wordjam.rules import CHALLENGE, FINISHED, SIDES, THINK, WINDOW
+from impresario_rules.wordjam.rules import CHALLENGE, OVER, SIDES, THINK, WINDOW
 
 from wordjam_helpers import (NO_CALL, PASS, bet, call, play, refused, side, stand, table,
                              word)
@@ -51,7 +51,7 @@ class TestWorkedExampleFinalTurn:
         state, _ = stand(state)
         assert state["challenge"]["seat"] == DARIO and state["challenge"]["value"] == 13
         state, ev = stand(state)
-        assert state["phase"] == FINISHED
+        assert state["phase"] == OVER
         record = state["history"][-1]
         assert {a["seat"]: a["points"] for a in record["awards"]} == {DARIO: 6, GIOIA: 4}
         outcomes = {d["seat"]: d["outcome"] for d in record["declarations"]}
@@ -81,7 +81,7 @@ class TestWorkedExampleFinalTurn:
         state, _ = stand(state)
         state, _ = play(state, (BRUNO, word("Nemo")), (CARLA, word("Zorro")),  # 3 and 0
                         (DARIO, PASS), (ERICA, PASS), (FABIO, PASS), (GIOIA, PASS))
-        assert state["phase"] == FINISHED
+        assert state["phase"] == OVER
         assert {a["seat"]: a["points"] for a in state["history"][-1]["awards"]} == {ALICE: 6}
 
 
@@ -90,7 +90,7 @@ class TestNobodyCallsInTurn8R13:
         state = with_history(final_turn(), [5, 2, 0, 0, 0, 0, 0])
         state, _ = play(state, *[(s, side(TRUST)) for s in range(7)])
         state, _ = play(state, *[(s, NO_CALL) for s in range(7)])
-        assert state["history"][-1]["awards"] == [] and state["phase"] == FINISHED
+        assert state["history"][-1]["awards"] == [] and state["phase"] == OVER
 
 
 class TestExtraTurnsR7:
@@ -115,7 +115,7 @@ class TestExtraTurnsR7:
         assert set(WJ.pending(state)) == {1}
         refused(state, 3, bet(TRUST), "sitting_out", "not_now")
         state, _ = play(state, (1, bet(TRUST)))
-        assert state["phase"] == FINISHED
+        assert state["phase"] == OVER
         assert WJ.score(state)["winners"] == [0]
         assert WJ.score(state)["players"][0]["lines"]["extra_1"] == 6
         assert WJ.score(state)["players"][1]["lines"]["extra_1"] == 4
@@ -125,7 +125,7 @@ class TestExtraTurnsR7:
         for _ in range(3):
             assert state["phase"] == THINK
             state, _ = play(state, (0, NO_CALL), (1, NO_CALL))
-        assert state["phase"] == FINISHED
+        assert state["phase"] == OVER
         score = WJ.score(state)
         assert score["winners"] == [0, 1] and score["shared"] is True
         assert score["extra_turns"] == 3

@@ -8,7 +8,7 @@ marshmallow: it is the standard library only (Word Jam's lexicon needs the optio
 
 from __future__ import annotations
 
-from .base import (FINISHED, ILLEGAL, KINDS, NOT_NOW, STALE, IllegalMove, InvalidOptions,
+from .base import (GAME_OVER, ILLEGAL, KINDS, NOT_NOW, STALE, IllegalMove, InvalidOptions,
                    OutOfTurn, Refusal, Ruleset)
 from .muzicando import MUZICANDO
 from .turandot import TURANDOT
@@ -22,4 +22,4 @@ def get_ruleset(name: str) -> Ruleset | None:
 
 
 __all__ = ["RULESETS", "get_ruleset", "Ruleset", "Refusal", "IllegalMove", "OutOfTurn",
-           "InvalidOptions", "KINDS", "ILLEGAL", "NOT_NOW", "STALE", "FINISHED"]
+           "InvalidOptions", "KINDS", "ILLEGAL", "NOT_NOW", "STALE", "GAME_OVER"]

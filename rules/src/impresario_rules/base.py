@@ -21,7 +21,7 @@ import random
 from typing import Any, Callable, ClassVar, Mapping
 
 from . import rng
-from .declare import MISSING, Declarations, Refusals, by_type, preparer, shape_problem, type_text
+from .declare import MISSING, Declarations, Refusals, by_type, field_problem, preparer, type_text
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -37,9 +37,9 @@ ILLEGAL = "illegal"
 NOT_NOW = "not_now"
 #: the move was meant for an earlier situation (another round, another word)
 STALE = "stale"
-#: the game is over
-FINISHED = "finished"
-KINDS = (ILLEGAL, NOT_NOW, STALE, FINISHED)
+#: the game is over (the value names it as the metrics' ``rules_finished`` do)
+GAME_OVER = "finished"
+KINDS = (ILLEGAL, NOT_NOW, STALE, GAME_OVER)
 
 #: the phase of a game that is over, in every ruleset (``state["phase"]``)
 OVER = "finished"
@@ -79,7 +79,7 @@ class IllegalMove(Refusal):
 
 class OutOfTurn(Refusal):
     """The move conflicts with the state of play: not your turn, wrong phase, already done
-    (``kind`` :data:`STALE` for a move meant for an earlier situation, :data:`FINISHED` once the
+    (``kind`` :data:`STALE` for a move meant for an earlier situation, :data:`GAME_OVER` once the
     game is over)."""
 
     kind = NOT_NOW
@@ -259,40 +259,60 @@ class Ruleset:
         self.apply(state, seat, action)
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """Validate and apply ``action`` by ``seat``; return the new state and the events.
+        """Validate and apply ``action`` by ``seat``; return the new state and the events:
+        :meth:`prepare`, then :meth:`play`.
 
         Never mutates ``state``. A move that changes nothing (an idempotent re-send) returns the
-        same state object and no events. The checks every ruleset shares are made here, in this
-        order: the move is an object of one of the ruleset's move types, well formed by its
-        declaration (its fields' types and bounds; left-out fields take their defaults), the
-        seat is at the table, the game is not over. The move's own handler judges the rest.
-        """
+        same state object and no events."""
+        return self.play(state, seat, self.prepare(action))
+
+    def prepare(self, action: Any) -> Action:
+        """``action`` checked against the declaration of its type, once (the function
+        :func:`~.declare.preparer` wrote for it): the move with its fields in their declared
+        order and the defaults of those left out. Raises :class:`IllegalMove`
+        ``unknown_move_type`` when it names none of the ruleset's move types (``move_types``:
+        them), ``invalid_move`` when it is no object, or a field is missing, unknown or not
+        what it declares (``field``: the first such, ``problem``: what is wrong with it)."""
         try:
             # every move of a game passes here: one lookup for the well-formed case, and the
             # refusals below only when it fails (not an object, no type, an unknown type)
-            shape, prepare, handler = self._moves[action["type"]]
+            shape, prepare, _ = self._moves[action["type"]]
         except (KeyError, TypeError, IndexError):
             self._refuse_type(action)
             raise
         move = prepare(action)
         if move is None:
-            raise IllegalMove("invalid_move", f"a {action['type']} move: "
-                              f"{shape_problem(shape, action) or 'malformed'}")
+            field, why = field_problem(shape, action) or ("_schema", "malformed")
+            raise IllegalMove("invalid_move", f"a {action['type']} move: {why}", field=field,
+                              problem=why)
+        return move
+
+    def play(self, state: State, seat: int, move: Action) -> tuple[State, list[Event]]:
+        """Apply ``move`` by ``seat``, a move :meth:`prepare` made (:meth:`apply` checks and
+        plays one in one call). The checks every ruleset shares are made here, in this order:
+        the seat is at the table, the game is not over. The move's own handler judges the
+        rest."""
         if type(seat) is not int or not 0 <= seat < state["n"]:
             raise IllegalMove("unknown_seat", f"there is no seat {seat!r} at this table")
         if state["phase"] == OVER:  # is_finished(), written out: every move passes here
-            raise OutOfTurn("game_finished", "the game is over", kind=FINISHED)
-        return handler(state, seat, move)
+            raise OutOfTurn("game_finished", "the game is over", kind=GAME_OVER)
+        return self._moves[move["type"]][2](state, seat, move)
 
     def _refuse_type(self, action: Any) -> None:
-        """The refusal of a move that names none of the ruleset's move types (``apply``)."""
+        """The refusal of a move that names none of the ruleset's move types (``prepare``)."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if isinstance(kind, str) and kind in self._moves:
+            return
         if not isinstance(action, dict):
             raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in self._moves:
-            raise IllegalMove("unknown_move_type",
-                              f"unknown move type {kind!r}; {self.title} moves are "
-                              f"{', '.join(self.move_types)}")
+        names = ", ".join(self.move_types)
+        if kind is None:
+            what = "a move needs a 'type'"
+        else:
+            shown = repr(kind)
+            what = f"unknown move type {shown if len(shown) <= 42 else shown[:40] + '…'}"
+        raise IllegalMove("unknown_move_type", f"{what}; {self.title} moves are {names}",
+                          move_types=list(self.move_types))
 
     # -- time (the core has no clock: it names windows, the service times them) --------------
     def turn_key(self, state: State, seat: int) -> str | None:

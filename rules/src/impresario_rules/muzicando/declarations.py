@@ -13,7 +13,7 @@ from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Sha
 from ..base import SETUP
 from .cards import COLOURS, DECK, SIGNS
 from .layouts import LAYOUTS
-from .state import (AUCTION, CHOOSE, CONTRACTS, FINISHED, INDIVIDUAL, MAX_HANDS, MAX_PLAYERS, PLAY,
+from .state import (AUCTION, CHOOSE, CONTRACTS, OVER, INDIVIDUAL, MAX_HANDS, MAX_PLAYERS, PLAY,
                     TEAM)
 
 #: 56 cards never reach further than this from the opening card
@@ -144,7 +144,7 @@ VIEW = Shape("MuzicandoView", {
     "auction_variant": Bool(description="hands open with the auction (team game, or R11)"),
     "hand": Int(),
     "hands": Int(),
-    "phase": Str(enum=[SETUP, AUCTION, CHOOSE, PLAY, FINISHED],
+    "phase": Str(enum=[SETUP, AUCTION, CHOOSE, PLAY, OVER],
                  description="setup: seats are still being taken, nothing is dealt"),
     "dealer": Int(),
     "turn": Int(nullable=True),

@@ -9,7 +9,7 @@ from .. import rng as rngmod
 from ..base import Event, State
 from . import scoring
 from .cards import DECK, sort_cards
-from .state import AUCTION, CHOOSE, FINISHED, INDIVIDUAL, is_opener, public_result
+from .state import AUCTION, CHOOSE, OVER, INDIVIDUAL, is_opener, public_result
 
 
 def deal(state: State, events: list[Event]) -> State:
@@ -96,7 +96,7 @@ def end_hand(state: State, events: list[Event]) -> State:
     new["run"] = None
     events.append({"type": "hand_scored", **public_result(result)})
     if state["hand"] >= state["hands"]:
-        new["phase"] = FINISHED
+        new["phase"] = OVER
         score = scoring.game_score(new)
         events.append({"type": "game_finished", "winners": score["winners"],
                        "totals": [p["total"] for p in score["players"]]})

@@ -18,6 +18,8 @@ foot of the pile).
 
 :func:`refusal` says why a placement is illegal (a stable code and a message), :func:`legal_map`
 lists every legal cell of every card quickly; the tests check that the two agree.
+:class:`LegalCells` answers what ``legal_map`` answers for a table that only grows, keeping its
+cells up to date move by move (the searching bot's playouts).
 """
 
 from __future__ import annotations
@@ -303,16 +305,7 @@ def legal_map(table: Table, cards: Iterable[str]) -> dict[str, list[Cell]]:
             out[c] = sorted(by_value.get(_v(c), ()))
     elif layout == "G":
         r = rows(g)
-        by_value = {}   # non-oval cards: row ends
-        for y, (lo, hi, d) in r.items():
-            vlo, vhi = _v(g[(lo, y)]), _v(g[(hi, y)])
-            if d is None:
-                for cell in ((lo - 1, y), (hi + 1, y)):
-                    for v in (_up(vlo, 1), _up(vlo, -1)):
-                        by_value.setdefault(v, set()).add(cell)
-            else:
-                by_value.setdefault(_up(vhi, d), set()).add((hi + 1, y))
-                by_value.setdefault(_up(vlo, -d), set()).add((lo - 1, y))
+        by_value = _row_ends(g, r)   # non-oval cards: row ends
         ovals: dict[int, set[Cell]] = {}      # ovals: new rows
         for (x, y), c in g.items():
             v = _v(c)
@@ -342,6 +335,103 @@ def _sign_cells(table: Table, g: dict[Cell, str], card: str) -> list[Cell]:
     colour = COLOURS[ci]
     return sorted(cell for cell, c in g.items() if colour_of(c) == colour
                   and all((cell[0] + dx, cell[1] + dy) in g for dx, dy in _SIDES))
+
+
+def _row_ends(g: dict[Cell, str], lines: dict[int, Any]) -> dict[int, set[Cell]]:
+    """Glissando: the cells at the ends of the rows ``lines`` (``y -> (lo, hi, direction)``)
+    that a note of each value may take."""
+    by_value: dict[int, set[Cell]] = {}
+    for y, (lo, hi, d) in lines.items():
+        vlo, vhi = _v(g[(lo, y)]), _v(g[(hi, y)])
+        if d is None:
+            for cell in ((lo - 1, y), (hi + 1, y)):
+                for v in (_up(vlo, 1), _up(vlo, -1)):
+                    by_value.setdefault(v, set()).add(cell)
+        else:
+            by_value.setdefault(_up(vhi, d), set()).add((hi + 1, y))
+            by_value.setdefault(_up(vlo, -d), set()).add((lo - 1, y))
+    return by_value
+
+
+class LegalCells:
+    """The legal cells of each card on one table, kept up to date as the table grows
+    (:func:`legal_map` works them out afresh from every card on the table, which is most of a
+    search's playout's cost on Sarabanda's and Glissando's open grids). The table may only
+    grow: notes added to its cells, signs to its covers, as in one hand; :meth:`cells` takes
+    in the notes added since it last looked and answers what ``legal_map`` answers (a test
+    checks it, move by move)."""
+
+    def __init__(self, layout: str) -> None:
+        self.layout = layout
+        self.seen = 0                               # the table's notes taken in so far
+        self.grid: dict[Cell, str] = {}
+        self.by_value: dict[int, set[Cell]] = {}    # S: empty cells by the value
+        self.rows: dict[int, list[Any]] = {}        # G: line -> [lo, hi, direction]
+        self.sides: list[tuple[int, Cell]] = []     # G: (oval value, cell) above/below
+        self.surrounded: set[Cell] = set()          # notes with four sides taken
+
+    def _add(self, x: int, y: int, card: str) -> None:
+        g = self.grid
+        g[(x, y)] = card
+        v = _v(card)
+        for cx, cy in ((x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if (cx, cy) in g and all((cx + dx, cy + dy) in g for dx, dy in _SIDES):
+                self.surrounded.add((cx, cy))
+        if self.layout == "S":
+            for cells in self.by_value.values():
+                cells.discard((x, y))
+            up = self.by_value.setdefault(_up(v, 1), set())
+            down = self.by_value.setdefault(_up(v, -1), set())
+            for dx, dy in _SIDES:
+                cell = (x + dx, y + dy)
+                if cell not in g:
+                    up.add(cell)
+                    down.add(cell)
+        elif self.layout == "G":
+            row = self.rows.get(y)
+            if row is None:
+                self.rows[y] = [x, x, None]
+            else:
+                row[0], row[1] = min(row[0], x), max(row[1], x)
+                if row[2] is None:
+                    lo = row[0]
+                    row[2] = 1 if (_v(g[(lo + 1, y)]) - _v(g[(lo, y)])) % 7 == 1 else -1
+            for dy in (1, -1):
+                for w in (_up(v, 1), _up(v, -1)):
+                    self.sides.append((w, (x, y + dy)))
+
+    def cells(self, table: dict[str, Any], cards: list[str]) -> dict[str, list[Cell]]:
+        """``legal_map(table, cards)``, for this playout's table."""
+        layout = self.layout
+        if not table["cells"] or layout in ("P", "M"):
+            return legal_map(table, cards)
+        new = table["cells"]
+        for x, y, c in new[self.seen:]:
+            self._add(x, y, c)
+        self.seen = len(new)
+        g = self.grid
+        out: dict[str, list[Cell]] = {}
+        if layout == "S":
+            for c in cards:
+                out[c] = (self._sign_cells(c) if is_sign(c)
+                          else sorted(self.by_value.get(_v(c), ())))
+            return out
+        by_value = _row_ends(g, self.rows)
+        ovals: dict[int, set[Cell]] = {}
+        for w, cell in self.sides:
+            if cell[1] not in self.rows:
+                ovals.setdefault(w, set()).add(cell)
+        for c in cards:
+            if is_sign(c):
+                out[c] = self._sign_cells(c)
+            else:
+                out[c] = sorted((ovals if is_oval(c) else by_value).get(_v(c), ()))
+        return out
+
+    def _sign_cells(self, card: str) -> list[Cell]:
+        colour = colour_of(card)
+        return sorted(cell for cell in self.surrounded if colour_of(self.grid[cell]) == colour)
+
 
 
 def cells_view(table: Table) -> list[dict[str, Any]]:

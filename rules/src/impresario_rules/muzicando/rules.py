@@ -27,7 +27,7 @@ from .auction import auction_bid, auction_pass, choose_layout
 from .hands import deal
 from .scoring import game_score
 from .play import pass_move, place
-from .state import (AUCTION, CHOOSE, CONTRACTS, FINISHED, INDIVIDUAL, LINES, MAX_HANDS,
+from .state import (AUCTION, CHOOSE, CONTRACTS, OVER, INDIVIDUAL, LINES, MAX_HANDS,
                     MAX_PLAYERS, MIN_PLAYERS, MIN_TEAM_HANDS, OPENING_PASSES, PASSES_TO_END,
                     PLAY, TEAM, partner_of, pending, team_of)
 
@@ -124,5 +124,5 @@ class Muzicando(Ruleset):
 
 
 __all__ = ["Muzicando", "CONTRACTS", "LINES", "MAX_HANDS", "TEAM", "INDIVIDUAL", "AUCTION",
-           "CHOOSE", "PLAY", "FINISHED", "PASSES_TO_END", "OPENING_PASSES", "team_of",
+           "CHOOSE", "PLAY", "OVER", "PASSES_TO_END", "OPENING_PASSES", "team_of",
            "partner_of"]

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from ..base import OutOfTurn, State
 from .layouts import LAYOUT_VALUE
-from .state import (FINISHED, TEAM, TEAM_PLACE_POINTS, level_of, partner_of, public_result,
+from .state import (OVER, TEAM, TEAM_PLACE_POINTS, level_of, partner_of, public_result,
                     teams, totals)
 
 
@@ -101,7 +101,7 @@ def hand_points(state: State, ranked: list[dict[str, Any]]) -> HandPoints:
 
 def game_score(state: State) -> dict[str, Any]:
     """The final score (refused before the end)."""
-    if state["phase"] != FINISHED:
+    if state["phase"] != OVER:
         raise OutOfTurn("game_not_finished", "the game is not finished yet")
     return match_score(state)
 

@@ -26,17 +26,19 @@ Why playouts to the end of the hand and no shorter horizon: a Muzicando hand is 
 contract is made, which no simple evaluation of a mid-hand position tells. A playout by the
 ``medium`` policy, on a light view of the sampled world (:func:`light_view`, the few fields
 ``medium`` reads), with the legal cells kept up to date as the table grows
-(:class:`LegalCells`, instead of working them out afresh from the whole table each move),
-costs about 3 ms here at the start of a hand and less later. The candidates are capped
+(:class:`~.layouts.LegalCells`, instead of working them out afresh from the whole table each
+move), costs about 3 ms here at the start of a hand and less later. The candidates are capped
 (``MAX_CANDIDATES``, ``medium``'s choice and the best by its own scores) and the worlds with
 them (``PLAYOUTS`` a decision, at least ``MIN_WORLDS`` worlds), so that a decision with many
 candidates still weighs each in several worlds and one with few weighs them in more.
 
-The search weighs at most ``worlds`` sampled worlds. Like everything in this package it reads
-no clock: a caller that wants a think budget in time passes one, with the clock to measure it
-by (the SDK's ``make_bot("hard", ruleset="muzicando", think_ms=...)``); without one the bot is
-reproducible from its random stream alone, bounded by ``WORLDS`` and ``PLAYOUTS``
-(``docs/bots.md`` has the measured think times).
+The search weighs at most ``worlds`` sampled worlds (the loop over them is the one the ``hard``
+bots share, :mod:`impresario_rules.search`: this module gives its worlds, values and choice,
+:class:`Deals`). Like everything in this package it reads no clock: a caller that wants a think
+budget in time passes one, with the clock to measure it by (the SDK's ``make_bot("hard",
+ruleset="muzicando", think_ms=...)``); without one the bot is reproducible from its random
+stream alone, bounded by ``WORLDS`` and ``PLAYOUTS`` (``docs/bots.md`` has the measured think
+times).
 """
 
 from __future__ import annotations
@@ -46,13 +48,15 @@ from typing import Any, Callable
 
 from ..base import Action, State
 from ..bots import Actions, Budget, Move, THINK_MS, View, budgeted
+from ..search import Game, best_move
 from . import layouts as L
 from .auction import auction_bid, auction_pass, choose_layout
 from .bots import greedy, greedy_move, layout_strength, score_placement
-from .cards import DECK, colour_of, is_oval, is_sign, sort_cards
+from .cards import DECK, is_sign, sort_cards
+from .layouts import LegalCells
 from .play import pass_move, place
 from .spaces import action_space
-from .state import AUCTION, FINISHED, PLAY, TEAM, layout_of, team_of
+from .state import AUCTION, OVER, PLAY, TEAM, layout_of, team_of
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
 WORLDS = 16
@@ -187,95 +191,6 @@ def light_view(state: State, seat: int) -> View:
     }
 
 
-class LegalCells:
-    """The legal cells of each card on one playout's table, kept up to date as the table grows
-    (:func:`~.layouts.legal_map` works them out afresh from every card on the table, which is
-    most of a playout's cost on Sarabanda's and Glissando's open grids). In a playout the table
-    only grows: notes are added to its cells, signs to its covers; :meth:`cells` takes in the
-    notes added since it last looked and answers what ``legal_map`` answers (a test checks it,
-    move by move)."""
-
-    def __init__(self, layout: str) -> None:
-        self.layout = layout
-        self.seen = 0                                # the table's notes taken in so far
-        self.grid: dict[tuple[int, int], str] = {}
-        self.by_value: dict[int, set[tuple[int, int]]] = {}   # S: empty cells by the value
-        self.rows: dict[int, list[Any]] = {}         # G: line -> [lo, hi, direction]
-        self.sides: list[tuple[int, tuple[int, int]]] = []    # G: (oval value, cell) above/below
-        self.surrounded: set[tuple[int, int]] = set()         # notes with four sides taken
-
-    def _add(self, x: int, y: int, card: str) -> None:
-        g = self.grid
-        g[(x, y)] = card
-        v = L._v(card)
-        for cx, cy in ((x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if (cx, cy) in g and all((cx + dx, cy + dy) in g for dx, dy in L._SIDES):
-                self.surrounded.add((cx, cy))
-        if self.layout == "S":
-            for cells in self.by_value.values():
-                cells.discard((x, y))
-            up = self.by_value.setdefault(L._up(v, 1), set())
-            down = self.by_value.setdefault(L._up(v, -1), set())
-            for dx, dy in L._SIDES:
-                cell = (x + dx, y + dy)
-                if cell not in g:
-                    up.add(cell)
-                    down.add(cell)
-        elif self.layout == "G":
-            row = self.rows.get(y)
-            if row is None:
-                self.rows[y] = [x, x, None]
-            else:
-                row[0], row[1] = min(row[0], x), max(row[1], x)
-                if row[2] is None:
-                    lo = row[0]
-                    row[2] = 1 if (L._v(g[(lo + 1, y)]) - L._v(g[(lo, y)])) % 7 == 1 else -1
-            for dy in (1, -1):
-                for w in (L._up(v, 1), L._up(v, -1)):
-                    self.sides.append((w, (x, y + dy)))
-
-    def cells(self, table: dict[str, Any], cards: list[str]) -> dict[str, list[tuple[int, int]]]:
-        """``legal_map(table, cards)``, for this playout's table."""
-        layout = self.layout
-        if not table["cells"] or layout in ("P", "M"):
-            return L.legal_map(table, cards)
-        new = table["cells"]
-        for x, y, c in new[self.seen:]:
-            self._add(x, y, c)
-        self.seen = len(new)
-        g = self.grid
-        out: dict[str, list[tuple[int, int]]] = {}
-        if layout == "S":
-            for c in cards:
-                out[c] = (self._sign_cells(c) if is_sign(c)
-                          else sorted(self.by_value.get(L._v(c), ())))
-            return out
-        by_value: dict[int, set[tuple[int, int]]] = {}
-        ovals: dict[int, set[tuple[int, int]]] = {}
-        for y, (lo, hi, d) in self.rows.items():
-            vlo, vhi = L._v(g[(lo, y)]), L._v(g[(hi, y)])
-            if d is None:
-                for cell in ((lo - 1, y), (hi + 1, y)):
-                    for v in (L._up(vlo, 1), L._up(vlo, -1)):
-                        by_value.setdefault(v, set()).add(cell)
-            else:
-                by_value.setdefault(L._up(vhi, d), set()).add((hi + 1, y))
-                by_value.setdefault(L._up(vlo, -d), set()).add((lo - 1, y))
-        for w, cell in self.sides:
-            if cell[1] not in self.rows:
-                ovals.setdefault(w, set()).add(cell)
-        for c in cards:
-            if is_sign(c):
-                out[c] = self._sign_cells(c)
-            else:
-                out[c] = sorted((ovals if is_oval(c) else by_value).get(L._v(c), ()))
-        return out
-
-    def _sign_cells(self, card: str) -> list[tuple[int, int]]:
-        colour = colour_of(card)
-        return sorted(cell for cell in self.surrounded if colour_of(self.grid[cell]) == colour)
-
-
 def play_space(state: State, seat: int, legal: LegalCells) -> list[dict[str, Any]]:
     """``action_space(state, seat)`` in play (the phase a playout spends its moves in), its
     cells from ``legal``."""
@@ -306,7 +221,7 @@ def playout(state: State, seat: int, move: Action) -> float:
     done = len(state["results"])
     state = HANDLERS[move["type"]](state, seat, move)[0]
     legal = None
-    while len(state["results"]) == done and state["phase"] != FINISHED:
+    while len(state["results"]) == done and state["phase"] != OVER:
         s = state["turn"]
         if legal is None and state["phase"] == PLAY:
             legal = LegalCells(state["layout"])
@@ -388,6 +303,28 @@ def outcome(margin: float, before: float, last: bool) -> float:
     return margin + WIN_VALUE * ((total > 0) - (total < 0))
 
 
+class Deals(Game[State]):
+    """Muzicando's part of the search for one decision (see the module's docstring): a world is
+    a deal the view allows (:func:`determinize`); a candidate is played out in it to the end of
+    the hand (:func:`playout`) and the hand's margin weighed by the match (:func:`outcome`); the
+    move is chosen by :func:`pick`."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.me: int = view["you"]["seat"]
+        self.before = match_margin(view)
+        self.last: bool = view["hand"] >= view["hands"]
+
+    def sample(self, rng: random.Random) -> State | None:
+        return determinize(self.view, rng)
+
+    def value(self, world: State, move: Move) -> float:
+        return outcome(playout(world, self.me, move), self.before, self.last)
+
+    def choose(self, values: list[list[float]]) -> int:
+        return pick(values)
+
+
 def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLDS,
            think_ms: float | None = None, clock: Callable[[], float] | None = None) -> Move:
     """The ``hard`` bot's move (see the module's docstring): the best of its candidates over
@@ -399,23 +336,9 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
     moves = candidates(view, actions)
     if len(moves) == 1:
         return moves[0]
-    me = view["you"]["seat"]
     budget = Budget(think_ms, clock)
-    before = match_margin(view)
-    last = view["hand"] >= view["hands"]
     worlds = min(worlds, max(MIN_WORLDS, PLAYOUTS // len(moves)))
-    values: list[list[float]] = [[] for _ in moves]
-    done = 0
-    while done < worlds:
-        world = determinize(view, rng)
-        if world is None:
-            return moves[0]
-        for i, move in enumerate(moves):
-            values[i].append(outcome(playout(world, me, move), before, last))
-        done += 1
-        if budget.spent(done):
-            break
-    return moves[pick(values)]
+    return best_move(Deals(view), moves, rng, budget, worlds)
 
 
 def _paired(values: list[list[float]], i: int) -> tuple[float, float]:

@@ -14,7 +14,7 @@ from . import layouts as L
 from .cards import is_do, is_oval, is_sign
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-AUCTION, CHOOSE, PLAY, FINISHED = "auction", "choose", "play", OVER
+AUCTION, CHOOSE, PLAY = "auction", "choose", "play"
 TEAM, INDIVIDUAL = "team", "individual"
 #: the 16 contracts, lowest first
 CONTRACTS: tuple[str, ...] = tuple(f"{level}{layout}" for level in range(1, 5)
@@ -121,7 +121,7 @@ def my_turn(state: State, seat: int, phase: str, what: str) -> None:
 
 def kinds(state: State, seat: int) -> tuple[list[str], dict[str, list] | None]:
     """The kinds of move ``seat`` may make now, and in play its legal cells per card."""
-    if seat != state["turn"] or state["phase"] == FINISHED:
+    if seat != state["turn"] or state["phase"] == OVER:
         return [], None
     if state["phase"] == PLAY:
         cells = legal_map(state, seat)

@@ -9,7 +9,7 @@ from typing import Any
 from ..base import State, Viewer
 from . import layouts as L
 from .scoring import match_score
-from .state import FINISHED, PLAY, TEAM, pending, public_result, team_of, teams, totals
+from .state import OVER, PLAY, TEAM, pending, public_result, team_of, teams, totals
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -67,6 +67,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
     if viewer is not None and 0 <= viewer < n:
         view["you"] = {"seat": viewer, "hand": list(state["held"][viewer])}
-    if phase == FINISHED:
+    if phase == OVER:
         view["score"] = match_score(state)
     return view

@@ -10,13 +10,13 @@ from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Sha
 from ..base import SETUP
 from .cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, HELPERS, SEXES, SINGER_ID
 from .scoring import LINES
-from .state import (BIDDING, CASTING, FINISHED, FIRE, MAX_PLAYERS, NOMINATE, OFFICE, ROUNDS,
+from .state import (BIDDING, CASTING, OVER, FIRE, MAX_PLAYERS, NOMINATE, OFFICE, ROUNDS,
                     START_MONEY)
 
 #: the most seats and slots any Turandot table has
 MAX_SEATS = MAX_PLAYERS
 MAX_SLOTS = MAX_PLAYERS + 1
-PHASES = (SETUP, BIDDING, OFFICE, NOMINATE, FIRE, CASTING, FINISHED)
+PHASES = (SETUP, BIDDING, OFFICE, NOMINATE, FIRE, CASTING, OVER)
 
 # ---------------------------------------------------------------------------- cards
 SINGER = Shape("Singer", {

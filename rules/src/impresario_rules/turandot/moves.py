@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..base import STALE, Action, Event, IllegalMove, OutOfTurn, State
 from .round import after_hiring, do_nominate, end_round, hire, resolve
 from .scoring import best_arrangement, game_score
-from .state import (BIDDING, CASTING, DIRECTOR_ROUND, FINISHED, FIRE, NOMINATE, OFFICE,
+from .state import (BIDDING, CASTING, DIRECTOR_ROUND, OVER, FIRE, NOMINATE, OFFICE,
                     SEAT_KEYS, catalogue, sealed_bid)
 
 
@@ -182,7 +182,7 @@ def cast(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     new["casts"] = casts
     events: list[Event] = [{"type": "cast", "seat": seat, "roles": list(roles)}]
     if None not in casts:  # every seat has cast (a cast is a list, never equal to None)
-        new["phase"] = FINISHED
+        new["phase"] = OVER
         result = game_score(new)
         events.append({
             "type": "game_finished", "winners": result["winners"],

@@ -24,7 +24,7 @@ from .cards import DEFAULT, DIRECTOR_CARDS, DIRECTORS, ROLES, Catalogue, parse_c
 from .moves import HANDLERS
 from .round import start_round
 from .scoring import LINES, game_score
-from .state import (BIDDING, CASTING, DIRECTOR_ROUND, FINISHED, FIRE, FIRING_ROUNDS, MAX_PLAYERS,
+from .state import (BIDDING, CASTING, DIRECTOR_ROUND, OVER, FIRE, FIRING_ROUNDS, MAX_PLAYERS,
                     MIN_PLAYERS, NOMINATE, OFFICE, ROUNDS, START_MONEY, catalogue,
                     face_down, helpers_for, pending, random_bid)
 
@@ -129,4 +129,4 @@ class Turandot(Ruleset):
 
 __all__ = ["Turandot", "LINES", "ROLES", "face_down", "helpers_for", "random_bid",
            "ROUNDS", "DIRECTOR_ROUND", "FIRING_ROUNDS", "START_MONEY", "BIDDING", "OFFICE",
-           "NOMINATE", "FIRE", "CASTING", "FINISHED"]
+           "NOMINATE", "FIRE", "CASTING", "OVER"]

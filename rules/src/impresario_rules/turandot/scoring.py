@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from ..base import IllegalMove, OutOfTurn, State
 from .cards import CATEGORIES, DEFAULT, DIRECTORS, ROLE_SEX, ROLES, Catalogue, Singer
-from .state import FINISHED, catalogue
+from .state import OVER, catalogue
 
 LINES = ("stars", "stage_elements", "favourite_roles", "wrong_sex", "director", "puccini")
 
@@ -176,7 +176,7 @@ def game_score(state: State) -> dict[str, Any]:
     point) and the dummy's. The highest total wins; a tie is broken by the sum of stars alone,
     and still tied the victory is shared. With 2 players, a dummy scoring strictly more than
     both players wins and both lose; a dummy equal to the best player does not win."""
-    if state["phase"] != FINISHED:
+    if state["phase"] != OVER:
         raise OutOfTurn("game_not_finished", "the game is not finished yet")
     players = []
     for seat in range(state["n"]):

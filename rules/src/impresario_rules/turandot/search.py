@@ -13,10 +13,12 @@ left. The candidate with the best mean wins.
 It searches the bids and, as maestro, the office hires; for the nomination, the firing and
 the cast it plays as ``medium`` does (the cast is the optimum either way).
 
-The search weighs at most ``worlds`` sampled worlds. Like everything in this package it reads no
-clock: a caller that wants a think budget in time passes one, with the clock to measure it by
-(the SDK's ``HardBot(think_ms=...)``); without one the bot is reproducible from its random
-stream alone, and ``WORLDS`` is chosen so that a decision takes well under 200 ms of CPU here
+The search weighs at most ``worlds`` sampled worlds (the loop over them is the one the ``hard``
+bots share, :mod:`impresario_rules.search`: this module gives its worlds and values,
+:class:`Round`). Like everything in this package it reads no clock: a caller that wants a think
+budget in time passes one, with the clock to measure it by (the SDK's
+``HardBot(think_ms=...)``); without one the bot is reproducible from its random stream alone,
+and ``WORLDS`` is chosen so that a decision takes well under 200 ms of CPU here
 (``docs/bots.md`` has the measured think times).
 
 Why a round's horizon and not playouts to the end of the game: a whole game played by the
@@ -33,12 +35,13 @@ from typing import Any, Callable
 
 from ..base import Action, State
 from ..bots import Actions, Budget, Move, View, budgeted
+from ..search import Game, best_move
 from .bots import greedy, uniform
 from .cards import DEFAULT
 from .moves import HANDLERS
 from .scoring import best_points
 from .spaces import action_space, default_action
-from .state import BIDDING, CASTING, FINISHED, ROUNDS, pending, sealed_bid
+from .state import BIDDING, CASTING, OVER, ROUNDS, pending, sealed_bid
 from .views import view as seat_view
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
@@ -146,7 +149,7 @@ def _play_round(state: State, seat: int, move: Action, others: dict[int, Action]
     for s, bid in others.items():
         if state["phase"] == BIDDING and state["bids"][s] is None:
             state = _apply(state, s, bid)
-    while state["phase"] not in (BIDDING, CASTING, FINISHED):
+    while state["phase"] not in (BIDDING, CASTING, OVER):
         s = min(pending(state))
         state = _apply(state, s, _medium(state, s, rng))
     return state
@@ -167,6 +170,47 @@ def _office_candidates(space: dict[str, Any]) -> list[Action]:
             for perm in itertools.permutations(space["slots"], len(space["seats"]))]
 
 
+class Round(Game[tuple[State, dict[int, Action], int]]):
+    """Turandot's part of the search for one decision (see the module's docstring): a world is
+    a sampled state, the others' bids in it and the seed of the later choices; a candidate is
+    played in it to the next bidding round and the position reached valued by :func:`worth`."""
+
+    def __init__(self, view: View, first: State, bids: bool) -> None:
+        self.view = view
+        self.me: int = view["you"]["seat"]
+        self.first: State | None = first    # the world sampled already, to be weighed first
+        self.bids = bids
+        self.modelled: dict[int, Action] = {}
+
+    def begin(self, rng: random.Random) -> None:
+        if self.bids:
+            # the others' bids as medium makes them: public facts only, the same in every world
+            world = self.first
+            assert world is not None
+            for s in range(world["n"]):
+                if s != self.me and world["bids"][s] is None:
+                    self.modelled[s] = _medium(world, s, rng)
+
+    def sample(self, rng: random.Random) -> tuple[State, dict[int, Action], int]:
+        others = dict(self.modelled)
+        world = self.first
+        if world is not None:
+            self.first = None
+        else:
+            world = determinize(self.view, rng)
+            assert world is not None
+            if self.bids:
+                for s in others:
+                    if rng.random() < SURPRISE:
+                        others[s] = _uniform(world, s, rng)
+        # every candidate meets the same world and the same later choices
+        return world, others, rng.getrandbits(32)
+
+    def value(self, world: tuple[State, dict[int, Action], int], move: Move) -> float:
+        state, others, seed = world
+        return worth(_play_round(state, self.me, move, others, random.Random(seed)), self.me)
+
+
 def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLDS,
            think_ms: float | None = None, clock: Callable[[], float] | None = None) -> Move:
     """The ``hard`` bot's move (see the module's docstring): the best of its candidates over
@@ -176,7 +220,6 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
     if kind not in ("bid", "assign_office"):
         return greedy(view, actions, rng)
     space = actions["moves"][0]
-    me = view["you"]["seat"]
     budget = Budget(think_ms, clock)
     world = determinize(view, rng)
     if world is None:
@@ -185,38 +228,9 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         candidates = _bid_candidates(space, rng)
     else:
         candidates = _office_candidates(space)
-    if len(candidates) == 1:
-        return candidates[0]
-    # the others' bids as medium makes them: public facts only, the same in every world
-    modelled: dict[int, Action] = {}
-    if kind == "bid":
-        for s in range(world["n"]):
-            if s != me and world["bids"][s] is None:
-                modelled[s] = _medium(world, s, rng)
-    if kind == "assign_office":
         # who gets which card is the same in every world (the deck decides nothing here)
         worlds = 1
-    totals = [0.0] * len(candidates)
-    done = 0
-    while done < worlds:
-        if done:
-            world = determinize(view, rng)
-            assert world is not None
-        others = dict(modelled)
-        if done and kind == "bid":
-            for s in others:
-                if rng.random() < SURPRISE:
-                    others[s] = _uniform(world, s, rng)
-        seed = rng.getrandbits(32)
-        for i, move in enumerate(candidates):
-            # every candidate meets the same world and the same later choices
-            after = _play_round(world, me, move, others, random.Random(seed))
-            totals[i] += worth(after, me)
-        done += 1
-        if budget.spent(done):
-            break
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+    return best_move(Round(view, world, kind == "bid"), candidates, rng, budget, worlds)
 
 
 def hard(view: View, actions: Actions, rng: random.Random) -> Move:

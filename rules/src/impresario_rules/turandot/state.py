@@ -19,8 +19,7 @@ DIRECTOR_ROUND = 4
 FIRING_ROUNDS = (1, 2, 3)
 START_MONEY = 3
 
-BIDDING, OFFICE, NOMINATE, FIRE, CASTING, FINISHED = (
-    "bidding", "office", "nominate", "fire", "casting", OVER)
+BIDDING, OFFICE, NOMINATE, FIRE, CASTING = "bidding", "office", "nominate", "fire", "casting"
 
 
 def helpers_for(players: int) -> int:

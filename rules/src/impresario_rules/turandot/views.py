@@ -9,7 +9,7 @@ from typing import Any
 from ..base import State, Viewer
 from .cards import DIRECTOR_CARDS, HELPERS
 from .scoring import game_score
-from .state import (BIDDING, BLUFF, FINISHED, MONEY, ROUNDS, SLOT, bid_dict, catalogue, face_down,
+from .state import (BIDDING, BLUFF, OVER, MONEY, ROUNDS, SLOT, bid_dict, catalogue, face_down,
                     helpers_for, pending)
 
 
@@ -32,7 +32,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         })
     acting = pending(state)
     out: dict[str, Any] = {
-        "round": state["round"] if phase != FINISHED else ROUNDS,
+        "round": state["round"] if phase != OVER else ROUNDS,
         "phase": phase,
         "maestro": state["maestro"],
         "table": [{"slot": i + 1, "card": cards[c] if c is not None else None}
@@ -73,6 +73,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             hand["numbers"] = [k for k in range(1, n + 2) if k != b[SLOT]]
             hand["money"] = state["money"][viewer] - b[MONEY]
             hand["bluff"] = not b[BLUFF]
-    if phase == FINISHED:
+    if phase == OVER:
         out["score"] = game_score(state)
     return out

@@ -13,7 +13,7 @@ from typing import Any
 from .. import rng as rngmod
 from ..base import Event, State
 from . import words as W
-from .state import (ALI_BABA, BETS, CALL, CHALLENGE, DECLARATION, FINAL_TURN, FINISHED,
+from .state import (ALI_BABA, BETS, CALL, CHALLENGE, DECLARATION, FINAL_TURN, OVER,
                     MAX_EXTRA_TURNS, RED, SIDES, THIEVES, THINK, WINDOW, YELLOW, bettors,
                     callers, check_word, clockwise_after, coin_list, column, prizes, style_view,
                     totals)
@@ -93,7 +93,7 @@ def end_turn(state: State, events: list[Event], awards: list[dict[str, Any]],
         events.append({"type": "extra_turn", "extra_turn": state["extra"] + 1,
                        "participants": tied})
         return start_turn(new, events, turn + 1, state["extra"] + 1, tied)
-    new["phase"] = FINISHED
+    new["phase"] = OVER
     new["challenge"] = None
     events.append({"type": "game_finished", "winners": tied, "shared": len(tied) > 1,
                    "totals": points})

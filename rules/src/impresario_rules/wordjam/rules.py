@@ -27,7 +27,7 @@ from . import scoring, spaces, views
 from . import words as W
 from .flow import start_turn
 from .moves import HANDLERS
-from .state import (ALI_BABA, BETS, CALL, CHALLENGE, DECLARATION, FINAL_TURN, FINISHED,
+from .state import (ALI_BABA, BETS, CALL, CHALLENGE, DECLARATION, FINAL_TURN, OVER,
                     MAX_EXTRA_TURNS, MAX_SECONDS, NOT_IN_DICTIONARY, OUTCOMES, PHASES, RED,
                     SECONDS_OPTIONS, SIDE_NAMES, SIDES, THIEVES, THINK, TURNS, VOTE,
                     VOTES_TO_STAND, WINDOW, YELLOW, check_word, column, pending, prizes, totals)
@@ -249,4 +249,4 @@ def style_deck(opts: dict[str, Any]) -> list[str]:
 __all__ = ["WordJam", "PHASES", "OUTCOMES", "TURNS", "FINAL_TURN", "MAX_EXTRA_TURNS",
            "VOTES_TO_STAND", "SIDE_NAMES", "ALI_BABA", "THIEVES", "MAX_SECONDS",
            "SECONDS_OPTIONS", "NOT_IN_DICTIONARY", "SIDES", "THINK", "CHALLENGE", "VOTE", "BETS",
-           "WINDOW", "FINISHED", "CALL", "DECLARATION", "RED", "YELLOW"]
+           "WINDOW", "OVER", "CALL", "DECLARATION", "RED", "YELLOW"]

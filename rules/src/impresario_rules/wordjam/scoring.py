@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import OutOfTurn, State
-from .state import FINISHED, MAX_EXTRA_TURNS, RED, TURNS
+from .state import OVER, MAX_EXTRA_TURNS, RED, TURNS
 
 
 def score(state: State) -> dict[str, Any]:
-    if state["phase"] != FINISHED:
+    if state["phase"] != OVER:
         raise OutOfTurn("game_not_finished", "the game is not finished yet")
     n = state["n"]
     players = []

@@ -27,10 +27,12 @@ the same knowledge of the card), and in the thieves' window it submits its most 
 that beats Alì Babà's (any such word scores the same; a more valuable one is likelier to count
 in turn 8).
 
-The search weighs at most ``worlds`` sampled worlds. Like everything in this package it reads no
-clock: a caller that wants a think budget in time passes one, with the clock to measure it by
-(the SDK's ``make_bot("hard", ruleset="wordjam", think_ms=...)``); without one the bot is
-reproducible from its random stream alone.
+The search weighs at most ``worlds`` sampled worlds (the loop over them is the one the ``hard``
+bots share, :mod:`impresario_rules.search`: this module gives its worlds and values,
+:class:`Model`). Like everything in this package it reads no clock: a caller that wants a think
+budget in time passes one, with the clock to measure it by (the SDK's ``make_bot("hard",
+ruleset="wordjam", think_ms=...)``); without one the bot is reproducible from its random stream
+alone.
 """
 
 from __future__ import annotations
@@ -41,12 +43,13 @@ from typing import Any, Callable
 from .. import rng as rngmod
 from ..base import Action, State, stable_random
 from ..bots import Actions, Budget, Move, THINK_MS, View, budgeted
+from ..search import Game, best_move
 from . import lexicon, themes
 from . import words as W
 from .bots import (KNOWN_SHARE, MARGIN, TOP, card_words, estimate, language, seat_words,
                    wordsmith)
 from .moves import HANDLERS
-from .state import (ALI_BABA, BETS, FINAL_TURN, FINISHED, SIDES, THIEVES, THINK, pending,
+from .state import (ALI_BABA, BETS, FINAL_TURN, OVER, SIDES, THIEVES, THINK, pending,
                     totals)
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
@@ -107,9 +110,11 @@ def _unused(words, used: set[str]):
     return [w for w in words if w[1] not in used]
 
 
-class Model:
+class Model(Game[World]):
     """What every world of one decision shares: the seat, its view's public facts, the card's
-    words that pass the checks, the seat's own words, and the ``medium`` estimates."""
+    words that pass the checks, the seat's own words, and the ``medium`` estimates; Word Jam's
+    part of the search (:mod:`impresario_rules.search`): its worlds (:meth:`world`) and how a
+    candidate comes out in one (:meth:`play_out`)."""
 
     def __init__(self, view: View, rng: random.Random) -> None:
         self.view = view
@@ -216,7 +221,7 @@ class Model:
         turns = len(state["history"])
         state = HANDLERS[move["type"]](state, self.me, move)[0]
         played = World(state, world.words, world.mine)
-        while state["phase"] != FINISHED and len(state["history"]) == turns:
+        while state["phase"] != OVER and len(state["history"]) == turns:
             seat = min(pending(state))
             action = self.move(played, seat)
             state = HANDLERS[action["type"]](state, seat, action)[0]
@@ -224,6 +229,12 @@ class Model:
         points = totals(state)
         mine = points[self.me]
         return mine - max(p for s, p in enumerate(points) if s != self.me)
+
+    def sample(self, rng: random.Random) -> World:
+        return self.world(rng)
+
+    def value(self, world: World, move: Move) -> float:
+        return self.play_out(world, move)
 
 
 def _sides_phase(world: World) -> World:
@@ -335,20 +346,7 @@ def search(view: View, actions: Actions, rng: random.Random, worlds: int = WORLD
         return {"type": "thief_pass"}
     if view["phase"] not in (SIDES, THINK, BETS):
         return wordsmith(view, actions, rng)
-    candidates = _candidates(model, kind)
-    if len(candidates) == 1:
-        return candidates[0]
-    totals_ = [0.0] * len(candidates)
-    done = 0
-    while done < worlds:
-        world = model.world(rng)
-        for i, move in enumerate(candidates):
-            totals_[i] += model.play_out(world, move)
-        done += 1
-        if budget.spent(done):
-            break
-    best = max(range(len(candidates)), key=lambda i: (totals_[i], -i))
-    return dict(candidates[best])
+    return dict(best_move(model, _candidates(model, kind), rng, budget, worlds))
 
 
 def hard(view: View, actions: Actions, rng: random.Random) -> Move:

@@ -18,9 +18,9 @@ FINAL_TURN = 8
 MAX_EXTRA_TURNS = 3
 VOTES_TO_STAND = 3
 
-SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED = (
-    "sides", "think", "challenge", "vote", "bets", "window", OVER)
-PHASES = (SETUP, SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, FINISHED)
+SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW = (
+    "sides", "think", "challenge", "vote", "bets", "window")
+PHASES = (SETUP, SIDES, THINK, CHALLENGE, VOTE, BETS, WINDOW, OVER)
 ALI_BABA, THIEVES = "ali_baba", "thieves"
 SIDE_NAMES = (ALI_BABA, THIEVES)
 CALL, DECLARATION = "call", "declaration"

@@ -9,7 +9,7 @@ from typing import Any
 from ..base import State, Viewer
 from .themes import language_of
 from .scoring import score
-from .state import (BETS, FINAL_TURN, FINISHED, SIDES, THINK, TURNS, VOTE, WINDOW, bettors,
+from .state import (BETS, FINAL_TURN, OVER, SIDES, THINK, TURNS, VOTE, WINDOW, bettors,
                     check_word, coin_list, column, pending, style_view, totals)
 
 
@@ -106,6 +106,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
                 if k in ("value", "valid", "reason")},
             "vote": ch["votes"][viewer] if phase == VOTE else None,
         }
-    if phase == FINISHED:
+    if phase == OVER:
         out["score"] = score(state)
     return out

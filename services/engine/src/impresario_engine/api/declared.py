@@ -4,8 +4,8 @@ range or a set: a declaration's enforced constraints become marshmallow validato
 outside them is 422 ``invalid_body``), its judged ones the spec's documentation of what the rules
 accept (they answer with their own codes), so the spec and the rules cannot disagree.
 
-A move body is loaded by :func:`load_move`: the declaration's own check first (one flat
-function), marshmallow only for a body it refuses, to name the offending field.
+A move's body is not loaded here: the rules check it, once, by its declaration
+(``Ruleset.prepare``, in the move's use case); its schema here is the spec's documentation of it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from impresario_rules import RULESETS
 from impresario_rules.base import Ruleset
 from impresario_rules.declare import (ANY, ARRAY, BOOLEAN, EITHER, INTEGER, MAP, MISSING, NUMBER,
-                                      OBJECT, STRING, Field, Shape, accepts, by_type)
+                                      OBJECT, STRING, Field, Shape, by_type)
 
 from .errors import ApiError
 
@@ -169,47 +169,6 @@ for _ruleset in RULESETS.values():
         _clash = set(_table) & set(_more)
         assert not _clash, f"move types used by two rulesets: {_clash}"
         _table.update(_more)
-
-_LOADERS: dict[str, dict[str, tuple[Shape, Any, Schema]]] = {
-    name: {kind: (shape, accepts(shape), schema_for(shape)())
-           for kind, shape in by_type(r.declarations.moves).items()}
-    for name, r in RULESETS.items()}
-
-
-def load_move(ruleset: Ruleset, body: Any) -> dict[str, Any]:
-    """A move body checked against the declaration of its type among ``ruleset``'s moves: 422
-    ``unknown_move_type`` naming that ruleset's moves when the type is missing or not one of
-    them, 422 ``invalid_body`` naming the offending field otherwise. The move comes back with
-    its fields in their declared order and the defaults of those left out."""
-    if not isinstance(body, dict):
-        raise ApiError(422, "invalid_body", "a move must be a JSON object with a 'type'",
-                       errors={"_schema": ["must be an object"]})
-    kind = body.get("type")
-    found = _LOADERS[ruleset.name].get(kind) if type(kind) is str else None
-    if found is None:
-        raise _unknown_move_type(ruleset, kind)
-    shape, well_formed, schema = found
-    if well_formed(body):
-        return {k: body[k] if k in body else f.default for k, f in shape.fields.items()
-                if k in body or f.default is not MISSING}
-    try:
-        return schema.load(body)
-    except ValidationError as err:
-        raise ApiError(422, "invalid_body", first_message(err.messages),
-                       errors=err.messages) from err
-
-
-def _unknown_move_type(ruleset: Ruleset, kind: Any) -> ApiError:
-    names = ", ".join(ruleset.move_types)
-    if kind is None:
-        what = "a move needs a 'type'"
-    else:
-        shown = repr(kind)
-        what = f"unknown move type {shown if len(shown) <= 42 else shown[:40] + '…'}"
-    return ApiError(422, "unknown_move_type", f"{what}; {ruleset.title} moves are {names}",
-                    move_types=list(ruleset.move_types),
-                    errors={"type": [f"must be one of {names}"]})
-
 
 def load_body(schema: Schema, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from flask import Response, g
 
-from impresario_rules.base import FINISHED, ILLEGAL, NOT_NOW, STALE, Refusal
+from impresario_rules.base import GAME_OVER, ILLEGAL, NOT_NOW, STALE, Refusal
 
 from ..table.errors import (BUSY, CONFLICT, FORBIDDEN, INVALID, MALFORMED, NOT_FOUND,
                             STALE_VERSION, UNAUTHENTICATED, Refused)
@@ -42,7 +42,7 @@ TITLES = {
 #: the status of each kind of refusal, the rules' and the table's: the one place a refusal
 #: meets HTTP
 STATUS_OF = {
-    ILLEGAL: 422, NOT_NOW: 409, STALE: 409, FINISHED: 409,
+    ILLEGAL: 422, NOT_NOW: 409, STALE: 409, GAME_OVER: 409,
     UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, STALE_VERSION: 412,
     INVALID: 422, MALFORMED: 400, BUSY: 503,
 }

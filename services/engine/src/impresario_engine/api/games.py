@@ -9,10 +9,11 @@ from flask_smorest import Blueprint
 from impresario_rules.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
 
 from ..usecases import create, idempotency, play, reading, seats, tickets
+from ..usecases.unit import Answer
 from . import schemas as s
 from . import schemas_streams as ss
 from . import streams
-from .declared import load_body, load_move
+from .declared import load_body
 from .edge import client_address
 from .move_route import RAISED
 from .errors import TITLES, ApiError
@@ -167,8 +168,9 @@ def _none_match(header: str | None, tag: str) -> bool:
     return "*" in tags or tag in tags
 
 
-def _replay_headers(result: dict) -> dict[str, str]:
-    return {"Idempotent-Replayed": "true"} if result.pop("_replayed", False) else {}
+def _replay_headers(answer: Answer) -> dict[str, str]:
+    """``Idempotent-Replayed`` on an answer given again for its Idempotency-Key."""
+    return {"Idempotent-Replayed": "true"} if answer.replayed else {}
 
 
 IDEMPOTENCY_PARAM = {
@@ -307,12 +309,12 @@ def join_game(game_id: str):
     body = load_body(_JOIN, json_body())
     key = idempotency_key()
     join_token = request.args.get("join")  # its form is checked first (_credentials_first)
-    result = seats.join(engine(), _game_id(game_id), body["name"], key,
+    answer = seats.join(engine(), _game_id(game_id), body["name"], key,
                         fingerprint() if key else "", token=bearer_token(), bot=body.get("bot"),
                         client=client_address(), join_token=join_token)
-    headers = _replay_headers(result)
+    headers = _replay_headers(answer)
     headers["Location"] = f"/v1/games/{game_id}"
-    return json_response(result, 201, headers)
+    return json_response(answer.json(), 201, headers)
 
 
 @blp.route("/<game_id>/actions", methods=["GET"], parameters=GAME_ID_PARAM)
@@ -387,11 +389,11 @@ def make_move(game_id: str):
     body = json_body()
     key = idempotency_key()
     if_match = if_match_version()
-    result = play.act(engine(), _game_id(game_id), bearer_token(), body, if_match, key,
-                      fingerprint() if key else "", parse=load_move)
-    headers = _replay_headers(result)
-    headers["ETag"] = etag(result["version"])
-    return json_response(play.answer_json(result), 200, headers)
+    answer = play.act(engine(), _game_id(game_id), bearer_token(), body, if_match, key,
+                      fingerprint() if key else "")
+    headers = _replay_headers(answer)
+    headers["ETag"] = etag(answer.body["version"])
+    return json_response(answer.json(), 200, headers)
 
 
 _STREAM_204 = (

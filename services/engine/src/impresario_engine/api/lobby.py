@@ -132,9 +132,9 @@ def leave_seat(game_id: str, seat: int):
     the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
     """
     key = idempotency_key()
-    result = seats.leave(engine(), _game_id(game_id), seat, bearer_token(), key,
+    answer = seats.leave(engine(), _game_id(game_id), seat, bearer_token(), key,
                          fingerprint() if key else "")
-    return json_response(result, 200, _replay_headers(result))
+    return json_response(answer.json(), 200, _replay_headers(answer))
 
 
 @blp.route("/<game_id>/rematch", methods=["POST"])

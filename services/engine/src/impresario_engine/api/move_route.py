@@ -31,7 +31,6 @@ import orjson
 from ..config import Config
 from ..usecases import play
 from ..usecases.unit import Engine
-from .declared import load_move
 from .edge import Edge, request_id
 from .errors import ApiError
 from .http import (EDGE_HEADERS, GAME_ID_PATTERN, etag, fingerprint_of, integers,
@@ -96,17 +95,17 @@ class MoveRoute:
         except Exception as exc:  # noqa: BLE001 - the worker's RequestTimeout: Flask answers
             return self._to_flask(environ, start_response, raw, exc)
         try:
-            result = play.act(self.engine, game_id, token, body, if_match, key,
+            answer = play.act(self.engine, game_id, token, body, if_match, key,
                               fingerprint_of("POST", environ["PATH_INFO"], b"", raw)
-                              if key else "", parse=load_move)
+                              if key else "")
         except Exception as exc:  # noqa: BLE001 - every error is answered by the Flask route
             return self._to_flask(environ, start_response, raw, exc)
         rid = request_id(environ.get("HTTP_X_REQUEST_ID"))
         headers = list(_EDGE)
-        if result.pop("_replayed", False):
+        if answer.replayed:
             headers.append(("Idempotent-Replayed", "true"))
-        out = play.answer_json(result)
-        headers += [("ETag", etag(result["version"])), ("Content-Type", "application/json"),
+        out = answer.json()
+        headers += [("ETag", etag(answer.body["version"])), ("Content-Type", "application/json"),
                     ("Content-Length", str(len(out))), ("X-Request-ID", rid)]
         headers += self.edge.cors(environ.get("HTTP_ORIGIN"))
         start_response("200 OK", headers)

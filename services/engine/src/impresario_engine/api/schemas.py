@@ -4,8 +4,8 @@ documented by them (and checked against the generated spec by the contract tests
 The games' own parts (each ruleset's moves, options, view, score and action spaces) are built
 from the rules' declarations (:mod:`.declared`); this module adds what the service itself says:
 problems, the game's envelope and the players' names, creating and joining, events, replays,
-the rulesets and the calculators. Moves are a discriminated union on ``type``, loaded by
-:func:`~.declared.load_move`.
+the rulesets and the calculators. Moves are a discriminated union on ``type``, documented
+here and checked by the rules (``Ruleset.prepare``).
 """
 
 from __future__ import annotations

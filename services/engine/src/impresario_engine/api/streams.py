@@ -36,11 +36,7 @@ from typing import Iterator
 import orjson
 from flask import Response, request, stream_with_context
 
-from ..store import StoreUnavailable
-from ..table.record import is_due
-from ..table.views import numbered
-from ..usecases.play import settle
-from ..usecases.unit import load
+from ..usecases.follow import follow
 from .edge import client_address
 from .errors import ApiError
 
@@ -142,22 +138,18 @@ def client_gone(sock) -> bool:
         return True
 
 
-def _ends_seat(view: dict, seat: int | None) -> bool:
-    """True for the event after which a seat's stream must stop: its own seat_left."""
-    return seat is not None and view["type"] == "seat_left" and view.get("seat") == seat
-
-
 def _frame(event: dict) -> str:
     return (f"id: {event['seq']}\nevent: {event['type']}\n"
             f"data: {orjson.dumps(event).decode()}\n\n")
 
 
 def event_stream(ctx, loaded, caller, after: int) -> Response:
+    """The caller's events after ``after`` (``usecases.follow``) as server-sent events, in one
+    of the worker's stream slots, with a heartbeat comment every ``stream_heartbeat_seconds``."""
     cfg = ctx.config
-    game_id = loaded.doc["id"]
     # the client's connection under gunicorn (absent under other servers and in tests' clients)
     sock = request.environ.get("gunicorn.socket")
-    slot = SLOTS.take(cfg, caller.seat, client_address(), game_id)
+    slot = SLOTS.take(cfg, caller.seat, client_address(), loaded.doc["id"])
     released = False
 
     def release() -> None:
@@ -171,49 +163,14 @@ def event_stream(ctx, loaded, caller, after: int) -> Response:
     def generate() -> Iterator[str]:
         try:
             yield f"retry: {cfg.stream_retry_ms}\n\n"
-            last = after
-            started = beat = time.monotonic()
-            finished = False
-            for seq, event in ctx.store.events(game_id, last):
-                view = numbered(seq, event, caller.viewer)
-                finished |= view["type"] == "game_finished"
-                last = seq
-                yield _frame(view)
-                if _ends_seat(view, caller.seat):
-                    return
-            if loaded.doc["status"] == "finished" and last >= loaded.doc["seq"]:
-                return
-            while not finished:
-                now = time.monotonic()
-                if now - started >= cfg.stream_max_seconds or _stopping() or client_gone(sock):
-                    return
-                found = ctx.store.wait_events(game_id, last, cfg.stream_poll_ms)
-                for seq, event in found:
-                    view = numbered(seq, event, caller.viewer)
-                    finished |= view["type"] == "game_finished"
-                    last = seq
+            beat = time.monotonic()
+            for view in follow(ctx, loaded, caller.viewer, caller.seat, after,
+                               stop=lambda: _stopping() or client_gone(sock)):
+                if view is not None:
                     yield _frame(view)
-                    if _ends_seat(view, caller.seat):
-                        return
-                if not found:
-                    current = load(ctx, game_id)
-                    if is_due(current.doc, current.ruleset, ctx.clock()):
-                        settle(ctx, game_id)
-                        continue
-                    if current.doc["status"] == "finished":
-                        # the stream may have been archived before this wait began
-                        for seq, event in ctx.store.events(game_id, last):
-                            last = seq
-                            view = numbered(seq, event, caller.viewer)
-                            yield _frame(view)
-                            if _ends_seat(view, caller.seat):
-                                return
-                        return
-                if time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
+                elif time.monotonic() - beat >= cfg.stream_heartbeat_seconds:
                     beat = time.monotonic()
                     yield ": heartbeat\n\n"
-        except StoreUnavailable:
-            return  # Redis is away: end the stream; the client resumes with Last-Event-ID
         finally:
             release()
 

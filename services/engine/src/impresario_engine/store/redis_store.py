@@ -39,7 +39,12 @@ from . import codec
 from .lobby import LobbyIndex
 
 
-class StoreUnavailable(Exception):
+class StoreError(Exception):
+    """Redis answered a command with an error: what the store raises instead of Redis's own
+    exceptions, so that nothing above it needs to know them."""
+
+
+class StoreUnavailable(StoreError):
     """Redis could not be reached, did not answer in time, or cannot take writes now."""
 
 
@@ -295,7 +300,7 @@ class GameStore:
             if any(code in str(exc) for code in _BUSY_CODES):
                 _refused(exc)
                 raise StoreUnavailable(str(exc)) from exc
-            raise
+            raise StoreError(str(exc) or type(exc).__name__) from exc
 
     PROBE = "impresario:probe"
 

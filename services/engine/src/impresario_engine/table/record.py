@@ -15,7 +15,6 @@ from typing import Any
 from impresario_rules import Ruleset
 from impresario_rules.base import BotRandom
 
-from .access import new_secret
 from .clock import FINISHED, PLAYING, due_moves
 
 Doc = dict[str, Any]
@@ -50,15 +49,16 @@ def state_after(ruleset: Ruleset, doc: Doc, moves: list[tuple[int, dict[str, Any
 
 
 def apply_move(doc: Doc, ruleset: Ruleset, seat: int, action: dict[str, Any], by: str,
-               events: Events, now: float) -> Doc:
+               events: Events, now: float, prepared: bool = False) -> Doc:
     """``doc`` with one move applied (raises the rules' Refusal; returns ``doc`` itself for a
-    move that changes nothing).
+    move that changes nothing). ``prepared``: ``action`` is a move ``Ruleset.prepare`` made
+    (a seat's, checked when its request came), not to be checked again.
 
     Keeps, for each seat that must act, the time its turn began (for deadlines): a seat that
     was already waiting with the same kinds of move, and did not just act, keeps its time."""
     state = doc["state"]
     before = who_acts(ruleset, state)
-    new_state, new_events = ruleset.apply(state, seat, action)
+    new_state, new_events = (ruleset.play if prepared else ruleset.apply)(state, seat, action)
     if new_state is state:
         return doc
     events.extend(new_events)
@@ -95,8 +95,6 @@ def engine_move(doc: Doc, ruleset: Ruleset, seat: int, events: Events, now: floa
     if not bot:
         return apply_move(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
                           events, now)
-    if not doc.get("secret"):  # a game stored before bots had a secret
-        doc = {**doc, "secret": new_secret()}
     rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
     return apply_move(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
                       events, now)

@@ -7,11 +7,10 @@ import logging
 import secrets
 from typing import Any
 
-from redis.exceptions import RedisError
 
 from impresario_rules import RULESETS
 
-from ..store import StoreUnavailable
+from ..store import StoreError
 from ..table.access import HOST, new_token, token_hash
 from ..table.clock import split_options
 from ..table.errors import INVALID, NOT_FOUND, Refused
@@ -63,5 +62,5 @@ def _sweep_a_little(engine: Engine) -> None:
     stays bounded even without the reaper (which does the rest)."""
     try:
         upkeep.sweep(engine, upkeep.SWEEP_ON_CREATE, abandon=False)
-    except (StoreUnavailable, Refused, RedisError) as exc:  # the game is created all the same
+    except (StoreError, Refused) as exc:  # the game is created all the same
         log.warning("sweeping the list of games failed: %s", exc)

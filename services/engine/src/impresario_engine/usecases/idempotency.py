@@ -31,7 +31,7 @@ from ..table.sealing import SealError
 from ..table.errors import CONFLICT, INVALID, Refused, contention
 from ..table.record import state_after
 from ..table.views import TableFacts, numbered, view_of
-from .unit import Engine, Loaded
+from .unit import Answer, Engine, Loaded
 
 log = logging.getLogger("impresario_engine.usecases")
 
@@ -97,9 +97,9 @@ def _answer_again(engine: Engine, loaded: Loaded, made: dict[str, Any]) -> dict[
 
 
 def replayed(engine: Engine, loaded: Loaded, fingerprint: str, key: str | None,
-             who: str | None = None) -> dict[str, Any] | None:
-    """The first answer to this request, when it is a retry (marked ``_replayed``): a move's
-    made again (from its events), any other's with its credentials opened."""
+             who: str | None = None) -> Answer | None:
+    """The first answer to this request, when it is a retry: a move's made again (from its
+    events), any other's with its credentials opened."""
     if loaded.idem is None or key is None:
         return None
     found = codec.unpack(loaded.idem)
@@ -110,8 +110,7 @@ def replayed(engine: Engine, loaded: Loaded, fingerprint: str, key: str | None,
         body = _answer_again(engine, loaded, found["move"])
     else:
         body = _unseal(engine, found["body"], loaded.doc["id"], key)
-    body["_replayed"] = True
-    return body
+    return Answer(body, replayed=True)
 
 
 def _unseal(engine: Engine, body: dict[str, Any], scope: str, key: str) -> dict[str, Any]:

@@ -4,44 +4,49 @@ over, the defaults of seats whose deadline passed), the defaults that are due no
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
-from impresario_rules import Refusal, Ruleset
+from impresario_rules import IllegalMove, Refusal, Ruleset
 
 from ..table.access import authenticate, token_id
 from ..table.clock import FINISHED, OPEN, PLAYING
-from ..table.errors import CONFLICT, FORBIDDEN, STALE_VERSION, Refused, missing_token
+from ..table.errors import CONFLICT, FORBIDDEN, INVALID, STALE_VERSION, Refused, missing_token
 from ..table.record import (advance, apply_move, is_due, lapse_of, note_lapse, overdue,
                             seen_by)
 from ..table.views import game_view, game_view_with_facts, numbered
 from . import idempotency
-from .unit import Done, Engine, Loaded, SaveThenRefuse, load, transact
+from .unit import Answer, Done, Engine, Loaded, Save, load, transact
 
 
-def _raise(error: Exception) -> Any:
-    raise error
+def prepared(ruleset: Ruleset, body: Any) -> dict[str, Any]:
+    """The move in a request's ``body``, checked once by its declaration (``Ruleset.prepare``):
+    its fields in their declared order, the defaults of those left out. A type that is missing
+    or none of the ruleset's is ``unknown_move_type`` (``move_types``: the ruleset's); a body
+    that is no object, or a field missing, unknown or not what it declares, ``invalid_body``
+    (``errors``: the field and what is wrong with it)."""
+    try:
+        return ruleset.prepare(body)
+    except IllegalMove as err:
+        if err.code == "unknown_move_type":
+            raise Refused("unknown_move_type", INVALID, err.message,
+                          move_types=list(ruleset.move_types),
+                          errors={"type": [f"must be one of {', '.join(ruleset.move_types)}"]}
+                          ) from None
+        field = err.details.get("field", "_schema")
+        raise Refused("invalid_body", INVALID, err.message,
+                      errors={field: [err.details.get("problem", "must be an object")]}
+                      ) from None
 
 
-#: the key of a move's answer under which :func:`act` hands on its JSON, when it made it
-#: (``answer_json`` takes it off)
-ENCODED = "_json"
-
-
-def answer_json(result: dict[str, Any]) -> bytes:
-    """The JSON of ``result`` (an answer of :func:`act`, ``_replayed`` taken off), made once."""
-    encoded = result.pop(ENCODED, None)
-    return encoded if encoded is not None else orjson.dumps(result)
-
-
-def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
-        if_match: int | None = None, idempotency_key: str | None = None, fingerprint: str = "",
-        parse: Callable[[Ruleset, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
-    """One move by the caller's seat, then every move that is the engine's to make (bots,
-    passed deadlines). Returns ``{"version", "events", "game"}``. ``parse(ruleset, action)``,
-    if given, turns the request's body into the move once the game's ruleset is known and the
-    caller is found to hold a seat (the HTTP layer checks it against that ruleset's moves)."""
+def act(engine: Engine, game_id: str, token: str | None, action: Any,
+        if_match: int | None = None, idempotency_key: str | None = None,
+        fingerprint: str = "") -> Answer:
+    """One move by the caller's seat (``action``: the request's body, checked by
+    :func:`prepared` once the game's ruleset is known and the caller is found to hold a seat),
+    then every move that is the engine's to make (bots, passed deadlines). Answers
+    ``{"version", "events", "game"}``."""
     if token is None:
         raise missing_token("a move needs the seat's bearer token")
     scope = token_id(token)
@@ -55,7 +60,7 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
         if caller.seat is None:
             raise Refused("not_a_seat", FORBIDDEN, "only a seated player can make moves; the "
                           "host token is for managing the game")
-        move = action if parse is None else parse(loaded.ruleset, action)
+        move = prepared(loaded.ruleset, action)
         if if_match is not None and if_match != loaded.version:
             raise Refused("stale_version", STALE_VERSION,
                           f"the game is at version {loaded.version}, not {if_match}",
@@ -94,24 +99,27 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
                 "engine plays your default move once a bot that is thinking has moved",
                 version=loaded.version + (1 if events else 0), default_played=False,
                 cause="deadline", **ruleset.situation(doc["state"], seat))
-            return (doc, events, SaveThenRefuse(refusal), None) if events else _raise(refusal)
+            if not events:
+                raise refusal
+            return Save(doc, events, refusal=refusal)
         if events or fell or noted:
             # what the sender saw (states never change): before the noted lapse, if any
             seen = noted["seen"] if noted else ruleset.situation(found, seat)
             refusal = late(loaded, doc, ruleset, seat, seen, fell, events, if_match, noted)
             if refusal is not None:
-                return (doc, events, SaveThenRefuse(refusal), None) if events \
-                    else _raise(refusal)
+                if not events:
+                    raise refusal
+                return Save(doc, events, refusal=refusal)
         try:
-            new_doc = apply_move(doc, ruleset, seat, move, "seat", events, now)
+            new_doc = apply_move(doc, ruleset, seat, move, "seat", events, now, prepared=True)
         except Refusal as err:
             if events:  # the deadlines still count: save them, then report the refusal
-                return doc, events, SaveThenRefuse(err), None
+                return Save(doc, events, refusal=err)
             raise
         if new_doc is loaded.doc:  # an idempotent re-send: nothing to write
-            return Done({"version": loaded.version, "events": [],
-                         "game": game_view(loaded.doc, loaded.version, loaded.rematch,
-                                           caller.viewer, now)})
+            return Done(Answer({"version": loaded.version, "events": [],
+                                "game": game_view(loaded.doc, loaded.version, loaded.rematch,
+                                                  caller.viewer, now)}))
         new_doc = seen_by(advance(new_doc, ruleset, events, now), seat, now, keep)
         new_doc["seq"] = loaded.doc["seq"] + len(events)
         first_seq = loaded.doc["seq"] + 1
@@ -126,8 +134,7 @@ def act(engine: Engine, game_id: str, token: str | None, action: dict[str, Any],
         record = idempotency.move_record(engine, loaded, caller.token_id, idempotency_key,
                                          fingerprint, result, len(new_doc["moves"]),
                                          caller.viewer, facts, encoded)
-        result[ENCODED] = encoded
-        return new_doc, events, result, record
+        return Save(new_doc, events, Answer(result, encoded=encoded), record)
 
     try:
         return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))
@@ -193,7 +200,7 @@ def settle(engine: Engine, game_id: str, search: bool = False
         events: list[dict[str, Any]] = []
         doc = advance(dict(loaded.doc), loaded.ruleset, events, now, search=search)
         doc = note_lapse(loaded.doc, doc, loaded.ruleset, now, engine.config.late_move_seconds)
-        return doc, events, (Loaded(loaded.version + 1, doc, None), events), None
+        return Save(doc, events, (Loaded(loaded.version + 1, doc, None), events))
 
     return transact(engine, game_id, step)
 

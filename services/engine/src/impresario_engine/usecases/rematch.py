@@ -25,7 +25,7 @@ from ..table.record import start
 from ..table.seating import FREE, all_claimed, put
 from ..table.views import game_view
 from . import lobby
-from .unit import Done, Engine, Loaded, insert, load, transact
+from .unit import Done, Engine, Loaded, Save, insert, load, transact
 
 
 def rematch(engine: Engine, game_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
@@ -147,6 +147,6 @@ def _claim(engine: Engine, rematch_id: str, origin: str, token: str,
         if all_claimed(new["seats"], doc["players"]):
             new = start(new, loaded.ruleset, events, now)
         new["seq"] = doc["seq"] + len(events)
-        return new, events, answer(loaded.version + 1, new), None
+        return Save(new, events, answer(loaded.version + 1, new))
 
     return transact(engine, rematch_id, step)

@@ -16,13 +16,13 @@ from ..table.record import advance, start
 from ..table.seating import FREE, all_claimed, claimed, free_seat, held, occupied, put
 from ..table.views import game_view
 from . import idempotency
-from .unit import Done, Engine, Loaded, transact
+from .unit import Answer, Done, Engine, Loaded, Save, transact
 
 
 def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = None,
          fingerprint: str = "", token: str | None = None, bot: str | None = None,
-         client: str = "", join_token: str | None = None) -> dict[str, Any]:
-    """Take the next free seat: ``{"seat", "token", "bot", "game"}``. A bot seat is added by the
+         client: str = "", join_token: str | None = None) -> Answer:
+    """Take the next free seat; answers ``{"seat", "token", "bot", "game"}``. A bot seat is added by the
     host and gets no token: the engine plays it. ``client`` (the caller's address) scopes the
     Idempotency-Key of a request without a token. A private game seats only the host and
     whoever brings its join link's token (``join_token``)."""
@@ -73,13 +73,13 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
                   "game": game_view(new_doc, loaded.version + 1, None, viewer.viewer, now)}
         record = idempotency.record(engine, loaded, scope, idempotency_key, fingerprint, 201,
                                     result, who)
-        return new_doc, events, result, record
+        return Save(new_doc, events, Answer(result), record)
 
     return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))
 
 
 def leave(engine: Engine, game_id: str, seat: int, token: str | None,
-          idempotency_key: str | None = None, fingerprint: str = "") -> dict[str, Any]:
+          idempotency_key: str | None = None, fingerprint: str = "") -> Answer:
     """Give a seat back (``DELETE /v1/games/{id}/seats/{seat}``): ``{"seat", "game"}``.
 
     Before the start, with the seat's token or the host's: the seat is free again (its number
@@ -136,6 +136,6 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
                                                   viewer.viewer, now)}
         record = idempotency.record(engine, loaded, scope, idempotency_key, fingerprint, 200,
                                     result)
-        return new, events, result, record
+        return Save(new, events, Answer(result), record)
 
     return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))

@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import orjson
-from redis.exceptions import RedisError
 
 from impresario_rules import RULESETS, Ruleset
 
 from ..config import Config
 from ..metrics import CAS_RETRIES, GAMES, MOVES
-from ..store import UNSCHEDULED, GameStore, StoreUnavailable
+from ..store import UNSCHEDULED, GameStore, StoreError
 from ..table import listing
 from ..table.access import new_game_id, new_secret
 from ..table.sealing import Sealer
@@ -62,19 +61,40 @@ class Loaded:
         return RULESETS[self.doc["ruleset"]]
 
 
-@dataclass
+@dataclass(frozen=True)
+class Answer:
+    """What a use case answers a request that may be retried with an Idempotency-Key: ``body``,
+    whether it is the first answer given again (``replayed``), and the body's JSON when the use
+    case made it already (a move's, whose record keeps its digest: ``encoded``)."""
+
+    body: dict[str, Any]
+    replayed: bool = False
+    encoded: bytes | None = None
+
+    def json(self) -> bytes:
+        """The body's JSON, made once."""
+        return self.encoded if self.encoded is not None else orjson.dumps(self.body)
+
+
+@dataclass(frozen=True)
+class Save:
+    """What a step decided: the game's new document and the events to append (and the
+    idempotency record ``(field, record)`` to keep with them), saved with a compare-and-set;
+    then the use case answers ``result``, or, with ``refusal``, refuses the request all the same
+    (the deadlines that fell due before a move the rules or the clock refuse still count)."""
+
+    doc: dict[str, Any]
+    events: list[dict[str, Any]]
+    result: Any = None
+    idem: tuple[str, bytes] | None = None
+    refusal: Exception | None = None
+
+
+@dataclass(frozen=True)
 class Done:
-    """A step that finished without writing (a replay, a no-op)."""
+    """A step that finished without writing (a replay, a no-op): its result."""
 
     result: Any
-
-
-@dataclass
-class SaveThenRefuse:
-    """A step whose write must be saved, after which the request is refused (the deadlines
-    that fell due before a move the rules or the clock refuse still count)."""
-
-    error: Exception
 
 
 _MOVE_COUNTERS: dict[tuple[str, str, str], Any] = {}
@@ -87,21 +107,20 @@ def load(engine: Engine, game_id: str, idempotency_key: str | None = None) -> Lo
     return Loaded(version, doc, idem, rematch)  # type: ignore[arg-type]
 
 
-def transact(engine: Engine, game_id: str, step: Callable[[Loaded], Any],
+def transact(engine: Engine, game_id: str, step: Callable[[Loaded], Save | Done],
              idempotency_key: str | None = None) -> Any:
-    """Run ``step`` on the freshly loaded game and save its result with a compare-and-set,
-    again on a fresh copy whenever another writer got there first. ``step`` returns
-    ``(doc, events, result, idempotency record)``, a :class:`Done`, or raises."""
+    """Run ``step`` on the freshly loaded game and save what it decided with a compare-and-set,
+    again on a fresh copy whenever another writer got there first. ``step`` returns a
+    :class:`Save`, a :class:`Done`, or raises."""
     for _ in range(engine.config.cas_attempts):
         loaded = load(engine, game_id, idempotency_key)
         outcome = step(loaded)
         if isinstance(outcome, Done):
             return outcome.result
-        doc, events, result, idem = outcome
-        if save(engine, game_id, loaded, doc, events, idem) is not None:
-            if isinstance(result, SaveThenRefuse):
-                raise result.error
-            return result
+        if save(engine, game_id, loaded, outcome.doc, outcome.events, outcome.idem) is not None:
+            if outcome.refusal is not None:
+                raise outcome.refusal
+            return outcome.result
     raise contention()
 
 
@@ -187,7 +206,7 @@ def _archive(engine: Engine, game_id: str, version: int, doc: dict[str, Any]) ->
     try:
         done = engine.store.archive(game_id, version, doc,
                                     engine.config.finished_idempotency_seconds * 1000)
-    except (RedisError, StoreUnavailable) as exc:  # the move stands all the same
+    except StoreError as exc:  # the move stands all the same
         log.warning("archiving finished game %s failed: %s", game_id, exc)
     else:
         if not done:

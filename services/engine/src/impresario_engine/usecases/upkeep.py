@@ -10,7 +10,7 @@ from ..table import listing
 from ..table.clock import PLAYING
 from ..table.record import abandon as finish_abandoned
 from . import lobby
-from .unit import Done, Engine, Loaded, due_time, transact
+from .unit import Done, Engine, Loaded, Save, due_time, transact
 
 #: entries a creation looks at for expired games (so the lists shrink where they grow)
 SWEEP_ON_CREATE = 2
@@ -51,13 +51,13 @@ def abandon_game(engine: Engine, game_id: str) -> bool:
     """Finish a game in play nobody has moved in for ABANDON_AFTER_SECONDS (see
     :func:`~impresario_engine.table.record.abandon`). False if it moved meanwhile."""
 
-    def step(loaded: Loaded) -> Any:
+    def step(loaded: Loaded) -> Save | Done:
         doc = loaded.doc
         now = engine.clock()
         idle = now - doc["updated"]
         if doc["status"] != PLAYING or idle < engine.config.abandon_after:
             return Done(False)
         new, events = finish_abandoned(doc, loaded.ruleset, idle, now)
-        return new, events, True, None
+        return Save(new, events, True)
 
     return bool(transact(engine, game_id, step))
