@@ -9,7 +9,7 @@ marshmallow: it is the standard library only (Word Jam's lexicon needs the optio
 from __future__ import annotations
 
 from .base import (GAME_OVER, ILLEGAL, KINDS, NOT_NOW, STALE, IllegalMove, InvalidOptions,
-                   OutOfTurn, Refusal, Ruleset)
+                   MalformedMove, OutOfTurn, Refusal, Ruleset)
 from .muzicando import MUZICANDO
 from .turandot import TURANDOT
 from .wordjam import WORDJAM
@@ -21,5 +21,6 @@ def get_ruleset(name: str) -> Ruleset | None:
     return RULESETS.get(name)
 
 
-__all__ = ["RULESETS", "get_ruleset", "Ruleset", "Refusal", "IllegalMove", "OutOfTurn",
+__all__ = ["RULESETS", "get_ruleset", "Ruleset", "Refusal", "IllegalMove", "MalformedMove",
+           "OutOfTurn",
            "InvalidOptions", "KINDS", "ILLEGAL", "NOT_NOW", "STALE", "GAME_OVER"]

@@ -77,6 +77,17 @@ class IllegalMove(Refusal):
     kind = ILLEGAL
 
 
+class MalformedMove(IllegalMove):
+    """A move that is not what its declaration says (``invalid_move``): ``field``, the first
+    field that is missing, unknown or not what it declares (``_schema``: the move is no
+    object), and ``problem``, what is wrong with it."""
+
+    def __init__(self, message: str, field: str, problem: str) -> None:
+        super().__init__("invalid_move", message)
+        self.field = field
+        self.problem = problem
+
+
 class OutOfTurn(Refusal):
     """The move conflicts with the state of play: not your turn, wrong phase, already done
     (``kind`` :data:`STALE` for a move meant for an earlier situation, :data:`GAME_OVER` once the
@@ -271,8 +282,8 @@ class Ruleset:
         :func:`~.declare.preparer` wrote for it): the move with its fields in their declared
         order and the defaults of those left out. Raises :class:`IllegalMove`
         ``unknown_move_type`` when it names none of the ruleset's move types (``move_types``:
-        them), ``invalid_move`` when it is no object, or a field is missing, unknown or not
-        what it declares (``field``: the first such, ``problem``: what is wrong with it)."""
+        them), :class:`MalformedMove` (``invalid_move``) when it is no object, or a field is
+        missing, unknown or not what it declares."""
         try:
             # every move of a game passes here: one lookup for the well-formed case, and the
             # refusals below only when it fails (not an object, no type, an unknown type)
@@ -283,8 +294,7 @@ class Ruleset:
         move = prepare(action)
         if move is None:
             field, why = field_problem(shape, action) or ("_schema", "malformed")
-            raise IllegalMove("invalid_move", f"a {action['type']} move: {why}", field=field,
-                              problem=why)
+            raise MalformedMove(f"a {action['type']} move: {why}", field, why)
         return move
 
     def play(self, state: State, seat: int, move: Action) -> tuple[State, list[Event]]:
@@ -304,7 +314,8 @@ class Ruleset:
         if isinstance(kind, str) and kind in self._moves:
             return
         if not isinstance(action, dict):
-            raise IllegalMove("invalid_move", "a move must be an object with a 'type'")
+            raise MalformedMove("a move must be an object with a 'type'", "_schema",
+                                "must be an object")
         names = ", ".join(self.move_types)
         if kind is None:
             what = "a move needs a 'type'"

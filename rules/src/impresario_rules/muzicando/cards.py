@@ -33,7 +33,8 @@ OVALS: tuple[str, ...] = tuple(f"{c}-{i + 1}" for i, c in enumerate(COLOURS))
 
 
 _COLOUR = {c: c.split("-", 1)[0] for c in DECK}
-_VALUE = {c: 0 if c.endswith("-sign") else int(c.split("-", 1)[1]) for c in DECK}
+#: each card's note value, 1 (Do) to 7 (Si), 0 for a sign: :func:`value_of` as a table
+VALUE = {c: 0 if c.endswith("-sign") else int(c.split("-", 1)[1]) for c in DECK}
 _CINDEX = {c: COLOUR_INDEX[_COLOUR[c]] for c in DECK}
 
 
@@ -46,12 +47,12 @@ def colour_index(card: str) -> int:
 
 
 def is_sign(card: str) -> bool:
-    return _VALUE[card] == 0
+    return VALUE[card] == 0
 
 
 def value_of(card: str) -> int:
     """The note value 1 (Do) .. 7 (Si); 0 for a sign."""
-    return _VALUE[card]
+    return VALUE[card]
 
 
 def is_oval(card: str) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..base import IllegalMove
-from .cards import (_VALUE, COLOURS, NOTES, colour_index, colour_of, is_do, is_oval, is_sign)
+from .cards import (COLOURS, VALUE, NOTES, colour_index, colour_of, is_do, is_oval, is_sign)
 
 LAYOUTS = ("S", "G", "P", "M")
 LAYOUT_NAMES = {"S": "Sarabanda", "G": "Glissando", "P": "Parada", "M": "Muzicando"}
@@ -80,7 +80,7 @@ def place(table: Table, card: str, x: int, y: int) -> Table:
     return new
 
 
-_v = _VALUE.__getitem__
+_v = VALUE.__getitem__
 
 
 def _up(v: int, d: int) -> int:

@@ -28,7 +28,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Iterable, Mapping
 
-from .words import _SPELLED  # the same spelled-out letters as the words the engine checks
+from .words import SPELLED  # the same spelled-out letters as the words the engine checks
 from .words import theme_reason, value_of
 
 LANGUAGES = ("it", "en")
@@ -51,8 +51,8 @@ def _fold(word: str) -> str:
         return word.upper()
     out = []
     for ch in unicodedata.normalize("NFKD", word):
-        if ch in _SPELLED:
-            out.append(_SPELLED[ch])
+        if ch in SPELLED:
+            out.append(SPELLED[ch])
         elif not unicodedata.combining(ch):
             out.append(ch)
     return "".join(out).upper()

@@ -28,7 +28,7 @@ COIN_VALUES = (1, 2, 3, 3)
 MAX_WORD_CHARS = 64
 
 #: Latin letters that no canonical decomposition splits into a letter A–Z and accents, spelled out
-_SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
+SPELLED = {"Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "ß": "SS", "ẞ": "SS",
             "æ": "AE", "œ": "OE", "ø": "O", "ð": "D", "þ": "TH", "ł": "L",
             "Đ": "D", "đ": "D", "Ħ": "H", "ħ": "H", "ı": "I", "Ĳ": "IJ", "ĳ": "IJ", "Ŧ": "T",
             "ŧ": "T"}
@@ -72,8 +72,8 @@ def fold(word: str) -> str:
             out.append(ch.upper())
         elif "A" <= ch <= "Z":
             out.append(ch)
-        elif ch in _SPELLED:
-            out.append(_SPELLED[ch])
+        elif ch in SPELLED:
+            out.append(SPELLED[ch])
         elif ch in SEPARATORS or _ACCENTS[0] <= ch <= _ACCENTS[1]:
             continue
         else:

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from impresario_rules import IllegalMove, Refusal, Ruleset
+from impresario_rules import IllegalMove, MalformedMove, Refusal, Ruleset
 
 from ..table.access import authenticate, token_id
 from ..table.clock import FINISHED, OPEN, PLAYING
@@ -28,15 +28,12 @@ def prepared(ruleset: Ruleset, body: Any) -> dict[str, Any]:
     (``errors``: the field and what is wrong with it)."""
     try:
         return ruleset.prepare(body)
-    except IllegalMove as err:
-        if err.code == "unknown_move_type":
-            raise Refused("unknown_move_type", INVALID, err.message,
-                          move_types=list(ruleset.move_types),
-                          errors={"type": [f"must be one of {', '.join(ruleset.move_types)}"]}
-                          ) from None
-        field = err.details.get("field", "_schema")
+    except MalformedMove as err:
         raise Refused("invalid_body", INVALID, err.message,
-                      errors={field: [err.details.get("problem", "must be an object")]}
+                      errors={err.field: [err.problem]}) from None
+    except IllegalMove as err:  # unknown_move_type
+        raise Refused(err.code, INVALID, err.message, move_types=list(ruleset.move_types),
+                      errors={"type": [f"must be one of {', '.join(ruleset.move_types)}"]}
                       ) from None
 
 
