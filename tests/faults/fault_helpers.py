@@ -64,7 +64,9 @@ class Gunicorn:
     """The engine under gunicorn on a free port: ``start()``, ``stop()``, ``url``."""
 
     def __init__(self, redis_url: str, log_dir: Path, workers: int = 2, threads: int = 8,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, app: str = "impresario_engine.wsgi:app"
+                 ) -> None:
+        """``app``: the WSGI app gunicorn serves (the engine's, unless a test wraps it)."""
         self.port = free_port()
         self.redis_url = redis_url
         self.log_path = log_dir / f"gunicorn-{self.port}.log"
@@ -72,6 +74,7 @@ class Gunicorn:
         self.workers = workers
         self.threads = threads
         self.extra_env = dict(env or {})
+        self.app = app
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -99,7 +102,7 @@ class Gunicorn:
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
-             "impresario_engine.wsgi:app"], env=env, stdout=self._log, stderr=subprocess.STDOUT)
+             self.app], env=env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:

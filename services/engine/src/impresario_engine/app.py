@@ -24,20 +24,13 @@ from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import web as web_client
 from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
-from .api.errors import ApiError, problem, refusal_response, to_response
-from .api.http import RequestTimeout
+from .api.errors import ApiError, RequestTimeout, problem_of, respond
 from .api.move_route import MoveRoute
 from .config import Config
 from .store import GameStore, StoreUnavailable, connect
 from .usecases.unit import Engine
 
 log = logging.getLogger("impresario_engine")
-
-HTTP_CODES = {
-    400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
-    415: "unsupported_media_type", 422: "invalid_body",
-}
-
 
 class _Api(Api):
     # every error is documented per operation as problem JSON; no generic "default" entry
@@ -93,16 +86,16 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     app.extensions["impresario"] = Engine(store, cfg, clock or time.time)
     app.extensions["impresario_store"] = store
     app.extensions["impresario_api"] = api
-    _errors(app)
+    _errors(app, cfg.max_body_bytes)
     edge.configure_logging(cfg.log_level)
     shared = edge.install(app, cfg, store)
-    if cfg.trusted_proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg.trusted_proxies,  # type: ignore[method-assign]
-                                x_proto=cfg.trusted_proxies)
     # moves are answered in front of Flask's request machinery, everything else behind it
     move_rule = next(r.rule for r in app.url_map.iter_rules() if r.endpoint == "games.make_move")
     app.wsgi_app = MoveRoute(app.wsgi_app, app.extensions["impresario"], cfg,  # type: ignore[method-assign]
                              shared, move_rule)
+    if cfg.trusted_proxies:  # the client's address, for every route the move's included
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg.trusted_proxies,  # type: ignore[method-assign]
+                                x_proto=cfg.trusted_proxies)
     return app
 
 
@@ -147,47 +140,13 @@ def _union(spec, name: str, field: str, mapping: dict[str, str]) -> None:
     })
 
 
-def _errors(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(err: ApiError) -> Response:
-        return to_response(err)
+def _errors(app: Flask, max_body: int) -> None:
+    """Every error a request ends in answered as problem JSON, by the one problem writer the
+    move's route uses too (``api/errors.problem_of``)."""
+    def _answer(err: Exception) -> Response:
+        return respond(problem_of(err, max_body))
 
-    @app.errorhandler(Refusal)
-    def _refused(err: Refusal) -> Response:  # the rules' and the table's refusals
-        return refusal_response(err)
-
-    @app.errorhandler(StoreUnavailable)
-    def _store_down(err: StoreUnavailable) -> Response:
-        log.warning("redis unavailable: %s", err)
-        return problem(503, "storage_unavailable", "the game store is unavailable; try again",
-                       headers={"Retry-After": "2"})
-
-    @app.errorhandler(RequestTimeout)
-    def _slow_client(err: RequestTimeout) -> Response:
-        # the body did not arrive in time (the worker's deadline); the worker closes the
-        # connection after this answer
-        return problem(408, "request_timeout", "the request did not arrive in time")
-
-    @app.errorhandler(HTTPException)
-    def _http(err: HTTPException) -> Response:
-        status = err.code or 500
-        code = HTTP_CODES.get(status, "http_error")
-        detail = err.description or ""
-        if status == 413:
-            detail = f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"
-        extra = {}
-        data = getattr(err, "data", None)
-        if status == 422 and data and "messages" in data:  # webargs (query strings)
-            extra["errors"] = data["messages"]
-            detail = "invalid query parameters"
-        headers = {}
-        if status == 405 and hasattr(err, "valid_methods") and err.valid_methods:
-            headers["Allow"] = ", ".join(err.valid_methods)
-        return problem(status, code, detail, headers, **extra)
-
-    @app.errorhandler(Exception)
-    def _unexpected(err: Exception) -> Response:
-        log.exception("unhandled error")
-        return problem(500, "internal_error", "an unexpected error occurred")
+    for kind in (ApiError, Refusal, StoreUnavailable, RequestTimeout, HTTPException, Exception):
+        app.register_error_handler(kind, _answer)
 
 

@@ -41,7 +41,7 @@ from werkzeug.exceptions import NotFound
 from ..config import Config
 from ..store import StoreUnavailable
 from . import ops
-from .errors import ApiError
+from .errors import ApiError, Problem, respond
 from .http import API_CSP, SECURITY_HEADERS
 
 log = logging.getLogger("impresario_engine.requests")
@@ -163,14 +163,6 @@ class AuthThrottle:
         self.until[where] = (time.time() // 60 + 1) * 60
 
 
-def _throttled_failure() -> Response:
-    from .errors import problem
-
-    return problem(429, "auth_rate_limited", "too many failed authentications on this game "
-                   "from this address; wait before trying again",
-                   headers={"Retry-After": _retry_after()})
-
-
 def request_id(sent: str | None) -> str:
     """The request's id: the client's ``X-Request-ID`` when sane, else a new one."""
     if sent and len(sent) <= 128 and sent.isprintable() and sent.isascii():
@@ -245,14 +237,43 @@ atexit.register(RequestLog.flush_all)
 
 
 class Edge:
-    """What the edge does after any request, whoever served it (Flask, or the move's own
-    route, api/move_route.py): the CORS headers of an allowed origin, and the request's metric
-    and log line."""
+    """What the edge does for any request, whoever serves it (Flask, or the move's own
+    route, api/move_route.py): the rate limits, the failed authentications counted and
+    throttled, the CORS headers of an allowed origin, and the request's metric and log line."""
 
-    def __init__(self, cfg: Config) -> None:
+    def __init__(self, cfg: Config, store) -> None:
         self.cfg = cfg
+        self.store = store
         self.origins = {o.strip().rstrip("/") for o in cfg.cors_origins.split(",") if o.strip()}
         self.lines = RequestLog(log, cfg.log_batch_seconds)
+        self.throttle = AuthThrottle(store, cfg.auth_failures_per_ip)
+
+    def limit(self, method: str, path: str, address: str, authorization: str | None) -> None:
+        """The rate limits of a request to ``/v1`` (429 past one of them): games created per
+        address, requests per address, requests per token (each off unless configured)."""
+        cfg, store = self.cfg, self.store
+        if cfg.rate_limit_create_per_ip and method == "POST" and path == "/v1/games":
+            _limit(store, "create", address, cfg.rate_limit_create_per_ip,
+                   "create_rate_limited", "games created", "address")
+        if cfg.rate_limit_per_ip:
+            _limit(store, "address", address, cfg.rate_limit_per_ip)
+        if cfg.rate_limit_per_token and authorization:
+            ident = hashlib.sha256(authorization.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+            _limit(store, "token", ident, cfg.rate_limit_per_token)
+
+    def auth_failed(self, where: tuple[str, str]) -> Problem | None:
+        """A failed authentication from the address on the game ``where``, counted; the
+        problem that answers it instead once past the limit (429: never a hint about the
+        credential), else None."""
+        if not self.throttle.limit:
+            return None
+        throttled = self.throttle.throttled(where)
+        self.throttle.failed(where)
+        if not throttled:
+            return None
+        return Problem(429, "auth_rate_limited", "too many failed authentications on this game "
+                       "from this address; wait before trying again",
+                       {"Retry-After": _retry_after()}, metric="auth_rate_limited")
 
     def cors(self, origin: str | None) -> list[tuple[str, str]]:
         """The CORS headers of a response to ``origin`` (none unless it is allowed)."""
@@ -276,9 +297,8 @@ class Edge:
 
 def install(app: Flask, cfg: Config, store) -> Edge:
     """The edge's hooks on ``app``; the :class:`Edge` they share with the move's route."""
-    edge = Edge(cfg)
+    edge = Edge(cfg, store)
     origins = edge.origins
-    throttle = AuthThrottle(store, cfg.auth_failures_per_ip)
 
     @app.before_request
     def _before():
@@ -307,27 +327,16 @@ def install(app: Flask, cfg: Config, store) -> Edge:
             return resp
         if not request.path.startswith("/v1/"):
             return None
-        if cfg.rate_limit_create_per_ip and request.method == "POST" \
-                and request.path == "/v1/games":
-            _limit(store, "create", client_address(), cfg.rate_limit_create_per_ip,
-                   "create_rate_limited", "games created", "address")
-        if cfg.rate_limit_per_ip:
-            _limit(store, "address", client_address(), cfg.rate_limit_per_ip)
-        if cfg.rate_limit_per_token:
-            header = request.headers.get("Authorization", "")
-            if header:
-                ident = hashlib.sha256(header.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-                _limit(store, "token", ident, cfg.rate_limit_per_token)
+        edge.limit(request.method, request.path, client_address(),
+                   request.headers.get("Authorization"))
         return None
 
     @app.after_request
     def _after(resp: Response) -> Response:
-        if throttle.limit and g.get("problem_code") in AUTH_FAILURES:
-            where = AuthThrottle.where()
-            throttled = throttle.throttled(where)
-            throttle.failed(where)
-            if throttled:  # a guess past the limit: 429, never a hint about the credential
-                resp = _throttled_failure()
+        if g.get("problem_code") in AUTH_FAILURES:
+            refused = edge.auth_failed(AuthThrottle.where())
+            if refused is not None:  # a guess past the limit
+                resp = respond(refused)
         rid = getattr(g, "request_id", None)
         if rid:
             resp.headers["X-Request-ID"] = rid

@@ -2,148 +2,38 @@
 
 from __future__ import annotations
 
-import re
 
 from flask import Response, request
 from flask_smorest import Blueprint
 from impresario_rules.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
 
-from ..usecases import create, idempotency, play, reading, seats, tickets
-from ..usecases.unit import Answer
+from ..usecases import create, play, reading, seats, tickets
 from . import schemas as s
 from . import schemas_streams as ss
 from . import streams
 from .declared import load_body
+from .credentials import checked_game_id, credentials_first
 from .edge import client_address
-from .move_route import RAISED
-from .errors import TITLES, ApiError
+from .documented import problems
+from .errors import ApiError
 from .http import (GAME_ID_PATTERN, IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, engine, etag,
-                   fingerprint, idempotency_key, if_match_version, json_body, json_response)
+                   fingerprint, idempotency_key, json_body, json_response, replay_headers)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: seats, views, moves, events and scores")
 
-GAME_ID = re.compile(GAME_ID_PATTERN)
 #: the path's game id, documented with its pattern (another id is 404 game_not_found)
 GAME_ID_PARAM = [{"in": "path", "name": "game_id", "required": True,
                   "schema": {"type": "string", "pattern": GAME_ID_PATTERN},
                   "description": "the game's id, as created"}]
-PROBLEM = "application/problem+json"
 AUTH = [{"bearer": []}, {}]
-
-
-def problems(*statuses: int, blueprint: Blueprint | None = None,
-             examples: dict[int, tuple[str, str]] | None = None):
-    """Document the problem-JSON responses an operation can return (429 always: rate limits
-    apply to every /v1 operation when configured); ``examples``: the operation's own example
-    (code, detail) for some statuses."""
-    target = blueprint or blp
-    examples = {**_EXAMPLES, **(examples or {})}
-
-    def wrap(fn):
-        documented = fn
-        for status in (*statuses, 429):
-            headers = ({"Retry-After": {"description": "seconds to wait",
-                                        "schema": {"type": "string"}}}
-                       if status in (429, 503) else None)
-            code, detail = examples[status]
-            example = {"type": f"https://impresario.dev/problems/{code}",
-                       "title": TITLES[status], "status": status, "code": code,
-                       "detail": detail, "request_id": "7f3c2a9e41b54d0c8e2f6a1b9d3c5e70"}
-            documented = target.alt_response(status, schema=s.ProblemSchema,
-                                             content_type=PROBLEM,
-                                             description=_DESCRIPTIONS[status],
-                                             headers=headers, example=example)(documented)
-        # keep the documentation, not the ten call-through wrappers it came with
-        fn._apidoc = documented._apidoc  # type: ignore[attr-defined]
-        return fn
-    return wrap
-
-
-_DESCRIPTIONS = {
-    400: "Malformed request (bad JSON, bad header)",
-    401: "Missing or invalid bearer token",
-    403: "The token's role may not do this (a private game: `private_game`, "
-         "`join_link_required`, `spectator_read_only`, `invalid_join_token`)",
-    404: "No such game or ruleset",
-    409: "Conflicts with the state of play (not your turn, wrong phase, already committed, game over)",
-    412: "If-Match does not match the game's version",
-    413: "Body larger than the configured cap",
-    415: "Body is not JSON",
-    422: "Body invalid, or a move the rules forbid (the code names the rule)",
-    429: "Too many requests from this token or address (`rate_limited`), games created "
-         "from this address (`create_rate_limited`), or failed authentications from it "
-         "(`auth_rate_limited`)",
-    503: "Storage unavailable or too much contention; retry after Retry-After",
-}
-
-
-_EXAMPLES = {
-    400: ("malformed_json", "the body is not valid JSON: unexpected end of data"),
-    401: ("invalid_token", "the bearer token is not valid for this game"),
-    403: ("not_a_seat", "only a seated player can make moves; the host token is for managing "
-                        "the game"),
-    404: ("game_not_found", "there is no game 'x9'"),
-    409: ("not_your_turn", "only the maestro assigns the office hires"),
-    412: ("stale_version", "the game is at version 12, not 11"),
-    413: ("body_too_large", "the body is larger than 65536 bytes"),
-    415: ("unsupported_media_type", "send the body as application/json, not text/plain"),
-    422: ("maestro_cannot_hire_helper", "the maestro may not bid for a helper (money-only bid)"),
-    429: ("rate_limited", "more than 600 requests a minute from this token; slow down"),
-    503: ("storage_unavailable", "the game store is unavailable; try again"),
-}
-
-
-def _game_id(game_id: str) -> str:
-    if not GAME_ID.match(game_id):
-        raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
-    return game_id
-
-
-#: the operations that need a bearer token
-_NEEDS_TOKEN = {"games.make_move": "a move needs the seat's bearer token",
-                "games.resolve_game": "resolving a game needs the host's or a seat's token",
-                "games.create_stream_ticket": "a stream ticket needs the bearer token of a "
-                                              "seat, the host or the spectator link"}
 
 
 @blp.before_request
 def _credentials_first() -> None:
-    """The credentials are checked before anything else in the request (its headers, query and
-    body): a malformed `Authorization` header, an oversized spectator token, or no token where
-    one is needed is 401 whatever else is wrong (a join link's malformed token: 403). Whether a
-    token belongs to the game is known once the game is read (404 first when there is no such
-    game)."""
-    token = bearer_token()
-    link = request.args.get("spectator")
-    if link is not None and len(link) > 256:  # refused even beside a bearer token
-        raise ApiError(401, "invalid_token", "the spectator token is not valid")
-    join = request.args.get("join") if request.endpoint == "games.join_game" else None
-    if join is not None and not 0 < len(join) <= 256:
-        raise ApiError(403, "invalid_join_token", "the join link's token is not valid for this "
-                       "game")
-    ticket = request.args.get("ticket")
-    if ticket is not None:
-        _ticket_usable(ticket, token, link)
-    missing = _NEEDS_TOKEN.get(request.endpoint or "")
-    if missing and token is None:
-        raise ApiError(401, "missing_token", missing, headers={"WWW-Authenticate": "Bearer"})
-
-
-def _ticket_usable(ticket: str, token: str | None, link: str | None) -> None:
-    """A stream ticket (``?ticket=``) opens an event stream and nothing else: on any other
-    request, beside another credential, or of a size no ticket has, it is refused (401
-    ``invalid_ticket``, counted as a failed authentication) and left unused."""
-    why = None
-    if not 0 < len(ticket) <= 256:
-        why = "the stream ticket is not valid"
-    elif request.endpoint != "games.get_events" or not streams.wants_stream():
-        why = ("a stream ticket opens only the game's event stream (GET /events with Accept: "
-               "text/event-stream)")
-    elif token is not None or link is not None:
-        why = "send a stream ticket or another credential, not both"
-    if why:
-        raise ApiError(401, "invalid_ticket", why)
+    """The credentials are checked before anything else in the request (``credentials.py``)."""
+    credentials_first(request.endpoint or "", request.headers.get("Authorization"),
+                      request.args, streams.wants_stream())
 
 
 def _read(game_id: str):
@@ -152,7 +42,7 @@ def _read(game_id: str):
     belongs in a URL)."""
     token = bearer_token()
     link = None if token is not None else (request.args.get("spectator") or None)
-    return reading.read(engine(), _game_id(game_id), token, link=link)
+    return reading.read(engine(), checked_game_id(game_id), token, link=link)
 
 
 SPECTATOR_PARAM = {"in": "query", "name": "spectator", "required": False,
@@ -166,11 +56,6 @@ def _none_match(header: str | None, tag: str) -> bool:
         return False
     tags = [t.strip().removeprefix("W/") for t in header.split(",")]
     return "*" in tags or tag in tags
-
-
-def _replay_headers(answer: Answer) -> dict[str, str]:
-    """``Idempotent-Replayed`` on an answer given again for its Idempotency-Key."""
-    return {"Idempotent-Replayed": "true"} if answer.replayed else {}
 
 
 IDEMPOTENCY_PARAM = {
@@ -215,7 +100,7 @@ MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
                                                                    "options": {"first_maestro": 0}}}}})
 @blp.response(201, s.CreatedGameSchema, description="The game, and the host token (shown once)",
               headers={"Location": {"description": "the game's URL", "schema": {"type": "string"}}})
-@problems(400, 409, 413, 415, 404, 422, 503)
+@problems(400, 409, 413, 415, 404, 422, 503, blueprint=blp)
 def create_game():
     """Create a game
 
@@ -230,30 +115,16 @@ def create_game():
     work out its deck, so seeded games are for practice, tests and replays.
     """
     body = load_body(_CREATE, json_body())
-    ctx = engine()
     key = idempotency_key()
-    replay = idempotency.begin_create(ctx, key, fingerprint(), client_address()) if key else None
-    if replay is not None:
-        return json_response(replay, 201, {"Location": f"/v1/games/{replay['game']['id']}",
-                                           "Idempotent-Replayed": "true"})
-    try:
-        view, host_token, spectator_token, join_token = create.create_game(
-            ctx, body["ruleset"], body["players"], body.get("seed"), body.get("options"),
-            private=body["private"])
-    except BaseException:
-        if key:
-            idempotency.abort_create(ctx, key)
-        raise
-    result = {"game": view, "host_token": host_token, "spectator_token": spectator_token,
-              "spectator_link": (f"/v1/games/{view['id']}?spectator={spectator_token}"
-                                 if spectator_token else None),
-              "join_token": join_token,
-              "join_link": (f"/v1/games/{view['id']}/seats?join={join_token}"
-                            if join_token else None)}
-    if key:
-        idempotency.finish_create(ctx, key, fingerprint(), result, client_address())
-    return json_response(result, 201, {"Location": f"/v1/games/{view['id']}",
-                                       "ETag": etag(view["version"])})
+    answer = create.create_game(engine(), body["ruleset"], body["players"], body.get("seed"),
+                                body.get("options"), private=body["private"],
+                                idempotency_key=key, fingerprint=fingerprint() if key else "",
+                                client=client_address())
+    headers = replay_headers(answer)
+    headers["Location"] = f"/v1/games/{answer.body['game']['id']}"
+    if not answer.replayed:
+        headers["ETag"] = etag(answer.body["game"]["version"])
+    return json_response(answer.json(), 201, headers)
 
 
 @blp.route("/<game_id>", methods=["GET"], parameters=GAME_ID_PARAM)
@@ -261,7 +132,7 @@ def create_game():
 @blp.response(200, "Game", description="The game as the caller may see it",
               headers={"ETag": {"description": "the game's version", "schema": {"type": "string"}}})
 @blp.alt_response(304, description="Not modified since the If-None-Match version")
-@problems(401, 403, 404, 503)
+@problems(401, 403, 404, 503, blueprint=blp)
 def get_game(game_id: str):
     """Get the caller's view of a game
 
@@ -290,7 +161,7 @@ JOIN_PARAM = {"in": "query", "name": "join", "required": False,
              "schema": "Join", "examples": {"player": {"value": {"name": "Anna"}},
                                             "bot": {"value": {"name": "Robo", "bot": "medium"}}}}}})
 @blp.response(201, s.JoinedSchema, description="The seat taken and its token (shown once)")
-@problems(400, 401, 403, 404, 409, 413, 415, 422, 503)
+@problems(400, 401, 403, 404, 409, 413, 415, 422, 503, blueprint=blp)
 def join_game(game_id: str):
     """Take the next free seat
 
@@ -309,10 +180,10 @@ def join_game(game_id: str):
     body = load_body(_JOIN, json_body())
     key = idempotency_key()
     join_token = request.args.get("join")  # its form is checked first (_credentials_first)
-    answer = seats.join(engine(), _game_id(game_id), body["name"], key,
+    answer = seats.join(engine(), checked_game_id(game_id), body["name"], key,
                         fingerprint() if key else "", token=bearer_token(), bot=body.get("bot"),
                         client=client_address(), join_token=join_token)
-    headers = _replay_headers(answer)
+    headers = replay_headers(answer)
     headers["Location"] = f"/v1/games/{game_id}"
     return json_response(answer.json(), 201, headers)
 
@@ -320,7 +191,7 @@ def join_game(game_id: str):
 @blp.route("/<game_id>/actions", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getActions", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.ActionsSchema, description="The caller's legal moves now")
-@problems(401, 403, 404, 503)
+@problems(401, 403, 404, 503, blueprint=blp)
 def get_actions(game_id: str):
     """List the caller's legal moves
 
@@ -348,7 +219,7 @@ def get_actions(game_id: str):
                  "description": "the ETag the move is based on (412 if the game moved on)"},
                 IDEMPOTENCY_PARAM])
 @blp.response(200, s.MoveResultSchema, description="The move's events and the new view")
-@problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
+@problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503, blueprint=blp)
 def make_move(game_id: str):
     """Make a move
 
@@ -383,17 +254,9 @@ def make_move(game_id: str):
     and fields (422), `If-Match` and what fell due (412, 409), the state of play (409), the rules
     (422).
     """
-    raised = request.environ.get(RAISED)
-    if raised is not None:  # the move was played in front of Flask (api/move_route.py)
-        raise raised
-    body = json_body()
-    key = idempotency_key()
-    if_match = if_match_version()
-    answer = play.act(engine(), _game_id(game_id), bearer_token(), body, if_match, key,
-                      fingerprint() if key else "")
-    headers = _replay_headers(answer)
-    headers["ETag"] = etag(answer.body["version"])
-    return json_response(answer.json(), 200, headers)
+    # every POST here is answered in front of Flask, by the move's own route: this view only
+    # documents the operation (the spec is generated from it)
+    raise RuntimeError("POST /v1/games/{game_id}/moves is answered by api/move_route.py")
 
 
 _STREAM_204 = (
@@ -420,7 +283,7 @@ _STREAM_204 = (
 @blp.arguments(ss.StreamEventsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, s.EventsSchema, description="Events after the given sequence number")
 @blp.alt_response(204, description=_STREAM_204)
-@problems(401, 403, 404, 422, 503, examples={
+@problems(401, 403, 404, 422, 503, blueprint=blp, examples={
     401: ("invalid_ticket", "the stream ticket is not valid: unknown, already used, or for "
                             "another game; ask for a new one")})
 def get_events(game_id: str, after: int = 0, spectator: str | None = None,
@@ -443,7 +306,7 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None,
     """
     ctx = engine()
     if ticket is not None:
-        loaded, caller = tickets.redeem(ctx, _game_id(game_id), ticket,
+        loaded, caller = tickets.redeem(ctx, checked_game_id(game_id), ticket,
                                         opens=request.method == "GET" and streams.wants_stream())
     else:
         loaded, caller = _read(game_id)
@@ -462,7 +325,7 @@ def get_events(game_id: str, after: int = 0, spectator: str | None = None,
               example={"ticket": "3mV0c1Jx8kQm2b7Zr5TqWn4yHd9aLs0E",
                        "expires_at": 1767225660,
                        "url": "/v1/games/q3Jx0Lr2mTZ_/events?ticket=3mV0c1Jx8kQm2b7Zr5TqWn4yHd9aLs0E"})
-@problems(401, 404, 503)
+@problems(401, 404, 503, blueprint=blp)
 def create_stream_ticket(game_id: str):
     """Get a stream ticket
 
@@ -474,7 +337,7 @@ def create_stream_ticket(game_id: str):
     one stream: a page that reconnects asks for a new one each time, with `&after=<seq>` of
     the last event it has. Only the ticket's hash is stored. No body.
     """
-    gid = _game_id(game_id)
+    gid = checked_game_id(game_id)
     result = tickets.issue(engine(), gid, bearer_token())
     result["url"] = f"/v1/games/{gid}/events?ticket={result['ticket']}"
     return json_response(result, 201)
@@ -483,7 +346,7 @@ def create_stream_ticket(game_id: str):
 @blp.route("/<game_id>/resolve", methods=["POST"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="resolveGame", security=[{"bearer": []}])
 @blp.response(200, s.MoveResultSchema, description="The defaults applied and the new view")
-@problems(401, 403, 404, 409, 503)
+@problems(401, 403, 404, 409, 503, blueprint=blp)
 def resolve_game(game_id: str):
     """Apply the defaults that are due
 
@@ -491,14 +354,14 @@ def resolve_game(game_id: str):
     passed (and any bot moves that follow). 409 `nothing_due` when no deadline has passed.
     Needs the host's or a seat's token.
     """
-    result = play.resolve(engine(), _game_id(game_id), bearer_token())
+    result = play.resolve(engine(), checked_game_id(game_id), bearer_token())
     return json_response(result, 200, {"ETag": etag(result["version"])})
 
 
 @blp.route("/<game_id>/replay", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getReplay", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, s.ReplaySchema, description="Seed, options and every move, secrets revealed")
-@problems(401, 403, 404, 409, 503)
+@problems(401, 403, 404, 409, 503, blueprint=blp)
 def get_replay(game_id: str):
     """Get the replay of a finished game
 
@@ -514,7 +377,7 @@ def get_replay(game_id: str):
 @blp.doc(operationId="getReplayStep", security=AUTH)
 @blp.arguments(s.ReplayStepQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, s.ReplayStepSchema, description="The table after `step` moves")
-@problems(401, 403, 404, 409, 422, 503)
+@problems(401, 403, 404, 409, 422, 503, blueprint=blp)
 def get_replay_step(game_id: str, step: int, seat: int | None = None,
                     spectator: str | None = None):
     """Get a finished game's table after a number of moves
@@ -534,7 +397,7 @@ def get_replay_step(game_id: str, step: int, seat: int | None = None,
                                                         "example": {"word": "scissors"}}}})
 @blp.response(200, s.WordCheckSchema, description="The word's coins now, and whether a call "
               "with it would be taken")
-@problems(400, 401, 403, 404, 409, 413, 415, 422, 503)
+@problems(400, 401, 403, 404, 409, 413, 415, 422, 503, blueprint=blp)
 def check_word(game_id: str):
     """Check a Word Jam word against the game as it is
 
@@ -559,7 +422,7 @@ def check_word(game_id: str):
 @blp.route("/<game_id>/score", methods=["GET"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="getScore", security=AUTH, parameters=[SPECTATOR_PARAM])
 @blp.response(200, "Score", description="The final score, line by line")
-@problems(401, 403, 404, 409, 503)
+@problems(401, 403, 404, 409, 503, blueprint=blp)
 def get_score(game_id: str):
     """Get the final score
 

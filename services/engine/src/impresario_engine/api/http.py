@@ -9,8 +9,10 @@ from typing import Any
 import orjson
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.http import parse_options_header
+from werkzeug.wsgi import get_content_length, get_input_stream
 
-from .errors import ApiError
+from .errors import ApiError, RequestTimeout  # noqa: F401 - RequestTimeout: the worker's
 
 #: a game's id, as the engine makes them (any other id is 404 ``game_not_found``)
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
@@ -22,11 +24,6 @@ IDEMPOTENCY_KEY_PATTERN = (r"^[\x21-\x7e]([\x20-\x7e]{0,%d}[\x21-\x7e])?$"
 IF_MATCH_PATTERN = r'^(W/)?"[0-9]{1,18}"$|^[0-9]{1,18}$'
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
-
-
-class RequestTimeout(Exception):
-    """The client did not send its whole request within ``REQUEST_READ_SECONDS`` (raised by the
-    worker's reads, :mod:`impresario_engine.worker`; answered 408 ``request_timeout``)."""
 
 
 SECURITY_HEADERS = {
@@ -56,26 +53,52 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
                         mimetype="application/json")
 
 
-def json_body() -> Any:
-    """The request's JSON body: 415 unless it is JSON, 400 when it does not parse."""
-    # the usual header, exactly, needs no parsing
-    mimetype = "application/json" if request.environ.get("CONTENT_TYPE") == "application/json" \
-        else request.mimetype
+#: the WSGI environ key under which a request's body is kept once read
+BODY = "impresario.body"
+
+
+def media_type(environ: dict[str, Any]) -> str:
+    """The request's media type, as werkzeug reads ``Content-Type`` (lower case, no
+    parameters)."""
+    raw = environ.get("CONTENT_TYPE") or ""
+    if raw == "application/json":  # the usual header, exactly, needs no parsing
+        return raw
+    return parse_options_header(raw)[0].lower()
+
+
+def read_body(environ: dict[str, Any], limit: int) -> bytes:
+    """The request's body, read once (kept in the environ for whoever asks again): 413 when it
+    is larger than ``limit``."""
+    raw = environ.get(BODY)
+    if raw is None:
+        raw = get_input_stream(environ, max_content_length=limit).read()
+        # a body without Content-Length (chunked) is cut at the cap by werkzeug, silently:
+        # anything left beyond it makes the body too large, not a shorter one
+        if get_content_length(environ) is None and len(raw) >= limit \
+                and environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+        environ[BODY] = raw
+    return raw
+
+
+def json_of(environ: dict[str, Any], limit: int) -> Any:
+    """The request's JSON body: 415 unless it is JSON, 413 when over ``limit``, 400 when it
+    does not parse; every number without a fraction an integer (:func:`integers`)."""
+    mimetype = media_type(environ)
     if mimetype != "application/json" and not mimetype.endswith("+json"):
         raise ApiError(415, "unsupported_media_type",
                        f"send the body as application/json, not {mimetype or 'nothing'}")
-    raw = request.get_data(cache=True)  # 413 from MAX_CONTENT_LENGTH is raised here
-    limit = request.max_content_length
-    if request.content_length is None and limit is not None and len(raw) >= limit:
-        # a body without Content-Length (chunked) is cut at the cap by werkzeug, silently:
-        # anything left beyond it makes the body too large, not a shorter one
-        if request.environ["wsgi.input"].read(1):
-            raise RequestEntityTooLarge()
+    raw = read_body(environ, limit)
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from exc
     return integers(body)
+
+
+def json_body() -> Any:
+    """This request's JSON body (:func:`json_of`)."""
+    return json_of(request.environ, current_app.config["MAX_CONTENT_LENGTH"])
 
 
 # JSON has one kind of number, and JSON Schema (so the spec) counts 3.0 as the integer 3: a
@@ -117,10 +140,6 @@ def parse_bearer(header: str | None) -> str | None:
     return token
 
 
-def if_match_version() -> int | None:
-    return parse_if_match(request.headers.get("If-Match"))
-
-
 def parse_if_match(raw: str | None) -> int | None:
     """The version an ``If-Match`` header names (None without it); 400 when malformed."""
     if raw is None:
@@ -150,12 +169,18 @@ def fingerprint() -> str:
     """What makes two requests 'the same' for idempotency: method, path, query and body (a
     join link's ``?join=`` is part of the request: a replay without it is another request)."""
     return fingerprint_of(request.method, request.path, request.query_string,
-                          request.get_data(cache=True))
+                          read_body(request.environ, current_app.config["MAX_CONTENT_LENGTH"]))
 
 
 def fingerprint_of(method: str, path: str, query: bytes, body: bytes) -> str:
     return hashlib.sha256(b"".join((method.encode(), b" ", path.encode(), b"?", query, b"\n",
                                     body))).hexdigest()
+
+
+def replay_headers(answer: Any) -> dict[str, str]:
+    """``Idempotent-Replayed`` on an answer (``usecases.unit.Answer``) given again for its
+    Idempotency-Key."""
+    return {"Idempotent-Replayed": "true"} if answer.replayed else {}
 
 
 def etag(version: int) -> str:

@@ -14,8 +14,11 @@ from ..table import listing
 from ..usecases import lobby, rematch, seats
 from . import schemas_lobby as s
 from .errors import ApiError
-from .games import IDEMPOTENCY_PARAM, _game_id, _replay_headers, problems
-from .http import bearer_token, engine, fingerprint, idempotency_key, json_response
+from .credentials import checked_game_id
+from .documented import problems
+from .games import IDEMPOTENCY_PARAM
+from .http import (bearer_token, engine, fingerprint, idempotency_key, json_response,
+                   replay_headers)
 
 blp = Blueprint("lobby", __name__, url_prefix="/v1/games",
                 description="The lobby: list games, leave a seat, play again")
@@ -132,9 +135,9 @@ def leave_seat(game_id: str, seat: int):
     the game as a spectator (or the host) sees it. A finished game: 409 `game_finished`.
     """
     key = idempotency_key()
-    answer = seats.leave(engine(), _game_id(game_id), seat, bearer_token(), key,
+    answer = seats.leave(engine(), checked_game_id(game_id), seat, bearer_token(), key,
                          fingerprint() if key else "")
-    return json_response(answer.json(), 200, _replay_headers(answer))
+    return json_response(answer.json(), 200, replay_headers(answer))
 
 
 @blp.route("/<game_id>/rematch", methods=["POST"])
@@ -170,6 +173,6 @@ def request_rematch(game_id: str):
     they ask): with it they seat bots, free a seat still held for a player who does not come
     back, and so start the rematch early.
     """
-    result, created = rematch.rematch(engine(), _game_id(game_id), bearer_token())
+    result, created = rematch.rematch(engine(), checked_game_id(game_id), bearer_token())
     return json_response(result, 201 if created else 200,
                          {"Location": f"/v1/games/{result['rematch']}"})

@@ -1,47 +1,49 @@
-"""A move (``POST /v1/games/<id>/moves``) answered without Flask's request machinery.
+"""A move (``POST /v1/games/<id>/moves``): its one path, in front of Flask's request machinery.
 
 A move is most of what a table sends, and Flask's request context, routing, hooks and response
-object cost more than the move itself (docs/performance.md). This WSGI layer sits in front of
-the app and answers a move that needs nothing else from it: the same checks in the same order,
-the same use case (``play.act``), the same answer, headers, metric and log line, through the
-functions the Flask route and the edge use too (api/http.py, api/edge.py).
+object cost more than the move itself (docs/performance.md). So this WSGI layer answers every
+``POST`` to a game's moves on the API's port itself, whatever the request holds: the checks of
+every route of games, in their order and through the same functions (the edge's rate limits,
+``api/edge.py``; the credentials first, ``api/credentials.py``; the body, the headers and the
+game's id, ``api/http.py``), the use case (``play.act``), and the answer: its problem JSON, when
+it is one, from the one problem writer (``api/errors.py``), the failed authentications counted
+and throttled, the edge's headers, the metric and the log line as any request's.
 
-Everything else goes to Flask, unchanged. A move goes there too, before anything is played,
-whenever Flask would have something to say about it: a query string (spectator links, stream
-tickets), a body that is not exactly ``application/json`` with a ``Content-Length`` within the
-limit, a missing or malformed token, ``Idempotency-Key`` or ``If-Match``, a body that is not
-JSON or a game id that cannot be one, the metrics port, or per-address or per-token rate limits
-(off unless configured). The body read so far is handed on with the request.
-
-Once the move is played, an error it ends in (a refusal of the rules or the table, a store that
-is away, anything unexpected) is answered by the Flask route as well, from what this layer
-raised (:data:`RAISED`): one place renders problems, counts failed authentications and labels
-the metric with the problem's code.
+Everything else goes to Flask, unchanged. Flask's route of moves (``api/games.py``) is where
+the operation is documented, and the spec generated from; it is never asked to answer.
 """
 
 from __future__ import annotations
 
-import io
-import re
 import time
 from typing import Any, Callable, Iterable
+from urllib.parse import parse_qsl
 
-import orjson
+import werkzeug.urls  # noqa: F401 - registers the "werkzeug.url_quote" error handler
+from werkzeug.datastructures import ImmutableMultiDict
+from werkzeug.http import HTTP_STATUS_CODES
 
 from ..config import Config
 from ..usecases import play
-from ..usecases.unit import Engine
-from .edge import Edge, request_id
-from .errors import ApiError
-from .http import (EDGE_HEADERS, GAME_ID_PATTERN, etag, fingerprint_of, integers,
-                   parse_bearer, parse_idempotency_key, parse_if_match)
+from ..usecases.unit import Answer, Engine
+from .credentials import checked_game_id, credentials_first
+from .edge import AUTH_FAILURES, Edge, request_id
+from .errors import problem_of
+from .http import (EDGE_HEADERS, etag, fingerprint_of, json_of, parse_idempotency_key,
+                   parse_if_match, read_body)
 
-#: the WSGI environ key under which an error of a move played here reaches the Flask route
-RAISED = "impresario.move_raised"
 _EDGE = list(EDGE_HEADERS.items())
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+#: the operation, as Flask names it (its credentials, its metric)
+ENDPOINT = "games.make_move"
+
+
+def _text(wsgi: str) -> str:
+    """A WSGI string (bytes as latin-1) as the text it is (UTF-8), as Flask reads a path."""
+    return wsgi.encode("latin-1").decode("utf-8", "replace")
 
 
 class MoveRoute:
@@ -53,54 +55,30 @@ class MoveRoute:
         which the metrics name too."""
         self.flask = flask
         self.rule = rule
-        head, _, tail = rule.partition("<game_id>")
-        self.path = re.compile(re.escape(head) + "(" + GAME_ID_PATTERN.strip("^$") + ")"
-                               + re.escape(tail))
+        self.head, _, self.tail = rule.partition("<game_id>")
         self.engine = engine
         self.edge = edge
         self.max_body = cfg.max_body_bytes
-        # what sends every move to Flask: its port for metrics, limits counted per request
+        # the port of the metrics answers nothing but /metrics: Flask says so
         self.metrics_port = str(cfg.metrics_port) if cfg.metrics_port else None
-        self.limited = bool(cfg.rate_limit_per_ip or cfg.rate_limit_per_token)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        if environ["REQUEST_METHOD"] != "POST" or environ.get("QUERY_STRING") \
-                or self.limited or environ.get("CONTENT_TYPE") != "application/json":
-            return self.flask(environ, start_response)
-        found = self.path.fullmatch(environ.get("PATH_INFO", ""))
-        if found is None or environ.get("SERVER_PORT") == self.metrics_port:
-            return self.flask(environ, start_response)
-        return self.move(found.group(1), environ, start_response)
+        if environ["REQUEST_METHOD"] == "POST" and environ.get("SERVER_PORT") != self.metrics_port:
+            path = environ.get("PATH_INFO", "")
+            if path.startswith(self.head) and path.endswith(self.tail):
+                game_id = path[len(self.head):len(path) - len(self.tail)]
+                if game_id and "/" not in game_id:
+                    return self.move(_text(game_id), environ, start_response)
+        return self.flask(environ, start_response)
 
     def move(self, game_id: str, environ: dict[str, Any],
              start_response: StartResponse) -> Iterable[bytes]:
         started = time.perf_counter()
-        length = environ.get("CONTENT_LENGTH") or ""
-        size = int(length) if length.isdigit() else -1
-        if not 0 <= size <= self.max_body:
-            return self.flask(environ, start_response)
-        raw = b""
-        try:
-            raw = environ["wsgi.input"].read(size)
-            if len(raw) != size:
-                raise ValueError("the body is shorter than its Content-Length")
-            token = parse_bearer(environ.get("HTTP_AUTHORIZATION"))
-            if token is None:
-                raise ValueError("no token")
-            key = parse_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY"))
-            if_match = parse_if_match(environ.get("HTTP_IF_MATCH"))
-            body = integers(orjson.loads(raw))
-        except (ApiError, ValueError):  # orjson's JSONDecodeError is a ValueError
-            return self._to_flask(environ, start_response, raw)
-        except Exception as exc:  # noqa: BLE001 - the worker's RequestTimeout: Flask answers
-            return self._to_flask(environ, start_response, raw, exc)
-        try:
-            answer = play.act(self.engine, game_id, token, body, if_match, key,
-                              fingerprint_of("POST", environ["PATH_INFO"], b"", raw)
-                              if key else "")
-        except Exception as exc:  # noqa: BLE001 - every error is answered by the Flask route
-            return self._to_flask(environ, start_response, raw, exc)
         rid = request_id(environ.get("HTTP_X_REQUEST_ID"))
+        try:
+            answer = self.play(game_id, environ)
+        except Exception as exc:  # noqa: BLE001 - every error is answered as problem JSON
+            return self.refuse(exc, game_id, environ, start_response, started, rid)
         headers = list(_EDGE)
         if answer.replayed:
             headers.append(("Idempotent-Replayed", "true"))
@@ -113,11 +91,38 @@ class MoveRoute:
                           time.perf_counter() - started, rid)
         return [out]
 
-    def _to_flask(self, environ: dict[str, Any], start_response: StartResponse, raw: bytes,
-                  raised: BaseException | None = None) -> Iterable[bytes]:
-        """The request handed to Flask with the body read so far (and what the move raised,
-        for the route to answer)."""
-        environ["wsgi.input"] = io.BytesIO(raw)
-        if raised is not None:
-            environ[RAISED] = raised
-        return self.flask(environ, start_response)
+    def play(self, game_id: str, environ: dict[str, Any]) -> Answer:
+        """The move's checks, in the order of every route of games (the rate limits; the
+        credentials; the body, its headers and the game's id), then the move."""
+        self.edge.limit("POST", _text(environ["PATH_INFO"]), environ.get("REMOTE_ADDR") or
+                        "unknown", environ.get("HTTP_AUTHORIZATION"))
+        query = environ.get("QUERY_STRING", "").encode("latin-1")
+        args = ImmutableMultiDict(parse_qsl(query.decode(), keep_blank_values=True,
+                                            errors="werkzeug.url_quote")) if query else {}
+        token = credentials_first(ENDPOINT, environ.get("HTTP_AUTHORIZATION"), args, False)
+        body = json_of(environ, self.max_body)
+        key = parse_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY"))
+        if_match = parse_if_match(environ.get("HTTP_IF_MATCH"))
+        game_id = checked_game_id(game_id)
+        fingerprint = fingerprint_of("POST", _text(environ["PATH_INFO"]), query,
+                                     read_body(environ, self.max_body)) if key else ""
+        return play.act(self.engine, game_id, token, body, if_match, key, fingerprint)
+
+    def refuse(self, raised: Exception, game_id: str, environ: dict[str, Any],
+               start_response: StartResponse, started: float, rid: str) -> Iterable[bytes]:
+        """The problem JSON of what the move ended in, with the edge's headers; a failed
+        authentication counted, and past its limit answered 429."""
+        found = problem_of(raised, self.max_body)
+        if found.metric in AUTH_FAILURES:
+            found = self.edge.auth_failed((environ.get("REMOTE_ADDR") or "unknown", game_id)) \
+                or found
+        out = found.body(rid)
+        headers = [("Content-Type", "application/problem+json"),
+                   ("Content-Length", str(len(out))), *found.headers.items(),
+                   ("X-Request-ID", rid), *_EDGE,
+                   *self.edge.cors(environ.get("HTTP_ORIGIN"))]
+        start_response(f"{found.status} {HTTP_STATUS_CODES.get(found.status, 'Error').upper()}",
+                       headers)
+        self.edge.account("POST", self.rule, _text(environ["PATH_INFO"]), found.status,
+                          found.metric, time.perf_counter() - started, rid)
+        return [out]

@@ -12,7 +12,7 @@ from impresario_rules.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEX
 from . import schemas as s
 from .declared import load_body
 from .errors import ApiError
-from .games import problems
+from .documented import problems
 from .http import json_body, json_response
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets",

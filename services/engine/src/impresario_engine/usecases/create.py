@@ -11,21 +11,26 @@ from typing import Any
 from impresario_rules import RULESETS
 
 from ..store import StoreError
-from ..table.access import HOST, new_token, token_hash
+from ..table.access import HOST, new_game_id, new_token, token_hash
 from ..table.clock import split_options
-from ..table.errors import INVALID, NOT_FOUND, Refused
+from ..table.errors import BUSY, INVALID, NOT_FOUND, Refused
 from ..table.views import game_view
-from . import upkeep
-from .unit import Engine, insert
+from . import idempotency, upkeep
+from .unit import Answer, Engine, insert, load
 
 log = logging.getLogger("impresario_engine.create")
 
 
 def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | None,
-                options: dict[str, Any] | None, private: bool = False
-                ) -> tuple[dict[str, Any], str, str | None, str | None]:
-    """A new open game: ``(its view, the host token, the spectator token, the join token)``;
-    the last two only for a private game (each shown once, stored hashed)."""
+                options: dict[str, Any] | None, private: bool = False,
+                idempotency_key: str | None = None, fingerprint: str = "", client: str = ""
+                ) -> Answer:
+    """A new open game: ``{"game", "host_token", "spectator_token", "spectator_link",
+    "join_token", "join_link"}`` (the game as its host sees it; the spectator's and the
+    joiner's credentials only for a private game, each shown once and stored hashed). With an
+    ``idempotency_key`` (``client``: the caller's address), the creation is planned first
+    (:func:`~.idempotency.planned_create`): a retry gets the same game and credentials, the
+    game as it is then."""
     ruleset = RULESETS.get(ruleset_name)
     if ruleset is None:
         raise Refused("ruleset_not_found", NOT_FOUND,
@@ -42,19 +47,55 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
         seed = secrets.randbits(63)
     # the game as its seats are taken: nothing hidden is drawn until it starts (record.start)
     state, events = ruleset.setup(players, core_options, seed)
-    host_token = new_token()
-    spectator_token = new_token() if private else None
-    join_token = new_token() if private else None
-    version, doc = insert(engine, {
-        "ruleset": ruleset.name, "players": players, "seed": seed, "seeded": seeded,
-        "options": core_options, "settings": settings,
-        "host": token_hash(host_token),
-        "spectator": token_hash(spectator_token) if spectator_token else None,
-        "joiner": token_hash(join_token) if join_token else None,
-        "seats": [], "state": state}, events)
+    fields = {"ruleset": ruleset.name, "players": players, "seed": seed, "seeded": seeded,
+              "options": core_options, "settings": settings}
+    if idempotency_key is None:
+        plan, before = _plan(private, None), False
+        made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state}, events)
+    else:
+        planned = idempotency.planned_create(engine, idempotency_key, fingerprint, client,
+                                             lambda: _plan(private, new_game_id()))
+        if isinstance(planned, Answer):
+            return planned
+        plan, before = planned
+        made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state}, events,
+                      game_id=plan["game"])
+        if made is None:  # made already, by this key's first request
+            loaded = load(engine, plan["game"])
+            if loaded.doc.get("host") != token_hash(plan["host_token"]):
+                raise Refused("id_collision", BUSY, "could not allocate a game id; try again "
+                              "with a new Idempotency-Key")
+            made, before = (loaded.version, loaded.doc), True
+    assert made is not None
+    version, doc = made
     _sweep_a_little(engine)
-    return (game_view(doc, version, None, HOST.viewer, engine.clock()), host_token,
-            spectator_token, join_token)
+    view = game_view(doc, version, None, HOST.viewer, engine.clock())
+    return Answer({"game": view, **_credentials(plan, doc["id"])}, replayed=before)
+
+
+def _plan(private: bool, game_id: str | None) -> dict[str, Any]:
+    """A creation's id (None: the store picks one) and credentials: the host's token, and for
+    a private game the spectator's and the joiner's, and the links that carry them."""
+    plan = {"game": game_id, "host_token": new_token(),
+            "spectator_token": new_token() if private else None,
+            "join_token": new_token() if private else None}
+    return {**plan, **_credentials(plan, game_id)} if game_id else plan
+
+
+def _hashes(plan: dict[str, Any]) -> dict[str, Any]:
+    """What the game keeps of a plan's credentials: their hashes."""
+    return {"host": token_hash(plan["host_token"]),
+            "spectator": token_hash(plan["spectator_token"]) if plan["spectator_token"] else None,
+            "joiner": token_hash(plan["join_token"]) if plan["join_token"] else None}
+
+
+def _credentials(plan: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The answer's credentials, and the links that carry them."""
+    spectator, join = plan["spectator_token"], plan["join_token"]
+    return {"host_token": plan["host_token"], "spectator_token": spectator,
+            "spectator_link": f"/v1/games/{game_id}?spectator={spectator}" if spectator else None,
+            "join_token": join,
+            "join_link": f"/v1/games/{game_id}/seats?join={join}" if join else None}
 
 
 def _sweep_a_little(engine: Engine) -> None:

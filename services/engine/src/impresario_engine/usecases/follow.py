@@ -35,30 +35,32 @@ def follow(engine: Engine, loaded: Loaded, viewer: Any, seat: int | None, after:
     each wait (the client has gone, the worker is stopping)."""
     cfg = engine.config
     game_id = loaded.doc["id"]
-    try:
-        last = after
-        started = time.monotonic()
-        finished = False
-        for seq, event in engine.store.events(game_id, last):
+    last, finished, ended = after, False, False
+
+    def given(found: list[tuple[int, dict[str, Any]]]) -> Iterator[dict[str, Any]]:
+        """``found`` as the viewer sees it, up to the viewer's own seat_left (``ended``)."""
+        nonlocal last, finished, ended
+        for seq, event in found:
             view = numbered(seq, event, viewer)
             finished |= view["type"] == "game_finished"
             last = seq
             yield view
             if _ends_seat(view, seat):
+                ended = True
                 return
-        if loaded.doc["status"] == FINISHED and last >= loaded.doc["seq"]:
+
+    try:
+        started = time.monotonic()
+        yield from given(engine.store.events(game_id, last))
+        if ended or loaded.doc["status"] == FINISHED and last >= loaded.doc["seq"]:
             return
         while not finished:
             if time.monotonic() - started >= cfg.stream_max_seconds or stop():
                 return
             found = engine.store.wait_events(game_id, last, cfg.stream_poll_ms)
-            for seq, event in found:
-                view = numbered(seq, event, viewer)
-                finished |= view["type"] == "game_finished"
-                last = seq
-                yield view
-                if _ends_seat(view, seat):
-                    return
+            yield from given(found)
+            if ended:
+                return
             if not found:
                 current = load(engine, game_id)
                 if is_due(current.doc, current.ruleset, engine.clock()):
@@ -66,12 +68,7 @@ def follow(engine: Engine, loaded: Loaded, viewer: Any, seat: int | None, after:
                     continue
                 if current.doc["status"] == FINISHED:
                     # the stream may have been archived before this wait began
-                    for seq, event in engine.store.events(game_id, last):
-                        last = seq
-                        view = numbered(seq, event, viewer)
-                        yield view
-                        if _ends_seat(view, seat):
-                            return
+                    yield from given(engine.store.events(game_id, last))
                     return
             yield None
     except StoreUnavailable:

@@ -1,10 +1,13 @@
 """Idempotency: a retried request (the same ``Idempotency-Key`` and the same request from the same
 caller) gets the first answer again instead of being made twice.
 
-A game's records live beside it (read and written by the unit of work with the game itself);
-creating a game has no game yet, so its record has a key of its own, claimed first with
-SET NX so that two racing retries cannot both create a game. Credentials in a record are sealed
-with the key (``table/access.py``); a token-less request's key is bound to its client.
+A game's records live beside it (read and written by the unit of work with the game itself, in
+the same atomic write as what the request changed: a worker that dies after that write leaves
+its answer to the retry). Creating a game has no game yet: its key holds the creation's plan
+(the game's id and credentials), written with SET NX before the game, so that a retry, or a
+request racing the first, makes the same creation, and a worker that dies at any point blocks
+nothing (:func:`planned_create`). Credentials in a record are sealed with the key
+(``table/sealing.py``); a token-less request's key is bound to its client.
 
 A move's record does not keep its answer (a few KB, compressed on every move before): it keeps
 what the answer was made of besides the game itself (:func:`move_record`: the version and the
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -142,39 +145,40 @@ def create_key(key: str) -> str:
     return "idem:create:{" + hashlib.sha256(key.encode()).hexdigest()[:32] + "}"
 
 
-def begin_create(engine: Engine, key: str, fingerprint: str, client: str = ""
-                 ) -> dict[str, Any] | None:
-    """The recorded answer to an earlier create with this key by this client, or None (then
-    this request may create the game, and records its answer with :func:`finish_create`)."""
+def planned_create(engine: Engine, key: str, fingerprint: str, client: str,
+                   plan: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool] | Answer:
+    """The creation this Idempotency-Key stands for: ``(its plan, planned before)``.
+
+    The first request writes its plan before the game (``plan()``: the game's id and its
+    credentials, sealed), with SET NX; a retry, or a request racing it, reads that plan and
+    makes the same creation, whether the first request's worker lived to answer or died after
+    any of its writes: the same game, the same credentials, and nothing ever pending. A plan
+    lasts as long as an open game may (``OPEN_GAME_TTL_SECONDS``, at most
+    ``IDEMPOTENCY_TTL_SECONDS``). A record an engine before plans wrote is read too: its
+    answer (an :class:`Answer`), or its mark of a creation still in progress (409)."""
     name = create_key(key)
+    tag = client_tag(key, client)
+    keep = min(engine.config.idempotency_ttl, engine.config.open_game_ttl)
     for _ in range(3):
-        if engine.store.set_if_absent(name, b"pending", 60):
-            return None
+        fresh = plan()
+        record = {"fp": fingerprint, "who": tag, "game": fresh["game"],
+                  "body": engine.sealer.seal({k: v for k, v in fresh.items() if k != "game"},
+                                             "create", key)}
+        if engine.store.set_if_absent(name, codec.pack(record), keep):
+            return fresh, False
         raw = engine.store.get(name)
         if raw is None:
             continue
-        if raw == b"pending":
+        if raw == b"pending":  # an engine before plans, still creating
             raise Refused("idempotency_in_progress", CONFLICT,
                           "a request with this Idempotency-Key is still being processed",
                           retry_after=1)
         found = codec.unpack(raw)
-        _check_client(found, client_tag(key, client))
+        _check_client(found, tag)
         if found["fp"] != fingerprint:
             raise _reused()
-        return _unseal(engine, found["body"], "create", key)
+        opened = _unseal(engine, found["body"], "create", key)
+        if "game" not in found:  # the whole answer, as an engine before plans kept it
+            return Answer(opened, replayed=True)
+        return {"game": found["game"], **opened}, True
     raise contention()
-
-
-def finish_create(engine: Engine, key: str, fingerprint: str, body: dict[str, Any],
-                  client: str = "") -> None:
-    found = {"fp": fingerprint, "body": engine.sealer.seal(body, "create", key),
-             "who": client_tag(key, client)}
-    engine.store.set(create_key(key), codec.pack(found),
-                     engine.config.idempotency_ttl)
-
-
-def abort_create(engine: Engine, key: str) -> None:
-    try:
-        engine.store.delete(create_key(key))
-    except Exception:  # noqa: BLE001 - the record expires by itself anyway
-        pass

@@ -156,21 +156,24 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
     return version
 
 
-def insert(engine: Engine, fields: dict[str, Any], events: list[dict[str, Any]]
-           ) -> tuple[int, dict[str, Any]]:
+def insert(engine: Engine, fields: dict[str, Any], events: list[dict[str, Any]],
+           game_id: str | None = None) -> tuple[int, dict[str, Any]] | None:
     """Store a new open game made of ``fields`` (ruleset, players, seed, options, settings,
-    tokens' hashes, seats, state…) under a fresh id: its version and document."""
+    tokens' hashes, seats, state…): its version and document. Under ``game_id`` when given
+    (None when a game has that id already), else under a fresh id."""
     now = engine.clock()
-    for _ in range(5):
-        game_id = new_game_id()
-        doc = {"id": game_id, **fields,
+    for _ in range(1 if game_id is not None else 5):
+        gid = game_id or new_game_id()
+        doc = {"id": gid, **fields,
                # the bots' randomness (their choices and think times): never sent to anyone
                "secret": new_secret(),
                "created": now, "updated": now, "status": OPEN,
                "seq": 0, "since": {}, "moves": []}
-        version = save(engine, game_id, None, doc, events)
+        version = save(engine, gid, None, doc, events)
         if version is not None:
             return version, doc
+    if game_id is not None:
+        return None
     raise Refused("id_collision", BUSY, "could not allocate a game id; try again")
 
 

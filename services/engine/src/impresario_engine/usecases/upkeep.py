@@ -4,7 +4,6 @@ others get their right due time."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..table import listing
 from ..table.clock import PLAYING
