@@ -88,8 +88,10 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
                         help="print a pass's report only when it did something or failed")
     parser.add_argument("--heartbeat", metavar="FILE", default=None,
                         help="with --loop, touch FILE at every turn (each pass, each game "
-                             "settled), for a liveness probe: python -m impresario_engine "
-                             "alive FILE")
+                             "settled), for the probes: python -m impresario_engine alive "
+                             "FILE; while Redis is away the loop waits for it (backing off, "
+                             "one line when the outage starts, one when it ends) and touches "
+                             "FILE.outage instead (alive FILE --outage-ok)")
     parser.add_argument("--nice", type=int, default=10, metavar="N",
                         help="with --loop, lower this process's CPU priority by N (default 10; "
                              "0: as it is): on a machine it shares with the engine (make run), "
@@ -100,7 +102,7 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
 def run_reap(args: argparse.Namespace) -> int:
     import time
 
-    from .loops import Heartbeat
+    from .loops import Heartbeat, run_loop
     from .usecases.reaper import engine_from_env, reap_once, wait_seconds
 
     engine = engine_from_env()
@@ -108,40 +110,49 @@ def run_reap(args: argparse.Namespace) -> int:
         os.nice(args.nice)
     heart = Heartbeat("reaper", args.heartbeat, engine.store)
     swept = float("-inf")  # the list of games is swept once per --loop seconds
-    while True:
+    errors = 0
+
+    def turn() -> float:
+        """One pass, its report printed; the seconds until the next one. A pass that cannot
+        reach Redis raises StoreError: ``run_loop`` waits the outage out (or, for one pass,
+        ends with a line saying so)."""
+        nonlocal swept, errors
         sweep = time.monotonic() - swept >= args.loop
-        try:
-            report = reap_once(engine, limit=args.limit, sweep=sweep, beat=heart.beat)
-            heart.beat()
-        except KeyboardInterrupt:
-            return 0
+        report = reap_once(engine, limit=args.limit, sweep=sweep, beat=heart.beat)
         if sweep:
             swept = time.monotonic()
+        errors = report["errors"]
         if not args.quiet or report["checked"] or report["errors"]:
             print(json.dumps(report), flush=True)
-        if not args.loop:
-            return 0 if not report["errors"] else 1
-        try:
-            time.sleep(wait_seconds(engine, args.loop))
-        except KeyboardInterrupt:
-            return 0
+        return wait_seconds(engine, args.loop) if args.loop else 0.0
+
+    code = run_loop(turn, heart, args.loop or None)
+    if not args.loop and code == 0 and errors:
+        return 1
+    return code
 
 
 def add_alive(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "alive", help="exit 0 if a loop's heartbeat file was touched lately (a liveness probe)",
         description="Exits 0 when FILE (a loop's --heartbeat) was touched within SECONDS, else "
-                    "1, saying how long ago: the reaper's liveness probe on Kubernetes.")
+                    "1, saying how long ago: the reaper's probes on Kubernetes. A loop touches "
+                    "FILE only at a turn that reached Redis; while it waits out an outage it "
+                    "touches FILE.outage instead, which --outage-ok accepts too.")
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("--within", type=float, default=60.0, metavar="SECONDS",
                         help="how recent the last turn must be (default 60)")
+    parser.add_argument("--outage-ok", action="store_true",
+                        help="also exit 0 while the loop waits out a storage outage (its "
+                             "FILE.outage touched within SECONDS): the process is alive, only "
+                             "Redis is away (a liveness probe; a readiness probe leaves it out)")
     parser.set_defaults(handler=run_alive)
 
 
 def run_alive(args: argparse.Namespace) -> int:
     from .loops import alive
 
-    ok, line = alive(args.file, args.within)
+    ok, line = alive(args.file, args.within, outage_ok=args.outage_ok)
     print(line, file=sys.stdout if ok else sys.stderr)
     return 0 if ok else 1
 

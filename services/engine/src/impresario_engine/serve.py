@@ -10,19 +10,41 @@ Beside gunicorn runs the reaper the cluster runs (``python -m impresario_engine 
 at least once a second (``--reap-every``; 0: none): the bots whose think time is over move (the
 searching ``hard`` bots only there), passed deadlines play their defaults and abandoned games
 end, with nobody watching the game.
+
+This process looks after its children: a reaper that exits is started again, and so is an
+embedded Redis (on the same port, with the same data: its append-only file loses at most the
+last second of writes, as after any crash of Redis), each after a back-off that grows while
+it keeps exiting, with a line each time. When gunicorn exits, everything stops. SIGTERM or
+SIGINT stops gunicorn gracefully, then the reaper and Redis; the temporary folder of the
+metrics (``PROMETHEUS_MULTIPROC_DIR``, when this process made it) goes at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
+from typing import Callable
 
+from .loops import Backoff
 from .store.embedded import EmbeddedRedis
 from .table.sealing import new_key_line
+
+#: seconds between two looks at the children
+POLL_SECONDS = 0.2
+#: the first wait before a child that exited is started again, doubled while it keeps exiting
+RESTART_FIRST = 0.5
+#: the longest wait before a restart
+RESTART_MOST = 30.0
+#: a child that ran this long before it exited is started again after the first wait
+STABLE_SECONDS = 60.0
+#: an embedded Redis that fails to start this many times in a row stops the service
+REDIS_START_TRIES = 5
 
 
 def seal_keys(path: str) -> str:
@@ -37,8 +59,83 @@ def seal_keys(path: str) -> str:
     return path
 
 
+def say(line: str) -> None:
+    print(f"serve: {line}", file=sys.stderr, flush=True)
+
+
+def how_it_ended(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+class Child:
+    """A child this process starts again when it exits: ``start()`` makes it (returns a
+    ``Popen``-like object with ``poll()``), ``look()`` notices its exit and restarts it once
+    its back-off has passed."""
+
+    def __init__(self, name: str, start: Callable[[], subprocess.Popen | None]) -> None:
+        self.name = name
+        self._start = start
+        self.backoff = Backoff(RESTART_FIRST, RESTART_MOST)
+        self.process: subprocess.Popen | None = None
+        self.started = 0.0
+        self.restart_at: float | None = None
+        self.failed_starts = 0
+
+    def start(self) -> None:
+        self.process = self._start()
+        self.started = time.monotonic()
+        self.restart_at = None
+
+    def look(self) -> None:
+        """Restart the child if it exited and its wait is over (a line each time)."""
+        now = time.monotonic()
+        if self.restart_at is None:
+            code = self.process.poll() if self.process is not None else None
+            if code is None:
+                return
+            if now - self.started >= STABLE_SECONDS:
+                self.backoff.reset()
+            wait = self.backoff.next()
+            self.restart_at = now + wait
+            say(f"the {self.name} exited ({how_it_ended(code)}); starting it again in "
+                f"{wait:g} s")
+            return
+        if now < self.restart_at:
+            return
+        try:
+            self.start()
+        except RuntimeError as exc:  # the embedded Redis did not come up
+            self.failed_starts += 1
+            if self.failed_starts >= REDIS_START_TRIES:
+                raise
+            wait = self.backoff.next()
+            self.restart_at = time.monotonic() + wait
+            say(f"the {self.name} did not start ({exc}); trying again in {wait:g} s")
+            return
+        self.failed_starts = 0
+        pid = getattr(self.process, "pid", None)
+        say(f"the {self.name} started again" + (f" (pid {pid})" if pid else ""))
+
+
+def stop_process(proc: subprocess.Popen | None, timeout: float = 30.0) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="impresario_engine.serve", description=__doc__)
+    parser = argparse.ArgumentParser(prog="impresario_engine.serve", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--data-dir", default=os.environ.get("DATA_DIR", "var/redis"))
@@ -61,41 +158,96 @@ def main(argv: list[str] | None = None) -> int:
     env["METRICS_PORT"] = str(args.metrics_port or args.port + 1)
     if args.workers:
         env["WEB_CONCURRENCY"] = str(args.workers)
-    metrics_dir = tempfile.mkdtemp(prefix="impresario-metrics-")
-    env.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
-    embedded = None
-    if not env.get("REDIS_URL") and not env.get("REDIS_URL_FILE"):
-        embedded = EmbeddedRedis(args.data_dir).start()
-        env["REDIS_URL"] = embedded.url
-        print(f"embedded redis on {embedded.url} (data in {args.data_dir})", file=sys.stderr)
-    cmd = [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
-           "impresario_engine.wsgi:app"]
-    print(f"serving on http://{env['BIND']} (metrics on port {env['METRICS_PORT']})",
-          file=sys.stderr)
-    proc = subprocess.Popen(cmd, env=env)
-    reaper = None
-    if args.reap_every > 0:
-        reaper = subprocess.Popen([sys.executable, "-m", "impresario_engine", "reap", "--loop",
-                                   str(args.reap_every), "--quiet"], env=env)
-        print(f"reaper every {args.reap_every:g} s", file=sys.stderr)
 
-    def forward(signum, _frame):
-        for child in (proc, reaper):
+    stopping: list[int] = []  # the signal that asked this process to stop, once one did
+    gunicorn: subprocess.Popen | None = None
+    reaper: Child | None = None
+    redis: Child | None = None
+    embedded: EmbeddedRedis | None = None
+    metrics_dir = None
+
+    def forward(signum, _frame):  # no print here: the main loop may be in the middle of one
+        stopping.append(signum)
+        for child in (gunicorn, reaper.process if reaper else None):
             if child is not None and child.poll() is None:
                 child.send_signal(signum)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, forward)
     try:
-        code = proc.wait()
+        if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+            metrics_dir = tempfile.mkdtemp(prefix="impresario-metrics-")
+            env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        if not env.get("REDIS_URL") and not env.get("REDIS_URL_FILE"):
+            embedded = EmbeddedRedis(args.data_dir)
+
+            def start_redis() -> subprocess.Popen | None:
+                gone = embedded.process
+                if gone is not None and gone.stderr is not None:
+                    gone.stderr.close()
+                embedded.start()  # same port, same folder: the data of the append-only file
+                return embedded.process
+
+            redis = Child("embedded redis", start_redis)
+            try:
+                redis.start()
+            except RuntimeError as exc:
+                say(f"the embedded redis did not start: {exc}")
+                return 1
+            env["REDIS_URL"] = embedded.url
+            say(f"embedded redis on {embedded.url} (data in {args.data_dir}, pid "
+                f"{redis.process.pid if redis.process else '?'})")
+        if stopping:
+            say(f"{signal.Signals(stopping[0]).name}: stopping")
+            return 0
+        if metrics_dir:
+            say(f"metrics of the workers in {metrics_dir} (removed at exit)")
+        cmd = [sys.executable, "-m", "gunicorn", "-c", "python:impresario_engine.gunicorn_conf",
+               "impresario_engine.wsgi:app"]
+        say(f"serving on http://{env['BIND']} (metrics on port {env['METRICS_PORT']})")
+        gunicorn = subprocess.Popen(cmd, env=env)
+        if args.reap_every > 0:
+            reaper = Child("reaper", lambda: subprocess.Popen(
+                [sys.executable, "-m", "impresario_engine", "reap", "--loop",
+                 str(args.reap_every), "--quiet"], env=env))
+            reaper.start()
+            say(f"reaper every {args.reap_every:g} s (pid "
+                f"{reaper.process.pid if reaper.process else '?'})")
+        announced = False
+        while True:
+            if stopping and not announced:
+                announced = True
+                say(f"{signal.Signals(stopping[0]).name}: stopping")
+            code = gunicorn.poll()
+            if code is not None:
+                break
+            if not stopping:
+                try:
+                    if redis is not None:
+                        redis.look()
+                except RuntimeError as exc:
+                    say(f"the embedded redis did not start {REDIS_START_TRIES} times in a row "
+                        f"({exc}): stopping the service")
+                    return 1  # the finally below stops gunicorn and the reaper
+                if reaper is not None:
+                    reaper.look()
+            time.sleep(POLL_SECONDS)
+        if stopping:
+            if not announced:
+                say(f"{signal.Signals(stopping[0]).name}: stopping")
+            return 0 if code in (0, -signal.SIGTERM, -signal.SIGINT) else \
+                code if code > 0 else 1
+        say(f"gunicorn exited ({how_it_ended(code)}): stopping the service")
+        return code if code > 0 else 1
     finally:
-        for child in (proc, reaper):
-            if child is not None and child.poll() is None:
-                child.terminate()
-                child.wait()
+        stopping.append(0)  # no restart from here on
+        stop_process(gunicorn)
+        if reaper is not None:
+            stop_process(reaper.process)
         if embedded is not None:
             embedded.stop()
-    return code
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -80,7 +80,7 @@ class EmbeddedRedis:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
-                raise RuntimeError(f"redis-server exited at start: {err.strip()}")
+                raise RuntimeError(f"redis-server exited at start: {err.strip() or self._last_logged()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
                     s.sendall(b"PING\r\n")
@@ -91,6 +91,15 @@ class EmbeddedRedis:
             time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"redis-server did not answer on port {self.port} within {timeout}s")
+
+    def _last_logged(self) -> str:
+        """The last line of the server's log file (why it exited: it logs there, not on
+        stderr)."""
+        try:
+            lines = (self.data_dir / "redis.log").read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return lines[-1].strip() if lines else ""
 
     def stop(self, timeout: float = 10.0) -> None:
         proc, self.process = self.process, None

@@ -11,10 +11,16 @@ game whose settling fails is looked at again a minute later, so it cannot hold u
 
 Then it sweeps the list of games: the games that have expired leave it, and a game in play
 without a move for ``ABANDON_AFTER_SECONDS`` is finished with the deadline defaults.
+
+A pass that cannot reach Redis raises ``StoreUnavailable`` (``StoreError``): ``reap --loop``
+waits the outage out and goes on (``loops.run_loop``). A pass cut off that way may leave its
+claim on a game behind; the claims carry the process's name (:func:`process_owner`), so the
+same process takes its own claim back at its next pass instead of waiting for it to expire.
 """
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from typing import Any, Callable
@@ -37,6 +43,26 @@ CLAIM_SECONDS = 30
 #: the shortest wait between two passes of ``reap --loop``: it wakes when the next game falls
 #: due (a bot's think time over, a deadline), at most its loop's seconds later
 MIN_WAIT_SECONDS = 0.05
+
+
+_OWNER: tuple[int, str] | None = None
+
+
+def process_owner() -> str:
+    """The name this process's reaper passes put on their claims (one per process)."""
+    global _OWNER
+    if _OWNER is None or _OWNER[0] != os.getpid():
+        _OWNER = (os.getpid(), uuid.uuid4().hex)
+    return _OWNER[1]
+
+
+def claim(store: GameStore, game_id: str, owner: str) -> bool:
+    """Take the claim on a game to settle it; False when another reaper holds it. A claim of
+    ``owner``'s own, left by a pass that Redis's outage cut off, is taken back."""
+    if store.claim(game_id, owner, CLAIM_SECONDS):
+        return True
+    store.release(game_id, owner)  # only if it is ours: nobody of ours is settling it now
+    return store.claim(game_id, owner, CLAIM_SECONDS)
 
 
 def engine_from_env() -> Engine:
@@ -67,11 +93,11 @@ def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = Tru
     store = engine.store
     now = engine.clock()
     started = time.perf_counter()
-    owner = uuid.uuid4().hex
+    owner = process_owner()
     report: dict[str, Any] = {"checked": 0, "settled": 0, "moves": 0, "errors": 0,
                               "missing": 0, "claimed": 0}
     for game_id in store.due_games(now, limit):
-        if not store.claim(game_id, owner, CLAIM_SECONDS):
+        if not claim(store, game_id, owner):
             report["claimed"] += 1  # another reaper is settling it
             continue
         try:
