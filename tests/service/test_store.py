@@ -356,7 +356,7 @@ def test_the_lanes_packer_writes_what_redis_pys_writes():
     the scripts take: str (any UTF-8), bytes (any), int."""
     import redis
 
-    from impresario_engine.store.redis_store import _pack
+    from impresario_engine.store.connection import _pack
 
     conn = redis.Connection()
     for command in [("EVALSHA", "ab" * 20, 3, "game:{x}", b"\x00\xff\r\n", "é€", 0, -5, ""),

@@ -22,6 +22,7 @@ from .api import lobby as lobby_api
 from .api import ops as ops_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
+from .api import schemas_rulesets as sr
 from .api import web as web_client
 from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
@@ -107,7 +108,7 @@ def _document(api: Api) -> None:
         name: _component(spec, schema) for name, schema in s.create_game_schemas().items()})
     spec.components.schema("FieldErrors", s.FIELD_ERRORS)
     spec.components.schema("Join", schema=s.JoinSchema)
-    spec.components.schema("Calculator", schema=s.CalculatorSchema)
+    spec.components.schema("Calculator", schema=sr.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)
     games, scores = {}, {}

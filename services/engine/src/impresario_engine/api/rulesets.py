@@ -10,6 +10,7 @@ from impresario_rules.turandot.scoring import best_arrangement, score_cast
 from impresario_rules.wordjam import word_value
 from impresario_rules.wordjam.words import EMPTY, INVALID_CHARACTERS, REASON_TEXT, TOO_LONG
 from . import schemas as s
+from . import schemas_rulesets as sr
 from .declared import load_body
 from .errors import ApiError
 from .documented import problems
@@ -22,7 +23,7 @@ PROBLEM = "application/problem+json"
 
 @blp.route("", methods=["GET"])
 @blp.doc(operationId="listRulesets")
-@blp.response(200, s.RulesetsSchema, description="Every ruleset the engine plays")
+@blp.response(200, sr.RulesetsSchema, description="Every ruleset the engine plays")
 @problems(blueprint=blp)
 def list_rulesets():
     """List the rulesets"""
@@ -33,7 +34,7 @@ def list_rulesets():
     "in": "path", "name": "ruleset", "required": True,
     "schema": {"type": "string", "enum": sorted(RULESETS)}}])
 @blp.doc(operationId="getRuleset")
-@blp.response(200, s.RulesetSchema, description="A ruleset: player counts, options, move types")
+@blp.response(200, sr.RulesetSchema, description="A ruleset: player counts, options, move types")
 @problems(404, blueprint=blp)
 def get_ruleset(ruleset: str):
     """Describe a ruleset"""
@@ -48,7 +49,7 @@ def get_ruleset(ruleset: str):
     "required": True, "content": {"application/json": {"schema": "Calculator", "example": {
         "singers": ["S04", "S01", "S10", "S02", "S03", "S07"], "director": "favourite_roles",
         "stage_elements": 1}}}})
-@blp.response(200, s.CalculatorResultSchema, description="The breakdown, the total and the best arrangement")
+@blp.response(200, sr.CalculatorResultSchema, description="The breakdown, the total and the best arrangement")
 @problems(400, 413, 415, 422, blueprint=blp)
 def score_calculator():
     """Score a Turandot cast
@@ -85,7 +86,7 @@ def score_calculator():
     })
 
 
-_CALC = s.CalculatorSchema()
+_CALC = sr.CalculatorSchema()
 
 
 @blp.route("/wordjam/value", methods=["POST"])

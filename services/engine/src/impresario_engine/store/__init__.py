@@ -1,5 +1,6 @@
 """Storage: every game lives in Redis, under keys that share the hash tag ``{<game id>}``."""
 
-from .redis_store import UNSCHEDULED, GameStore, StoreError, StoreUnavailable, connect
+from .connection import connect
+from .redis_store import UNSCHEDULED, GameStore, StoreError, StoreUnavailable
 
 __all__ = ["UNSCHEDULED", "GameStore", "StoreError", "StoreUnavailable", "connect"]
