@@ -25,7 +25,7 @@ def read_template(rds: redis.Redis, gid: str, tokens: list[str], players: int
 
 
 def create_started(svc: Engine, players: int, seed: int) -> tuple[str, list[str]]:
-    view, _host, _spec, _join = create.create_game(svc, "turandot", players, seed, None)
+    view = create.create_game(svc, "turandot", players, seed, None).body["game"]
     tokens = [seats.join(svc, view["id"], f"P{i}").body["token"] for i in range(players)]
     return view["id"], tokens
 

@@ -40,13 +40,15 @@ def _populate(svc, start: int, end: int) -> None:
     for i in range(start, end):
         private = i % 10 == 9  # its players are seated by the host (or its join link)
         if i % 5 == 4:
-            view, host, *_ = create.create_game(svc, "turandot", 2, i, None, private=private)
+            made = create.create_game(svc, "turandot", 2, i, None, private=private).body
+            view, host = made["game"], made["host_token"]
             seats.join(svc, view["id"], "Ada", token=host if private else None)
             seats.join(svc, view["id"], "Bea", token=host if private else None)
             continue
         ruleset = ("turandot", "wordjam", "muzicando")[i % 3]
-        view, host, *_ = create.create_game(svc, ruleset, PLAYERS[ruleset], i, None,
-                                            private=private)
+        made = create.create_game(svc, ruleset, PLAYERS[ruleset], i, None,
+                                  private=private).body
+        view, host = made["game"], made["host_token"]
         seats.join(svc, view["id"], "Ada", token=host if private else None)
         if i % 4 == 0:
             seats.join(svc, view["id"], "Robo", token=host, bot=BOTS[ruleset])

@@ -28,10 +28,9 @@ def step_storage(url: str, rds: redis.Redis) -> list[dict]:
             seed = 1000 * n + g
             rng = random.Random(seed)
             key = uuid.uuid4().hex
-            idempotency.begin_create(svc, key, "fp")
-            view, host, _, _ = create.create_game(svc, "turandot", n, seed, None)
-            idempotency.finish_create(svc, key, "fp", {"game": view, "host_token": host})
-            gid = view["id"]
+            created = create.create_game(svc, "turandot", n, seed, None, idempotency_key=key,
+                                         fingerprint="fp")
+            gid = created.body["game"]["id"]
             tokens = [seats.join(svc, gid, f"P{i}", uuid.uuid4().hex, f"fp{i}").body["token"]
                       for i in range(n)]
             moves = 0
