@@ -43,7 +43,7 @@ ENDPOINT = "games.make_move"
 
 def _text(wsgi: str) -> str:
     """A WSGI string (bytes as latin-1) as the text it is (UTF-8), as Flask reads a path."""
-    return wsgi.encode("latin-1").decode("utf-8", "replace")
+    return wsgi if wsgi.isascii() else wsgi.encode("latin-1").decode("utf-8", "replace")
 
 
 class MoveRoute:

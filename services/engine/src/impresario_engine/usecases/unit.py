@@ -61,7 +61,7 @@ class Loaded:
         return RULESETS[self.doc["ruleset"]]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Answer:
     """What a use case answers a request that may be retried with an Idempotency-Key: ``body``,
     whether it is the first answer given again (``replayed``), and the body's JSON when the use
@@ -76,7 +76,7 @@ class Answer:
         return self.encoded if self.encoded is not None else orjson.dumps(self.body)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Save:
     """What a step decided: the game's new document and the events to append (and the
     idempotency record ``(field, record)`` to keep with them), saved with a compare-and-set;
@@ -90,7 +90,7 @@ class Save:
     refusal: Exception | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Done:
     """A step that finished without writing (a replay, a no-op): its result."""
 
