@@ -1,4 +1,5 @@
-"""The README's examples run as written (against the live test server instead of :8000)."""
+"""The examples of docs/api.md (where the README sends a newcomer) run as written, against the
+live test server instead of :8000."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
 
 
 def _blocks(lang: str) -> list[str]:
