@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import random
+import time
 from typing import Any, Callable, Iterator
 from urllib.parse import urlsplit
 
@@ -190,3 +191,17 @@ def read_blocks(resp: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
 
 def doc_of(redis_client, game_id: str) -> dict[str, Any]:
     return stored(redis_client, game_id)[1]
+
+
+def until(check: Callable[[], Any], seconds: float = 20.0, why: str = "", log: Any = None,
+          every: float = 0.05) -> Any:
+    """Poll ``check()`` every ``every`` seconds until it returns something true: that value;
+    after ``seconds``, fail saying ``why`` (and what the file ``log`` holds, if given)."""
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        found = check()
+        if found:
+            return found
+        time.sleep(every)
+    raise AssertionError(f"timed out: {why}" + (f"\n{log.read_text(errors='replace')}"
+                                                 if log else ""))

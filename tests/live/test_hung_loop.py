@@ -18,6 +18,8 @@ import time
 
 import pytest
 
+from .live_helpers import until
+
 WITHIN = 2.0
 
 
@@ -35,15 +37,6 @@ def _probe(path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "impresario_engine", "alive", str(path),
                            "--within", str(WITHIN)], capture_output=True, text=True, timeout=30)
 
-
-def _until(check, seconds: float = 20.0):
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError("timed out")
 
 
 @pytest.fixture
@@ -68,14 +61,14 @@ def test_a_hung_reaper_fails_its_probe_and_passes_again_once_it_turns(reaper, re
     first = _probe(heartbeat)
     if not heartbeat.exists():
         assert first.returncode == 1 and "no heartbeat yet" in first.stderr
-    _until(lambda: _probe(heartbeat).returncode == 0)
+    until(lambda: _probe(heartbeat).returncode == 0)
     os.kill(proc.pid, signal.SIGSTOP)  # hung
     time.sleep(WITHIN + 1)
     failed = _probe(heartbeat)
     assert failed.returncode == 1, failed.stdout
     assert re.search(r"last turned \d+ s ago \(more than 2 s\)", failed.stderr), failed.stderr
     os.kill(proc.pid, signal.SIGCONT)
-    _until(lambda: _probe(heartbeat).returncode == 0)
+    until(lambda: _probe(heartbeat).returncode == 0)
     assert proc.poll() is None
 
 
@@ -84,9 +77,9 @@ def test_metrics_show_when_the_reaper_last_turned(reaper, redis_server):
     from impresario_engine.app import create_app
 
     proc, heartbeat = reaper
-    _until(heartbeat.exists)
+    until(heartbeat.exists)
     app = create_app({"redis_url": redis_server.url})
-    seen = _until(lambda: re.search(
+    seen = until(lambda: re.search(
         r'^impresario_loop_last_turn_timestamp_seconds\{loop="reaper"\} (\S+)$',
         app.test_client().get("/metrics").get_data(as_text=True), re.M))
     assert abs(float(seen[1]) - time.time()) < 30

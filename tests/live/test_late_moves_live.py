@@ -20,20 +20,12 @@ import pytest
 
 from service_helpers import Http, auth, http_table, stored
 
+from .live_helpers import until
+
 pytestmark = pytest.mark.slow
 
 ALLOWANCE = 2.0  # the engine's LATE_MOVE_SECONDS, its default
 
-
-def _until(check, seconds: float = 15.0, every: float = 0.02):
-    """Poll ``check()`` until it returns something true; that value."""
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
-        found = check()
-        if found:
-            return found
-        time.sleep(every)
-    raise AssertionError("the reaper did not play the lapse in time")
 
 
 def _lapsed(redis_client, gid: str, moves: int):
@@ -44,7 +36,7 @@ def _lapsed(redis_client, gid: str, moves: int):
         if played and all(m[2] == "deadline" for m in played):
             return version, doc, time.monotonic()
         return None
-    return _until(check)
+    return until(check, 15.0, "the reaper did not play the lapse in time", every=0.02)
 
 
 def _refused_and_nothing_changed(http: Http, redis_client, gid: str, token: str,

@@ -22,7 +22,7 @@ import redis
 
 from conftest import UNLIMITED
 from impresario_engine.store.embedded import EmbeddedRedis, free_port
-from .live_helpers import doc_of
+from .live_helpers import doc_of, until
 
 LOOP = 0.5
 MOVE_SECONDS = 3
@@ -33,15 +33,6 @@ def _alive(heartbeat, *flags: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "impresario_engine", "alive", str(heartbeat),
                            "--within", "1", *flags], capture_output=True, text=True, timeout=30)
 
-
-def _until(check, seconds: float, why: str):
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"timed out: {why}")
 
 
 def _lines(path) -> list[dict]:
@@ -70,7 +61,7 @@ def test_the_reaper_waits_out_a_redis_restart_and_plays_what_fell_due(tmp_path):
             stdout=log, stderr=subprocess.STDOUT)
     stored = redis.Redis.from_url(server.url)
     try:
-        _until(heartbeat.exists, 30, "the reaper's first turn")
+        until(heartbeat.exists, 30, "the reaper's first turn")
         client = create_app({"redis_url": server.url, **UNLIMITED}).test_client()
         created = client.post("/v1/games", json={
             "ruleset": "turandot", "players": 2, "seed": 3,
@@ -95,12 +86,12 @@ def test_the_reaper_waits_out_a_redis_restart_and_plays_what_fell_due(tmp_path):
 
         server = EmbeddedRedis(data, port=server.port, appendonly=True).start()
         back = time.monotonic()
-        moves = _until(lambda: _moves(stored, gid), 10, "the deadline played after the outage")
+        moves = until(lambda: _moves(stored, gid), 10, "the deadline played after the outage")
         played = time.monotonic() - back
         assert played < 2.0, f"the due deadline was played {played:.2f} s after Redis's return"
         assert moves == [[0, LOWEST_BID, "deadline"], [1, LOWEST_BID, "deadline"]]
         assert reaper.poll() is None
-        _until(lambda: _alive(heartbeat).returncode == 0, 5, "ready again")
+        until(lambda: _alive(heartbeat).returncode == 0, 5, "ready again")
         assert not (tmp_path / "heartbeat.outage").exists()
         time.sleep(2 * LOOP)  # a few more turns: no line of theirs about the outage
     finally:

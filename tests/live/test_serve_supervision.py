@@ -26,18 +26,10 @@ import redis
 from conftest import UNLIMITED_ENV, _free_port, _healthy
 from service_helpers import Http, http_table
 
+from .live_helpers import until
+
 MOVES_AGAIN_WITHIN = 10.0
 
-
-def _until(check, seconds: float, why: str, log: Path | None = None):
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"timed out: {why}" + (f"\n{log.read_text(errors='replace')}"
-                                                 if log else ""))
 
 
 def _children(pid: int) -> dict[str, int]:
@@ -80,7 +72,7 @@ class Serve:
                 [sys.executable, "-m", "impresario_engine.serve", "--port", str(self.port),
                  "--metrics-port", str(_free_port()), "--data-dir", str(folder / "redis"),
                  "--workers", "1"], env=env, stdout=out, stderr=subprocess.STDOUT)
-        _until(lambda: _healthy(self.port) or self.proc.poll() is not None, 60, "serve's /healthz",
+        until(lambda: _healthy(self.port) or self.proc.poll() is not None, 60, "serve's /healthz",
                self.log)
         assert self.proc.poll() is None, self.text()
         self.redis_url = re.search(r"embedded redis on (\S+)", self.text())[1]
@@ -112,13 +104,13 @@ def _moving_game(serve: Serve, stored) -> tuple[str, int]:
     gid, _, _ = http_table(Http(f"http://127.0.0.1:{serve.port}"), {
         "ruleset": "turandot", "players": 4, "seed": 3, "options": {"move_seconds": 1}})
     seated = _version(stored, gid)
-    return gid, _until(lambda: _version(stored, gid) > seated and _version(stored, gid), 10,
+    return gid, until(lambda: _version(stored, gid) > seated and _version(stored, gid), 10,
                        "the reaper moves the game", serve.log)
 
 
 def _moves_again(serve: Serve, stored, gid: str, version: int) -> float:
     start = time.monotonic()
-    _until(lambda: _version(stored, gid) > version, MOVES_AGAIN_WITHIN,
+    until(lambda: _version(stored, gid) > version, MOVES_AGAIN_WITHIN,
            "the game moves again", serve.log)
     return time.monotonic() - start
 
@@ -144,7 +136,7 @@ def test_serve_restarts_its_reaper_and_its_redis_and_cleans_up_at_sigterm(tmp_pa
         # reaper (which waited it out) and gunicorn go on with it
         gid, version = _moving_game(serve, stored)
         os.kill(second["redis"], signal.SIGKILL)
-        _until(lambda: not _running(second["redis"]), 10, "redis-server gone")
+        until(lambda: not _running(second["redis"]), 10, "redis-server gone")
         _moves_again(serve, stored, gid, version)
         third = _children(serve.proc.pid)
         assert third["redis"] != second["redis"]
@@ -179,4 +171,4 @@ def test_when_gunicorn_exits_serve_stops_everything(tmp_path):
     assert code != 0
     assert "gunicorn exited (killed by SIGKILL): stopping the service" in serve.text()
     assert not serve.metrics.exists()
-    _until(lambda: not any(_running(pid) for pid in children.values()), 30, "children gone")
+    until(lambda: not any(_running(pid) for pid in children.values()), 30, "children gone")
