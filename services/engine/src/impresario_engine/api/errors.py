@@ -1,8 +1,9 @@
 """Errors as RFC 9457 problem JSON: ``{type, title, status, code, detail}`` with a stable ``code``.
 
-Every error the service returns goes through :func:`problem`, so clients see one shape. The
-rules and the table refuse with a kind, never a status: :data:`STATUS_OF` is the one table that
-says which status each kind is (:func:`refusal_response`). :class:`ApiError` is for what only HTTP
+Every error a request ends in becomes a :class:`Problem` in one place, :func:`problem_of` (the
+move's own route and Flask's error handlers both ask it), so clients see one shape. The rules
+and the table refuse with a kind, never a status: :data:`STATUS_OF` is the one table that says
+which status each kind is. :class:`ApiError` is for what only HTTP
 knows (a body that is not JSON, a query that does not parse).
 """
 
