@@ -3,9 +3,9 @@ embedded Redis (append-only file on) in a folder of the test's own.
 
 A game whose seats all have a one-second move deadline moves by itself (the reaper plays each
 passed deadline; nobody asks the engine for the game, whose version is read in Redis itself).
-SIGKILL of the reaper child: serve starts it again and the game moves again within 10 s. SIGKILL
+SIGKILL of the reaper child: serve starts it again and the game moves again (within 30 s). SIGKILL
 of the embedded redis-server child: serve starts it again on the same port with the same data,
-and the game moves again within 10 s. SIGTERM of serve: it stops every child and removes its
+and the game moves again (within 30 s). SIGTERM of serve: it stops every child and removes its
 temporary metrics folder. And when gunicorn itself exits, serve stops everything.
 """
 
@@ -28,7 +28,7 @@ from service_helpers import Http, http_table
 
 from .live_helpers import until
 
-MOVES_AGAIN_WITHIN = 10.0
+MOVES_AGAIN_WITHIN = 30.0  # a bound on "at all": ~2 s alone, more beside another test
 
 
 

@@ -84,7 +84,8 @@ def test_request_id_is_echoed_and_in_problems(client):
 
 
 def test_json_logs_carry_the_request_id_and_never_a_token(client, make_game, caplog):
-    from impresario_engine.api.edge import JsonFormatter, RequestLog
+    from impresario_engine.api.edge import RequestLog
+    from impresario_engine.logs import JsonFormatter
 
     caplog.set_level(logging.INFO, logger="impresario_engine")
     game = make_game(players=2, seed=3)

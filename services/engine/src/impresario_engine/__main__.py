@@ -102,10 +102,12 @@ def add_reap(subparsers: argparse._SubParsersAction) -> None:
 def run_reap(args: argparse.Namespace) -> int:
     import time
 
+    from .logs import configure_logging
     from .loops import Heartbeat, run_loop
     from .usecases.reaper import engine_from_env, reap_once, wait_seconds
 
     engine = engine_from_env()
+    configure_logging(engine.config.log_level)
     if args.loop and args.nice > 0:
         os.nice(args.nice)
     heart = Heartbeat("reaper", args.heartbeat, engine.store)

@@ -28,6 +28,7 @@ from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
 from .api.move_route import MoveRoute
 from .config import Config
+from .logs import configure_logging
 from .store import GameStore, StoreUnavailable, connect
 from .usecases.unit import Engine
 
@@ -88,7 +89,7 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     app.extensions["impresario_store"] = store
     app.extensions["impresario_api"] = api
     _errors(app, cfg.max_body_bytes)
-    edge.configure_logging(cfg.log_level)
+    configure_logging(cfg.log_level)
     shared = edge.install(app, cfg, store)
     # moves are answered in front of Flask's request machinery, everything else behind it
     move_rule = next(r.rule for r in app.url_map.iter_rules() if r.endpoint == "games.make_move")

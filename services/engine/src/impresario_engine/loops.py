@@ -24,12 +24,16 @@ out a long outage is not restarted for it, while one hung for good still is.
 from __future__ import annotations
 
 import json
+import logging
 import os
-import sys
 import time
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
 from .store import GameStore, StoreError
+
+#: the loops' lines, in the engine's JSON log format (:mod:`.logs`) once the process calls
+#: ``logs.configure_logging``
+log = logging.getLogger("impresario_engine.loops")
 
 #: seconds between two notes of a loop's heartbeat in Redis
 STORE_EVERY = 5.0
@@ -39,14 +43,6 @@ BACKOFF_FIRST = 0.1
 BACKOFF_MOST = 2.0
 #: what the loop file next to the heartbeat file is called: ``FILE`` + this
 OUTAGE_SUFFIX = ".outage"
-
-
-def say(level: str, msg: str, out: TextIO | None = None, **fields: Any) -> None:
-    """One JSON line on stderr in the shape of the engine's logs (``ts``, ``level``,
-    ``logger``, ``msg``, then ``fields``)."""
-    line = {"ts": round(time.time(), 3), "level": level, "logger": "impresario_engine.loops",
-            "msg": msg, **fields}
-    print(json.dumps(line, default=str), file=out or sys.stderr, flush=True)
 
 
 class Backoff:
@@ -69,13 +65,12 @@ class Outage:
     """A loop's storage outage, if it is in one: ``failed(exc)`` at each turn that failed on
     the storage (the first one says the outage started) answers how long to wait before the
     next try; ``recovered()`` after a turn that went through (says the outage ended, if
-    there was one). One line each, however many turns fail in between."""
+    there was one). One line each (warnings both), however many turns fail in between."""
 
-    def __init__(self, loop: str, backoff: Backoff, out: TextIO | None = None,
+    def __init__(self, loop: str, backoff: Backoff,
                  clock: Callable[[], float] = time.time) -> None:
         self.loop = loop
         self.backoff = backoff
-        self.out = out
         self.clock = clock
         self.since: float | None = None  # wall-clock time of the first failed turn
         self.tries = 0
@@ -86,17 +81,19 @@ class Outage:
         self.error = str(exc) or type(exc).__name__
         if self.since is None:
             self.since = self.clock()
-            say("warning", f"{self.loop}: storage unavailable, waiting for it (trying again "
-                f"after {self.backoff.first:g} s, doubling up to {self.backoff.most:g} s)",
-                self.out, loop=self.loop, outage="started", error=self.error)
+            log.warning("%s: storage unavailable, waiting for it (trying again after %g s, "
+                        "doubling up to %g s)", self.loop, self.backoff.first, self.backoff.most,
+                        extra={"loop": self.loop, "outage": "started", "error": self.error})
         return self.backoff.next()
 
     def recovered(self) -> None:
         if self.since is None:
             return
         lasted = self.clock() - self.since
-        say("info", f"{self.loop}: storage back after {lasted:.1f} s, resuming", self.out,
-            loop=self.loop, outage="ended", seconds=round(lasted, 3), failed_turns=self.tries)
+        # a warning as its start was: who sees that the loop waits sees that it goes on
+        log.warning("%s: storage back after %.1f s, resuming", self.loop, lasted,
+                 extra={"loop": self.loop, "outage": "ended", "seconds": round(lasted, 3),
+                        "failed_turns": self.tries})
         self.since = None
         self.tries = 0
         self.error = ""
@@ -154,8 +151,7 @@ class Heartbeat:
             os.replace(part, self.outage_path)
 
 
-def run_loop(turn: Callable[[], float], heart: Heartbeat, period: float | None,
-             out: TextIO | None = None) -> int:
+def run_loop(turn: Callable[[], float], heart: Heartbeat, period: float | None) -> int:
     """Run ``turn()`` (one pass of the loop's work, answering how many seconds to sleep before
     the next one) until interrupted (Ctrl-C: 0). ``period=None``: one pass only, whose storage
     failure ends the process with a line and 1 (never a traceback). Otherwise a turn that
@@ -163,7 +159,7 @@ def run_loop(turn: Callable[[], float], heart: Heartbeat, period: float | None,
     back-off from ``BACKOFF_FIRST`` up to ``min(period, BACKOFF_MOST)`` seconds, and the loop
     goes on as soon as the storage answers again (:class:`Outage`, :class:`Heartbeat`)."""
     most = BACKOFF_MOST if period is None else min(max(period, BACKOFF_FIRST), BACKOFF_MOST)
-    outage = Outage(heart.loop, Backoff(BACKOFF_FIRST, most), out)
+    outage = Outage(heart.loop, Backoff(BACKOFF_FIRST, most))
     while True:
         try:
             wait = turn()
@@ -171,9 +167,9 @@ def run_loop(turn: Callable[[], float], heart: Heartbeat, period: float | None,
             return 0
         except StoreError as exc:
             if period is None:
-                say("error", f"{heart.loop}: storage unavailable, the pass did not complete: "
-                    f"{str(exc) or type(exc).__name__}", out, loop=heart.loop,
-                    error=str(exc) or type(exc).__name__)
+                error = str(exc) or type(exc).__name__
+                log.error("%s: storage unavailable, the pass did not complete: %s", heart.loop,
+                          error, extra={"loop": heart.loop, "error": error})
                 return 1
             wait = outage.failed(exc)
             heart.wait_out(outage.since or time.time(), outage.error)
