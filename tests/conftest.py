@@ -96,8 +96,62 @@ def openapi_spec():
     from openapi_core import OpenAPI, Config
 
     path = Path(__file__).resolve().parents[1] / "openapi.yaml"
+    _schemas_checked_fast_first(path)
     return OpenAPI.from_file_path(str(path), config=Config(
         extra_media_type_deserializers={"application/problem+json": json.loads}))
+
+
+def _schemas_checked_fast_first(path) -> None:
+    """openapi-core checks every value against its schema with jsonschema, in Python: most of
+    the time a test of the app spends. Each schema it builds a validator for is compiled once
+    more, by jsonschema-rs (the same JSON Schema 2020-12, in Rust), which answers first: a value it
+    accepts is accepted, one it refuses goes to openapi-core's own validation, whose verdict
+    and message stand. (Where a oneOf has a discriminator, each branch's ``ruleset`` is an
+    enum of its own name, so the plain oneOf jsonschema-rs checks means the same.)"""
+    from urllib.parse import quote
+
+    import jsonschema_rs
+    import yaml
+    from openapi_core.validation.schemas import factories
+    from openapi_core.validation.schemas.validators import SchemaValidator
+
+    factory = factories.SchemaValidatorsFactory
+    if getattr(factory.create, "fast_first", False):
+        return
+    spec = yaml.safe_load(path.read_text())
+    compiled: dict[tuple, Any] = {}
+    build = factory.create
+
+    class FastFirst(SchemaValidator):
+        fast: Any = None
+
+        def validate(self, value: Any) -> None:
+            if not self.fast.is_valid(value):
+                super().validate(value)
+
+    def create(self, spec_path, schema, *args, **kwargs):
+        """openapi-core's validator of ``schema`` with jsonschema-rs's in front, each made once
+        (openapi-core makes one per value it checks; they keep nothing of the values)."""
+        where = tuple(schema.parts)
+        key = (id(self), where, *(id(a) for a in args),
+               *((k, v if isinstance(v, (bool, type(None))) else id(v))
+                 for k, v in sorted(kwargs.items())))
+        if key not in compiled:
+            made = build(self, spec_path, schema, *args, **kwargs)
+            if args or kwargs.get("forbid_unspecified_additional_properties") or \
+                    kwargs.get("enforce_properties_required"):
+                compiled[key] = made  # extras, or stricter than the schema: openapi-core alone
+                return made
+            pointer = "/".join(quote(str(p).replace("~", "~0").replace("/", "~1"), safe="")
+                               for p in where)  # a JSON pointer, as a URI fragment
+            fast = FastFirst(made.schema, made.validator)
+            # the whole spec as the root, so that its "#/components/..." references resolve
+            fast.fast = jsonschema_rs.Draft202012Validator({**spec, "$ref": f"#/{pointer}"})
+            compiled[key] = fast
+        return compiled[key]
+
+    create.fast_first = True  # type: ignore[attr-defined]
+    factory.create = create
 
 
 @pytest.fixture
