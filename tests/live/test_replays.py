@@ -105,6 +105,7 @@ def _check_replay(client, redis_client, gid: str, expect: dict[str, Any]) -> int
 
 
 @pytest.mark.slow
+@pytest.mark.deep
 def test_replays_reproduce_over_a_hundred_games(client, clock, redis_client):
     rng = random.Random(2024)
     styles = {"bots": 0, "humans": 0, "deadlines": 0}

@@ -128,7 +128,7 @@ def _observe_all(client, game, tokens, obs: Observer, seen: dict | None = None) 
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6),
-                                          (5, 7), (5, 8)])
+                                          pytest.param(5, 7, marks=pytest.mark.deep), (5, 8)])
 def test_no_secret_reaches_anyone(client, make_game, redis_client, players, seed):
     game = make_game(players=players, seed=seed, first_maestro="random")
     obs = Observer(redis_client, game.id, players)

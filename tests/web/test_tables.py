@@ -167,6 +167,7 @@ def _until_scored(pages) -> None:
     raise AssertionError("the turn was never scored")
 
 
+@pytest.mark.deep
 def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_server):
     # the bots think like people, from a fifth to all of min(bot_seconds, 80% of the window):
     # a minute or more before a call, so Dan calls first however slow the machine; a few
@@ -362,6 +363,7 @@ def test_a_two_player_turandot_game_with_the_dummy(open_page, shot, web_server):
     shot(page, "turandot-dummy-final-phone")
 
 
+@pytest.mark.deep
 def test_a_muzicando_team_match_against_three_bots(open_page, shot, web_server):
     """Teams from the lobby's form (four players, four hands): the auction each hand, your
     partner named in the players' table, the teams' totals on the score sheet."""
