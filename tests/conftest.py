@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import logging
 import os
 import subprocess
 import sys
@@ -274,6 +275,18 @@ def reproducible_bot_secrets(request, monkeypatch):
 
     monkeypatch.setattr(access, "secrets",
                         types.SimpleNamespace(**{**vars(secrets), "token_hex": token_hex}))
+
+
+@pytest.fixture
+def engine_log(caplog, monkeypatch):
+    """``caplog``, listening to the engine's own loggers at INFO: once the engine configured its
+    logging they write JSON lines to stderr and do not propagate, so caplog's handler is put on
+    them directly (and each record is caught once, whether configured already or not)."""
+    engine = logging.getLogger("impresario_engine")
+    caplog.set_level(logging.INFO, logger="impresario_engine")
+    monkeypatch.setattr(engine, "handlers", [*engine.handlers, caplog.handler])
+    monkeypatch.setattr(engine, "propagate", False)
+    return caplog
 
 
 @pytest.fixture

@@ -197,18 +197,17 @@ def test_gunicorn_listens_on_the_metrics_port_beside_the_api(gunicorn_server, re
             assert resp.status == 200
 
 
-def test_request_lines_are_written_in_batches_and_none_is_lost(app_factory, caplog):
+def test_request_lines_are_written_in_batches_and_none_is_lost(app_factory, engine_log):
     """LOG_BATCH_SECONDS: the lines of requests that end close together reach the log in one
     record (one write), each line whole and in order; the batch is written by the process's
     own thread once its time is up, with no request to push it."""
-    caplog.set_level(logging.INFO, logger="impresario_engine")
     client = app_factory(log_batch_seconds=0.5).test_client()
     for i in range(10):
         assert client.get("/v1/rulesets", headers={"X-Request-ID": f"batch-{i}"}).status_code == 200
 
     def written() -> list[list[str]]:
         return [[json.loads(line)["request_id"] for line in r.json_line.splitlines()]
-                for r in caplog.records if r.name == "impresario_engine.requests"]
+                for r in engine_log.records if r.name == "impresario_engine.requests"]
 
     deadline = time.monotonic() + 30
     while not written() and time.monotonic() < deadline:

@@ -195,7 +195,7 @@ def test_finished_game_is_archived_small_and_whole(client, redis_client):
     assert again.get_json() == final.get_json()
 
 
-def test_a_failed_archive_leaves_the_finished_game_whole(app_factory, redis_client, caplog,
+def test_a_failed_archive_leaves_the_finished_game_whole(app_factory, redis_client, engine_log,
                                                          monkeypatch):
     """Archiving runs after the finishing move is saved: if Redis refuses it (out of memory,
     say) or the game is not as expected, the move still succeeds and the game reads as ever."""
@@ -206,10 +206,6 @@ def test_a_failed_archive_leaves_the_finished_game_whole(app_factory, redis_clie
     app = app_factory()
     client = app.test_client()
     store = app.extensions["impresario_store"]
-    caplog.set_level(logging.WARNING, logger="impresario_engine")
-    # the engine's loggers write JSON to stderr and do not propagate: listen to them directly
-    engine_log = logging.getLogger("impresario_engine")
-    monkeypatch.setattr(engine_log, "handlers", [*engine_log.handlers, caplog.handler])
     for seed, failure in ((9, ResponseError("OOM command not allowed when used memory > "
                                             "'maxmemory'")), (11, False)):
         game_id, _host, tokens = _play_with_keys(client, 2, seed)
@@ -236,7 +232,7 @@ def test_a_failed_archive_leaves_the_finished_game_whole(app_factory, redis_clie
         assert [e["seq"] for e in feed["events"]] == list(range(1, feed["last_seq"] + 1))
         assert client.get(f"{url}/score").status_code == 200
         assert any(game_id in r.getMessage() and "archiv" in r.getMessage()
-                   for r in caplog.records), [r.getMessage() for r in caplog.records]
+                   for r in engine_log.records), [r.getMessage() for r in engine_log.records]
 
 
 def test_an_archived_game_refuses_any_further_write(client, redis_client):
