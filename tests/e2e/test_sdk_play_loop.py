@@ -84,7 +84,8 @@ CASES = [
     ("turandot", ["greedy", "random", "random", "random"], 41),
     ("turandot", ["random", "greedy", "greedy"], 42),
     ("turandot", ["greedy", "random"], 43),  # two players: the dummy
-    ("muzicando", ["greedy", "random", "greedy", "random"], 44),
+    pytest.param("muzicando", ["greedy", "random", "greedy", "random"], 44,
+                 marks=pytest.mark.deep),
 ]
 
 

@@ -112,7 +112,9 @@ def play_to_the_end(page, base: str, gid: str, token: str, check=None) -> set[st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", sorted(GAMES))
+# Turandot's whole game in make test; the other two in make test-deep
+@pytest.mark.parametrize("ruleset", [r if r == "turandot" else pytest.param(r, marks=pytest.mark.deep)
+                                     for r in sorted(GAMES)])
 def test_a_whole_game_in_each_language_leaves_no_english(open_page, shot, web_server, ruleset):
     for lang in ("it", "de", "fr", "en"):
         page = open_page("desktop", locale=f"{lang}-{lang.upper()}" if lang != "en" else "en-GB").page
