@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import json
 import logging
 import os
 import threading
@@ -38,7 +37,6 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import NotFound
 
 from ..config import Config
-
 from ..store import StoreUnavailable
 from . import ops
 from .errors import ApiError, Problem, respond

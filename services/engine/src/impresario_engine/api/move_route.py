@@ -94,8 +94,9 @@ class MoveRoute:
     def play(self, game_id: str, environ: dict[str, Any]) -> Answer:
         """The move's checks, in the order of every route of games (the rate limits; the
         credentials; the body, its headers and the game's id), then the move."""
-        self.edge.limit("POST", _text(environ["PATH_INFO"]), environ.get("REMOTE_ADDR") or
-                        "unknown", environ.get("HTTP_AUTHORIZATION"))
+        path = _text(environ["PATH_INFO"])
+        self.edge.limit("POST", path, environ.get("REMOTE_ADDR") or "unknown",
+                        environ.get("HTTP_AUTHORIZATION"))
         query = environ.get("QUERY_STRING", "").encode("latin-1")
         args = ImmutableMultiDict(parse_qsl(query.decode(), keep_blank_values=True,
                                             errors="werkzeug.url_quote")) if query else {}
@@ -104,7 +105,7 @@ class MoveRoute:
         key = parse_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY"))
         if_match = parse_if_match(environ.get("HTTP_IF_MATCH"))
         game_id = checked_game_id(game_id)
-        fingerprint = fingerprint_of("POST", _text(environ["PATH_INFO"]), query,
+        fingerprint = fingerprint_of("POST", path, query,
                                      read_body(environ, self.max_body)) if key else ""
         return play.act(self.engine, game_id, token, body, if_match, key, fingerprint)
 
