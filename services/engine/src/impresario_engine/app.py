@@ -20,11 +20,13 @@ from .api import edge
 from .api import games as games_api
 from .api import lobby as lobby_api
 from .api import ops as ops_api
+from .api import players as players_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import schemas_rulesets as sr
 from .api import web as web_client
 from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
+from .api.identity import Verifier, load_issuers
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
 from .api.move_route import MoveRoute
 from .config import Config
@@ -76,6 +78,7 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     api.register_blueprint(games_api.blp)
     api.register_blueprint(lobby_api.blp)
     api.register_blueprint(ops_api.blp)
+    api.register_blueprint(players_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
@@ -87,6 +90,11 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
     app.extensions["impresario"] = Engine(store, cfg, clock or time.time)
     app.extensions["impresario_store"] = store
+    issuers = {}
+    if cfg.trusted_issuers_file:
+        with open(cfg.trusted_issuers_file, encoding="utf-8") as fh:
+            issuers = load_issuers(fh.read())
+    app.extensions["impresario_identity"] = Verifier(issuers, clock or time.time)
     app.extensions["impresario_api"] = api
     _errors(app, cfg.max_body_bytes)
     configure_logging(cfg.log_level)
@@ -109,6 +117,8 @@ def _document(api: Api) -> None:
         name: _component(spec, schema) for name, schema in s.create_game_schemas().items()})
     spec.components.schema("FieldErrors", s.FIELD_ERRORS)
     spec.components.schema("Join", schema=s.JoinSchema)
+    spec.components.schema("NewPlayer", schema=players_api.s.NewPlayerSchema)
+    spec.components.schema("Claim", schema=players_api.s.ClaimSchema)
     spec.components.schema("Calculator", schema=sr.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)

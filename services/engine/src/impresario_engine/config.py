@@ -74,6 +74,9 @@ class Config:
     #: Kubernetes Secret; ``python -m impresario_engine seal-key`` writes a line of it): the
     #: first seals, every one opens (table/sealing.py). Empty: the Idempotency-Key alone
     seal_keys_file: str = ""
+    #: the host platforms whose users are players: TRUSTED_ISSUERS_FILE, JSON
+    #: (api/identity.py); none by default (players are then anonymous ones only)
+    trusted_issuers_file: str = ""
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
     #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
     finished_idempotency_seconds: int = 600
@@ -147,6 +150,8 @@ class Config:
             rematch_hold_seconds=_int("REMATCH_HOLD_SECONDS", cls.rematch_hold_seconds),
             idempotency_ttl=_int("IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl),
             seal_keys_file=os.environ.get("SEAL_KEYS_FILE", cls.seal_keys_file),
+            trusted_issuers_file=os.environ.get("TRUSTED_ISSUERS_FILE",
+                                                cls.trusted_issuers_file),
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
             late_move_seconds=_float("LATE_MOVE_SECONDS", cls.late_move_seconds),

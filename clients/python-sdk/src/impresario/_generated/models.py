@@ -343,6 +343,10 @@ class ChooserEvent(TypedDict):
     seat: int
 
 
+class Claim(TypedDict):
+    code: str
+
+
 class CreateMuzicandoGame(TypedDict):
     ruleset: Literal["muzicando"]
     players: int
@@ -439,6 +443,14 @@ class DealerMustBidEvent(TypedDict):
     type: Literal["dealer_must_bid"]
     hand: int
     seat: int
+
+
+class DeviceCode(TypedDict):
+    code: str
+    expires_at: float
+    """
+    Unix time (seconds) from which the code gives nothing
+    """
 
 
 class Director(TypedDict):
@@ -845,6 +857,10 @@ class LobbySeat(TypedDict):
     """
 
 
+class Me(TypedDict):
+    player: Player
+
+
 class MoveResult(TypedDict):
     version: int
     events: list[Event]
@@ -1049,6 +1065,10 @@ class MuzicandoYou(TypedDict):
     hand: list[Literal["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7", "red-sign", "orange-1", "orange-2", "orange-3", "orange-4", "orange-5", "orange-6", "orange-7", "orange-sign", "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5", "yellow-6", "yellow-7", "yellow-sign", "green-1", "green-2", "green-3", "green-4", "green-5", "green-6", "green-7", "green-sign", "blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7", "blue-sign", "indigo-1", "indigo-2", "indigo-3", "indigo-4", "indigo-5", "indigo-6", "indigo-7", "indigo-sign", "violet-1", "violet-2", "violet-3", "violet-4", "violet-5", "violet-6", "violet-7", "violet-sign"]]
 
 
+class NewPlayer(TypedDict):
+    name: str
+
+
 class NominateMove(TypedDict):
     type: Literal["nominate"]
     seat: int
@@ -1157,6 +1177,27 @@ class PlaceMove(TypedDict):
 class PlaceSpace(TypedDict):
     type: Literal["place"]
     cards: list[MuzicandoPlaceOption]
+
+
+class Player(TypedDict):
+    id: str
+    name: str
+    kind: Literal["anonymous", "platform"]
+    """
+    `anonymous`: made by a client on a first visit, held by its credential; `platform`: a host platform's user (a JWT of a trusted issuer)
+    """
+    created: float
+    """
+    Unix time (seconds)
+    """
+
+
+class PlayerCredential(TypedDict):
+    player: Player
+    token: str
+    """
+    the player's credential on this device, shown once: `Authorization: Bearer <token>` on `/v1/me`
+    """
 
 
 class PlayerOutEvent(TypedDict):

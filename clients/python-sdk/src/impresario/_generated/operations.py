@@ -472,6 +472,61 @@ def metrics(transport: Transport, *, token: str | None = None) -> str:
     return data
 
 
+def create_player(transport: Transport, body: models.NewPlayer | JSONObject, *, token: str | None = None) -> models.PlayerCredential:
+    """Become a player (`POST /v1/players`).
+
+    For a page or a terminal with no platform behind it: an anonymous player, named, and its
+    credential on this device (only its hash is stored). With it as the bearer, `/v1/me` is
+    the player; `POST /v1/me/device-codes` moves it to another device.
+    """
+    path = "/v1/players"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_player_credential(data)
+
+
+def get_me(transport: Transport, *, token: str | None = None) -> models.Me:
+    """Who am I (`GET /v1/me`).
+
+    The player the bearer is: a player credential (`POST /v1/players`), or a JWT of a trusted
+    issuer (`TRUSTED_ISSUERS_FILE`), whose user becomes a player the first time it is seen.
+    """
+    path = "/v1/me"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_me(data)
+
+
+def create_device_code(transport: Transport, *, token: str | None = None) -> models.DeviceCode:
+    """Move to another device (`POST /v1/me/device-codes`).
+
+    A code (8 characters) that gives the caller's player to another device once, within ten
+    minutes: `POST /v1/players/claim` there. The device it was made on keeps its credential.
+    No body.
+    """
+    path = "/v1/me/device-codes"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_device_code(data)
+
+
+def claim_device_code(transport: Transport, body: models.Claim | JSONObject, *, token: str | None = None) -> models.PlayerCredential:
+    """Continue on this device (`POST /v1/players/claim`).
+
+    The player a device code gives (`POST /v1/me/device-codes` on the other device), with a
+    credential of this device's own. The code is used up; an unknown, used or expired one is
+    401 `invalid_device_code`.
+    """
+    path = "/v1/players/claim"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_player_credential(data)
+
+
 def as_rulesets(data: object) -> models.Rulesets:
     """``data`` (decoded JSON) as a Rulesets, once its top-level shape is checked."""
     return cast("models.Rulesets", _checked(data, "Rulesets", [["rulesets"]]))
@@ -567,6 +622,21 @@ def as_health(data: object) -> models.Health:
     return cast("models.Health", _checked(data, "Health", [["status"]]))
 
 
+def as_player_credential(data: object) -> models.PlayerCredential:
+    """``data`` (decoded JSON) as a PlayerCredential, once its top-level shape is checked."""
+    return cast("models.PlayerCredential", _checked(data, "PlayerCredential", [["player", "token"]]))
+
+
+def as_me(data: object) -> models.Me:
+    """``data`` (decoded JSON) as a Me, once its top-level shape is checked."""
+    return cast("models.Me", _checked(data, "Me", [["player"]]))
+
+
+def as_device_code(data: object) -> models.DeviceCode:
+    """``data`` (decoded JSON) as a DeviceCode, once its top-level shape is checked."""
+    return cast("models.DeviceCode", _checked(data, "DeviceCode", [["code", "expires_at"]]))
+
+
 def as_create_game(data: object) -> models.CreateGame:
     """``data`` (decoded JSON) as a CreateGame, once its top-level shape is checked."""
     return cast("models.CreateGame", _checked(data, "CreateGame", tag="ruleset", variants={"turandot": ["players", "ruleset"], "wordjam": ["players", "ruleset"], "muzicando": ["players", "ruleset"]}))
@@ -587,4 +657,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "create_device_code", "claim_device_code"]

@@ -137,14 +137,15 @@ def bearer_token() -> str | None:
     return parse_bearer(request.headers.get("Authorization"))
 
 
-def parse_bearer(header: str | None) -> str | None:
+def parse_bearer(header: str | None, longest: int = 256) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header (None without the header);
-    401 ``invalid_token`` when it is of another form."""
+    401 ``invalid_token`` when it is of another form or longer than ``longest`` (a game's
+    tokens are 32 characters; a platform's JWT, on the players' routes, may be kilobytes)."""
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 256:
+    if scheme.lower() != "bearer" or not token or len(token) > longest:
         raise ApiError(401, "invalid_token", "use 'Authorization: Bearer <token>'",
                        headers={"WWW-Authenticate": 'Bearer error="invalid_request"'})
     return token

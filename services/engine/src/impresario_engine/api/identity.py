@@ -29,8 +29,6 @@ the issuer's keys cannot be fetched now.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import threading
 import time
@@ -98,18 +96,13 @@ def load_issuers(text: str) -> dict[str, Issuer]:
 
 @dataclass(frozen=True)
 class PlatformUser:
-    """Who a verified JWT stands for: its issuer's user ``subject``."""
+    """Who a verified JWT stands for: its issuer's user ``subject`` (the player
+    ``table.players.platform_player_id(issuer, subject)``)."""
 
     issuer: str
     subject: str
     name: str | None
 
-    @property
-    def player_id(self) -> str:
-        """The player's id: ``iss|sub`` digested (an issuer's URL and a user id are no URL
-        segment), the same on every pod and every day."""
-        digest = hashlib.sha256(f"{self.issuer}|{self.subject}".encode()).digest()[:15]
-        return "p" + base64.b32encode(digest).decode().lower()
 
 
 def _refused(code: str, detail: str) -> ApiError:

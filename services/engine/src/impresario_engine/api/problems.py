@@ -40,12 +40,23 @@ READ = {401: ("missing_token", "invalid_token", "invalid_ticket"), 403: ("privat
 AUTHENTICATED = {401: ("missing_token", "invalid_token", "invalid_ticket"),
                  404: ("game_not_found",)}
 
+#: an operation of the caller's player: a player credential, or a trusted issuer's JWT
+ME = {401: ("missing_token", "invalid_token", "invalid_player_token", "jwt_malformed",
+            "jwt_untrusted_issuer", "jwt_algorithm_refused", "jwt_unknown_key", "jwt_expired",
+            "jwt_not_yet_valid", "jwt_wrong_audience", "jwt_missing_claim", "jwt_invalid"),
+      503: ("jwks_unavailable",)}
+
 #: a path whose number is not a number matches no route
 ROUTE = "not_found"
 
 #: per operation id: the codes of each status it documents (merged from the groups above)
 OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "listRulesets": (LIMITED,),
+    "createPlayer": (LIMITED, STORE, BODY, {422: ("name_blank", "name_invisible_characters",
+                                                  "name_too_long")}),
+    "getMe": (LIMITED, STORE, ME),
+    "createDeviceCode": (LIMITED, STORE, ME),
+    "claimDeviceCode": (LIMITED, STORE, BODY, {401: ("invalid_device_code",)}),
     "getRuleset": (LIMITED, {404: ("ruleset_not_found",)}),
     "scoreTurandotCast": (LIMITED, BODY, {422: ("not_a_permutation", "unknown_director",
                                                "unknown_singer", *RULESETS["turandot"]

@@ -33,6 +33,7 @@ from ..metrics import STORAGE_REFUSALS
 from . import codec
 from .connection import Lane, LeanScript
 from .lobby import LobbyIndex
+from .players import PlayerIndex
 
 
 class StoreError(Exception):
@@ -117,6 +118,8 @@ class GameStore:
         self._rematch = client.register_script(self.REMATCH)
         #: the list of games (lobby): its own keys, in a slot of their own
         self.lobby = LobbyIndex(client, self._call)
+        #: players, apart from any table: each key in a slot of its own
+        self.players = PlayerIndex(client, self._call, self._take)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):

@@ -1,0 +1,74 @@
+"""The Redis side of players (people apart from any table):
+
+- ``player:{<id>}``: a hash, the player's record (``name``, ``kind``, ``created``; for a
+  platform's player its ``issuer`` and ``subject``).
+- ``player-credential:{<digest>}``: the player id a player credential stands for, under the
+  credential's SHA-256 (the credential itself is never stored).
+- ``player-code:{<digest>}``: a one-time code that moves a player to another device: the player
+  id, under the code's SHA-256, until it is taken (once) or its time is up.
+
+Each key has a hash tag of its own: nothing here is written with anything else in one step. A
+player is written before any credential that stands for it, so a credential never stands for
+nobody; a crash between the two leaves a record nobody holds, which costs a few bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def player_key(player_id: str) -> str:
+    return f"player:{{{player_id}}}"
+
+
+def credential_key(digest: str) -> str:
+    return f"player-credential:{{{digest}}}"
+
+
+def code_key(digest: str) -> str:
+    return f"player-code:{{{digest}}}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class PlayerIndex:
+    """Players in Redis; every call through the store's guard (``call``: Redis failures become
+    ``StoreUnavailable``/``StoreError``); ``take`` reads and deletes a key in one step."""
+
+    def __init__(self, client: Any, call: Callable[..., Any], take: Callable[..., Any]) -> None:
+        self.client = client
+        self._call = call
+        self._take = take
+
+    def put(self, player_id: str, fields: dict[str, str]) -> None:
+        self._call(self.client.hset, player_key(player_id), mapping=fields)
+
+    def put_new_fields(self, player_id: str, fields: dict[str, str]) -> None:
+        """Only the fields the record does not have yet (a platform's player seen again)."""
+        def run():
+            pipe = self.client.pipeline(transaction=False)
+            for name, value in fields.items():
+                pipe.hsetnx(player_key(player_id), name, value)
+            pipe.execute()
+        self._call(run)
+
+    def get(self, player_id: str) -> dict[str, str] | None:
+        found = self._call(self.client.hgetall, player_key(player_id))
+        return {_text(k): _text(v) for k, v in found.items()} if found else None
+
+    def put_credential(self, digest: str, player_id: str) -> None:
+        self._call(self.client.set, credential_key(digest), player_id)
+
+    def holder(self, digest: str) -> str | None:
+        found = self._call(self.client.get, credential_key(digest))
+        return _text(found) if found is not None else None
+
+    def put_code(self, digest: str, player_id: str, ttl_seconds: int) -> bool:
+        return bool(self._call(self.client.set, code_key(digest), player_id, nx=True,
+                               ex=ttl_seconds))
+
+    def take_code(self, digest: str) -> str | None:
+        found = self._call(self._take, keys=[code_key(digest)])
+        return _text(found) if found is not None else None

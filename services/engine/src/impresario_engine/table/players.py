@@ -1,0 +1,64 @@
+"""Players: people apart from any table, who come back. A player is anonymous (made by the
+built-in page or the terminal on a first visit, held by a player credential) or a host
+platform's user (``iss|sub`` of a JWT its issuer signed, api/identity.py). Their ids have one
+shape: ``p`` and 24 base32 letters and digits."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+ANONYMOUS, PLATFORM = "anonymous", "platform"
+#: how long a code that moves a player to another device may be used (once)
+DEVICE_CODE_SECONDS = 600
+
+
+def _id_of(digest: bytes) -> str:
+    return "p" + base64.b32encode(digest[:15]).decode().lower()
+
+
+def new_player_id() -> str:
+    return _id_of(secrets.token_bytes(15))
+
+
+def platform_player_id(issuer: str, subject: str) -> str:
+    """The id of a platform's user: ``iss|sub`` digested, the same on every pod and every day
+    (an issuer's URL and a user id are no URL segment)."""
+    return _id_of(hashlib.sha256(f"{issuer}|{subject}".encode()).digest())
+
+
+def new_credential() -> str:
+    """A player credential: 192 random bits, URL-safe, never a dot (a JWT has two)."""
+    return secrets.token_urlsafe(24)
+
+
+def new_device_code() -> str:
+    """A code that moves a player to another device: 8 characters a person can type (no 0/O,
+    1/I/L), about 40 bits; used once, within ``DEVICE_CODE_SECONDS``."""
+    alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+def digest(secret: str) -> str:
+    """What is stored of a credential or a code: its SHA-256 (codes upper-cased first)."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    kind: str
+    created: float
+
+    @classmethod
+    def of(cls, player_id: str, record: dict[str, str]) -> "Player":
+        return cls(player_id, record.get("name", ""), record.get("kind", ANONYMOUS),
+                   float(record.get("created", 0)))
+
+    def view(self) -> dict[str, Any]:
+        """What the player and the API are shown of a player: nothing of its credentials."""
+        return {"id": self.id, "name": self.name, "kind": self.kind, "created": self.created}
