@@ -28,6 +28,8 @@ FREE = {
     ("Problem", "phase"): "the phase of whichever ruleset the game plays (see its view)",
     ("OptionDoc", "type"): "the option's type in words",
     ("Problem", "code"): "each operation narrows it to its own enum",
+    ("DeviceCode", "code"): "a one-time code that moves a player to another device",
+    ("Claim", "code"): "that code, as a person typed it",
 }
 
 

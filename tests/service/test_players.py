@@ -120,3 +120,12 @@ def test_a_platform_user_is_one_player_on_every_request(platform_client, redis_c
 def test_without_trusted_issuers_every_jwt_is_refused(client):
     resp = client.get("/v1/me", headers=auth(_jwt()))
     assert resp.status_code == 401 and resp.get_json()["code"] == "jwt_untrusted_issuer"
+
+
+def test_players_made_from_one_address_are_limited_like_games(app_factory, redis_client,
+                                                              one_rate_window):
+    client = app_factory(rate_limit_create_per_ip=3).test_client()
+    made = [client.post("/v1/players", json={"name": f"P{i}"}) for i in range(4)]
+    assert [r.status_code for r in made] == [201, 201, 201, 429]
+    assert made[-1].get_json()["code"] == "create_rate_limited"
+    assert len(list(redis_client.scan_iter(match="player:*"))) == 3  # the refused one made nothing

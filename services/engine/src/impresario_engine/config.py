@@ -114,7 +114,7 @@ class Config:
     rate_limit_per_ip: int = 0
     #: requests a minute allowed per bearer token on /v1 (0: no limit)
     rate_limit_per_token: int = 0
-    #: games one client address may create a minute (0: no limit)
+    #: games one client address may create a minute, and players likewise (0: no limit)
     rate_limit_create_per_ip: int = 20
     #: failed authentications (a token or join link that is not valid) one client address may
     #: make a minute on one game; beyond, its further failures there get 429 instead of 401

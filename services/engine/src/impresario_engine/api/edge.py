@@ -207,12 +207,15 @@ class Edge:
         self.throttle = AuthThrottle(store, cfg.auth_failures_per_ip)
 
     def limit(self, method: str, path: str, address: str, authorization: str | None) -> None:
-        """The rate limits of a request to ``/v1`` (429 past one of them): games created per
-        address, requests per address, requests per token (each off unless configured)."""
+        """The rate limits of a request to ``/v1`` (429 past one of them): games and players
+        created per address, requests per address, requests per token (each off unless configured)."""
         cfg, store = self.cfg, self.store
         if cfg.rate_limit_create_per_ip and method == "POST" and path == "/v1/games":
             _limit(store, "create", address, cfg.rate_limit_create_per_ip,
                    "create_rate_limited", "games created", "address")
+        if cfg.rate_limit_create_per_ip and method == "POST" and path == "/v1/players":
+            _limit(store, "player", address, cfg.rate_limit_create_per_ip,
+                   "create_rate_limited", "players created", "address")
         if cfg.rate_limit_per_ip:
             _limit(store, "address", address, cfg.rate_limit_per_ip)
         if cfg.rate_limit_per_token and authorization:

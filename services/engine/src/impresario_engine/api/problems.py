@@ -53,7 +53,8 @@ ROUTE = "not_found"
 OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "listRulesets": (LIMITED,),
     "createPlayer": (LIMITED, STORE, BODY, {422: ("name_blank", "name_invisible_characters",
-                                                  "name_too_long")}),
+                                                  "name_too_long"),
+                                            429: ("create_rate_limited",)}),
     "getMe": (LIMITED, STORE, ME),
     "createDeviceCode": (LIMITED, STORE, ME),
     "claimDeviceCode": (LIMITED, STORE, BODY, {401: ("invalid_device_code",)}),
