@@ -112,6 +112,9 @@ for _code in ("not_enough_money", "maestro_cannot_hire_helper", "no_helpers_in_d
               "office_seats_mismatch", "duplicate_slot", "slot_empty", "unknown_seat",
               "cannot_nominate_self", "director_not_in_pile", "not_a_permutation"):
     POSITIVE_REJECTIONS[(MOVES, _code)] = _STATE
+# a player's name: the same rules as a seat's (but no table to share it with)
+for _code in ("name_invisible_characters", "name_blank", "name_too_long"):
+    POSITIVE_REJECTIONS[("POST /v1/players", _code)] = POSITIVE_REJECTIONS[(SEATS, _code)]
 
 schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml")
 # The state machine follows the spec's own links. Links that schemathesis would infer from the
