@@ -87,6 +87,10 @@ POSITIVE_REJECTIONS: dict[tuple[str, str], str] = {
     ("GET /v1/games", "invalid_cursor"): "a cursor is one the listing handed out (the `next` "
     "link of a page with the same filters): the server's memory, not the request's shape",
     ("GET /v1/games", "cursor_expired"): "a cursor is good for an hour after its page: " + _STATE,
+    ("GET /v1/me/games", "invalid_cursor"): "a cursor is one the listing handed out: the "
+    "server's memory, not the request's shape",
+    ("GET /v1/leaderboards/{ruleset}", "invalid_cursor"): "a cursor is one the leaderboard "
+    "handed out: the server's memory, not the request's shape",
     # a seat: the name as Unicode sees it, the bots of the game's ruleset
     (SEATS, "name_invisible_characters"): "a name may not hold characters that show nothing "
     "(format, private-use, unassigned code points, separators, blank letters): Unicode's "

@@ -40,7 +40,9 @@ def _stored_text(redis_client) -> bytes:
     out = b""
     for key in redis_client.scan_iter(match="player*"):
         kind = redis_client.type(key)
-        value = redis_client.hgetall(key) if kind == b"hash" else redis_client.get(key)
+        value = redis_client.hgetall(key) if kind == b"hash" else \
+            redis_client.smembers(key) if kind == b"set" else \
+            redis_client.zrange(key, 0, -1) if kind == b"zset" else redis_client.get(key)
         out += key + repr(value).encode()
     return out
 

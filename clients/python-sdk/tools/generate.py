@@ -240,6 +240,8 @@ def gen_operations(spec: dict) -> str:
                 model, check = shape(schemas, content["application/json"]["schema"])
                 parsers[model] = check
                 ret, raw, result = f"models.{model}", False, f"as_{snake(model)}(data)"
+            elif not content:  # 204 No Content: nothing to give back
+                ret, raw, result = "None", True, "None"
             else:
                 ret, raw, result = "str", True, "data"
             out.append(f"\n\ndef {name}({signature}) -> {ret}:\n")
@@ -265,12 +267,16 @@ def gen_operations(spec: dict) -> str:
                     f"token={'token' if secured else 'None'}"]
             if raw:
                 args.append("raw=True")
-            out.append(f"    data = transport.request({', '.join(args)})\n")
-            if raw:
+            if result == "None":
+                out.append(f"    transport.request({', '.join(args)})\n")
+            else:
+                out.append(f"    data = transport.request({', '.join(args)})\n")
+            if raw and result != "None":
                 out.append("    if not isinstance(data, str):\n"
                            "        raise UnexpectedResponse(f\"expected text, got "
                            "{type(data).__name__}\")\n")
-            out.append(f"    return {result}\n")
+            if result != "None":
+                out.append(f"    return {result}\n")
     # every discriminated union too (an event off the stream, a move): checked the same way
     for name, schema in schemas.items():
         if "discriminator" in schema and name not in parsers:

@@ -78,6 +78,8 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     api.register_blueprint(games_api.blp)
     api.register_blueprint(lobby_api.blp)
     api.register_blueprint(ops_api.blp)
+    app.url_map.converters["player_id"] = players_api.PlayerIdConverter
+    api.register_converter(players_api.PlayerIdConverter, players_api.player_id_schema)
     api.register_blueprint(players_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec

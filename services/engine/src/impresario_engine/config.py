@@ -77,6 +77,12 @@ class Config:
     #: the host platforms whose users are players: TRUSTED_ISSUERS_FILE, JSON
     #: (api/identity.py); none by default (players are then anonymous ones only)
     trusted_issuers_file: str = ""
+    #: the rated games a player needs before the leaderboard shows them
+    leaderboard_min_games: int = 5
+    #: seconds a quick-match seat waits for people before bots fill it, when the player does
+    #: not say (and the most a player may ask for)
+    match_wait_seconds: int = 60
+    match_wait_max: int = 600
     #: seconds the keys of a game's moves are still remembered once it is over (a finished
     #: game takes no move, so a later retry cannot apply anything twice: it gets 409)
     finished_idempotency_seconds: int = 600
@@ -152,6 +158,9 @@ class Config:
             seal_keys_file=os.environ.get("SEAL_KEYS_FILE", cls.seal_keys_file),
             trusted_issuers_file=os.environ.get("TRUSTED_ISSUERS_FILE",
                                                 cls.trusted_issuers_file),
+            leaderboard_min_games=_int("LEADERBOARD_MIN_GAMES", cls.leaderboard_min_games),
+            match_wait_seconds=_int("MATCH_WAIT_SECONDS", cls.match_wait_seconds),
+            match_wait_max=_int("MATCH_WAIT_MAX_SECONDS", cls.match_wait_max),
             finished_idempotency_seconds=_int("FINISHED_IDEMPOTENCY_SECONDS",
                                               cls.finished_idempotency_seconds),
             late_move_seconds=_float("LATE_MOVE_SECONDS", cls.late_move_seconds),

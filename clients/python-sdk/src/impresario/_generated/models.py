@@ -362,6 +362,10 @@ class CreateMuzicandoGame(TypedDict):
     """
     spectators see nothing without the spectator link
     """
+    rated: NotRequired[bool]
+    """
+    whether the game rates its players when it ends (default: a public game is rated, a private one is not). A game is rated only if every seat is a player's (taken with a player's credential or a platform's JWT) or a bot's; joining a rated game as a player agrees to it
+    """
 
 
 class CreateTurandotGame(TypedDict):
@@ -379,6 +383,10 @@ class CreateTurandotGame(TypedDict):
     """
     spectators see nothing without the spectator link
     """
+    rated: NotRequired[bool]
+    """
+    whether the game rates its players when it ends (default: a public game is rated, a private one is not). A game is rated only if every seat is a player's (taken with a player's credential or a platform's JWT) or a bot's; joining a rated game as a player agrees to it
+    """
 
 
 class CreateWordJamGame(TypedDict):
@@ -395,6 +403,10 @@ class CreateWordJamGame(TypedDict):
     private: NotRequired[bool]
     """
     spectators see nothing without the spectator link
+    """
+    rated: NotRequired[bool]
+    """
+    whether the game rates its players when it ends (default: a public game is rated, a private one is not). A game is rated only if every seat is a player's (taken with a player's credential or a platform's JWT) or a bot's; joining a rated game as a player agrees to it
     """
 
 
@@ -811,6 +823,27 @@ class LayoutChosenEvent(TypedDict):
     layout: Literal["S", "G", "P", "M"]
 
 
+class LeaderRow(TypedDict):
+    place: int
+    player: PublicPlayer
+    rating: float
+    games: int
+
+
+class Leaderboard(TypedDict):
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    players: list[LeaderRow]
+    total: int
+    """
+    players on the board
+    """
+    min_games: int
+    """
+    the rated games a player needs to be on the board
+    """
+    next: str | None
+
+
 class Left(TypedDict):
     seat: int
     game: Game
@@ -1065,6 +1098,57 @@ class MuzicandoYou(TypedDict):
     hand: list[Literal["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7", "red-sign", "orange-1", "orange-2", "orange-3", "orange-4", "orange-5", "orange-6", "orange-7", "orange-sign", "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5", "yellow-6", "yellow-7", "yellow-sign", "green-1", "green-2", "green-3", "green-4", "green-5", "green-6", "green-7", "green-sign", "blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7", "blue-sign", "indigo-1", "indigo-2", "indigo-3", "indigo-4", "indigo-5", "indigo-6", "indigo-7", "indigo-sign", "violet-1", "violet-2", "violet-3", "violet-4", "violet-5", "violet-6", "violet-7", "violet-sign"]]
 
 
+class MyGame(TypedDict):
+    id: str
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    status: Literal["open", "playing", "finished"]
+    seat: int | None
+    """
+    the player's seat (null: the player hosts the game without a seat)
+    """
+    host: bool
+    """
+    the player created it
+    """
+    name: str | None
+    """
+    the name the player sits under at this table
+    """
+    seats_taken: int
+    seats_total: int
+    your_move: bool
+    """
+    the game waits for the player's seat
+    """
+    deadline: float | None
+    """
+    when the seat's time for its move runs out (Unix seconds), if it has a deadline
+    """
+    won: bool | None
+    """
+    in a finished game, whether the player's seat is among the winners
+    """
+    rated: bool
+    """
+    whether the game rates its players when it ends, as it stands
+    """
+    rematch: str | None
+    created: float
+    updated: float
+    joined: float
+    """
+    when the player came to the game (the order of the list)
+    """
+
+
+class MyGames(TypedDict):
+    games: list[MyGame]
+    next: str | None
+    """
+    the next page's URL (null: this is the last page)
+    """
+
+
 class NewPlayer(TypedDict):
     name: str
 
@@ -1182,7 +1266,7 @@ class PlaceSpace(TypedDict):
 class Player(TypedDict):
     id: str
     name: str
-    kind: Literal["anonymous", "platform"]
+    kind: Literal["anonymous", "platform", "bot"]
     """
     `anonymous`: made by a client on a first visit, held by its credential; `platform`: a host platform's user (a JWT of a trusted issuer)
     """
@@ -1326,6 +1410,39 @@ class Problem(TypedDict):
     """
 
 
+class Profile(TypedDict):
+    player: PublicPlayer
+    ratings: list[Rating]
+    games: int
+    """
+    rated games played
+    """
+    recent: list[Result]
+    """
+    the latest rated results, newest first
+    """
+
+
+class PublicPlayer(TypedDict):
+    id: str
+    name: str
+    kind: Literal["anonymous", "platform", "bot"]
+
+
+class Rating(TypedDict):
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    rating: float
+    """
+    the displayed rating: μ − 3σ (OpenSkill, Plackett–Luce)
+    """
+    mu: float
+    sigma: float
+    games: int
+    """
+    rated games played
+    """
+
+
 RedItem: TypeAlias = int
 
 
@@ -1411,6 +1528,39 @@ class ReplayStep(TypedDict):
     move: ReplayMove | None
     """
     the move that led here (null at step 0)
+    """
+    game: Game
+
+
+class Result(TypedDict):
+    game: str
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    finished: float
+    seat: int
+    rank: int
+    """
+    1: first (a tie shares a rank)
+    """
+    players: int
+    rating: float
+    """
+    the displayed rating after the game
+    """
+    change: float
+    """
+    what the game changed it by
+    """
+
+
+class Resumed(TypedDict):
+    seat: int | None
+    token: str | None
+    """
+    the seat's new bearer token, shown once; the one given before stops working (null: the player hosts the game without a seat)
+    """
+    host_token: str | None
+    """
+    a new host token when the player created the game, shown once; the one given before stops working
     """
     game: Game
 

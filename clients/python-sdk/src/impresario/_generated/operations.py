@@ -23,6 +23,8 @@ GetRulesetRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
 ListGamesRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
 ListGamesStatus: TypeAlias = Literal["open", "playing", "finished"]
 ListGamesHasBots: TypeAlias = Literal["true", "false"]
+ListMyGamesStatus: TypeAlias = Literal["open", "playing", "finished"]
+GetLeaderboardRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
 
 
 class UnexpectedResponse(ValueError):
@@ -108,6 +110,11 @@ def create_game(transport: Transport, body: models.CreateGame | JSONObject, *, i
     (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
     A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
     work out its deck, so seeded games are for practice, tests and replays.
+
+    With a player's bearer (a player credential, or a trusted platform's JWT) the game is the
+    player's: it is among their games (`GET /v1/me/games`), and the host's own seat (taken
+    with the host token) is theirs. `rated` (default: public games) rates the players when the
+    game ends, if every seat is a player's or a bot's.
     """
     path = "/v1/games"
     params: dict[str, str | int] = {}
@@ -180,6 +187,11 @@ def join_game(transport: Transport, game_id: str, body: models.Join | JSONObject
     POST to the link (`/v1/games/{game_id}/seats?join=<join_token>`). Without it: 403
     `join_link_required`; with the spectator token: 403 `spectator_read_only` (that token
     never writes); with a wrong one: 403 `invalid_join_token`.
+
+    With a player's bearer (a player credential, or a trusted platform's JWT) instead of a
+    token of the game, the seat is the player's: it is among their games, and from any device
+    `POST /v1/me/games/{game_id}/resume` hands them a fresh seat token (the old one ends). A
+    player sits at a game once (409 `player_seated`).
     """
     path = f"/v1/games/{game_id}/seats"
     params: dict[str, str | int] = {}
@@ -499,6 +511,20 @@ def get_me(transport: Transport, *, token: str | None = None) -> models.Me:
     return as_me(data)
 
 
+def delete_me(transport: Transport, *, token: str | None = None) -> None:
+    """Remove my player (`DELETE /v1/me`).
+
+    The player's name, credentials (on every device), list of games and ratings are removed,
+    and the leaderboards drop them. Games in play go on: a device that holds a seat's token
+    still plays it, but the seat belongs to nobody who could resume it. A platform's user who
+    comes back with a new JWT is a new player. No body.
+    """
+    path = "/v1/me"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
+
+
 def create_device_code(transport: Transport, *, token: str | None = None) -> models.DeviceCode:
     """Move to another device (`POST /v1/me/device-codes`).
 
@@ -525,6 +551,74 @@ def claim_device_code(transport: Transport, body: models.Claim | JSONObject, *, 
     headers: dict[str, str] = {}
     data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
     return as_player_credential(data)
+
+
+def list_my_games(transport: Transport, *, status: ListMyGamesStatus | None = None, limit: int | None = None, cursor: str | None = None, token: str | None = None) -> models.MyGames:
+    """My games (`GET /v1/me/games`).
+
+    The games the caller's player created or sits at, open, in play and finished, newest
+    first, a page at a time (follow `next` until it is `null`), each with whether it waits
+    for the player's move and the seat's deadline. On another device, `POST
+    /v1/me/games/{game_id}/resume` gives the seat's credential there. A finished game stays
+    listed until it expires (`FINISHED_TTL_SECONDS`).
+    """
+    path = "/v1/me/games"
+    params: dict[str, str | int] = {}
+    if status is not None:
+        params["status"] = status
+    if limit is not None:
+        params["limit"] = limit
+    if cursor is not None:
+        params["cursor"] = cursor
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_my_games(data)
+
+
+def resume_game(transport: Transport, game_id: str, *, token: str | None = None) -> models.Resumed:
+    """Resume a game on this device (`POST /v1/me/games/{game_id}/resume`).
+
+    The caller's player's seat at the game: a fresh seat token (and a fresh host token when the
+    player created the game), shown once; the tokens given before, on any device, stop
+    working. 404 `not_seated` when the player has no seat there; 409 `seat_left` once the
+    player left it, `game_finished` once the game is over. No body.
+    """
+    path = f"/v1/me/games/{game_id}/resume"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_resumed(data)
+
+
+def get_player(transport: Transport, player_id: str, *, token: str | None = None) -> models.Profile:
+    """A player's profile (`GET /v1/players/{player_id}`).
+
+    Name, ratings per ruleset (displayed: μ − 3σ), rated games played, and the latest rated
+    results (game, rank, rating after, change). Bots' levels are players too. Nothing else of
+    the player's games: no seat's hand, no credential, no private game beyond its result.
+    """
+    path = f"/v1/players/{player_id}"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_profile(data)
+
+
+def get_leaderboard(transport: Transport, ruleset: GetLeaderboardRuleset, *, limit: int | None = None, cursor: str | None = None, token: str | None = None) -> models.Leaderboard:
+    """Leaderboard (`GET /v1/leaderboards/{ruleset}`).
+
+    The ruleset's rated players by displayed rating (μ − 3σ), best first, a page at a time;
+    only players with `LEADERBOARD_MIN_GAMES` rated games or more (`min_games`).
+    """
+    path = f"/v1/leaderboards/{ruleset}"
+    params: dict[str, str | int] = {}
+    if limit is not None:
+        params["limit"] = limit
+    if cursor is not None:
+        params["cursor"] = cursor
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_leaderboard(data)
 
 
 def as_rulesets(data: object) -> models.Rulesets:
@@ -637,6 +731,26 @@ def as_device_code(data: object) -> models.DeviceCode:
     return cast("models.DeviceCode", _checked(data, "DeviceCode", [["code", "expires_at"]]))
 
 
+def as_my_games(data: object) -> models.MyGames:
+    """``data`` (decoded JSON) as a MyGames, once its top-level shape is checked."""
+    return cast("models.MyGames", _checked(data, "MyGames", [["games", "next"]]))
+
+
+def as_resumed(data: object) -> models.Resumed:
+    """``data`` (decoded JSON) as a Resumed, once its top-level shape is checked."""
+    return cast("models.Resumed", _checked(data, "Resumed", [["game", "host_token", "seat", "token"]]))
+
+
+def as_profile(data: object) -> models.Profile:
+    """``data`` (decoded JSON) as a Profile, once its top-level shape is checked."""
+    return cast("models.Profile", _checked(data, "Profile", [["games", "player", "ratings", "recent"]]))
+
+
+def as_leaderboard(data: object) -> models.Leaderboard:
+    """``data`` (decoded JSON) as a Leaderboard, once its top-level shape is checked."""
+    return cast("models.Leaderboard", _checked(data, "Leaderboard", [["min_games", "next", "players", "ruleset", "total"]]))
+
+
 def as_create_game(data: object) -> models.CreateGame:
     """``data`` (decoded JSON) as a CreateGame, once its top-level shape is checked."""
     return cast("models.CreateGame", _checked(data, "CreateGame", tag="ruleset", variants={"turandot": ["players", "ruleset"], "wordjam": ["players", "ruleset"], "muzicando": ["players", "ruleset"]}))
@@ -657,4 +771,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "create_device_code", "claim_device_code"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard"]

@@ -10,10 +10,12 @@ import re
 from typing import Mapping
 
 from .errors import ApiError
-from .http import GAME_ID_PATTERN, parse_bearer
+from .http import GAME_ID_PATTERN, JWT_MAX, parse_bearer
 
 GAME_ID = re.compile(GAME_ID_PATTERN)
 
+#: the operations whose bearer may be a player's (a platform's JWT is longer than a token)
+PLAYER_BEARER = {"games.create_game", "games.join_game"}
 #: the operations that need a bearer token
 NEEDS_TOKEN = {"games.make_move": "a move needs the seat's bearer token",
                "games.resolve_game": "resolving a game needs the host's or a seat's token",
@@ -33,7 +35,7 @@ def credentials_first(endpoint: str, authorization: str | None, args: Mapping[st
     """The bearer token of a request to the operation ``endpoint`` (None without one), its
     ``Authorization`` header and query ``args`` checked (see the module's doc);
     ``opens_stream``: the request asks for the event stream."""
-    token = parse_bearer(authorization)
+    token = parse_bearer(authorization, JWT_MAX if endpoint in PLAYER_BEARER else 256)
     link = args.get("spectator")
     if link is not None and len(link) > 256:  # refused even beside a bearer token
         raise ApiError(401, "invalid_token", "the spectator token is not valid")

@@ -11,12 +11,13 @@ from ..usecases import create, play, reading, seats, tickets
 from . import schemas as s
 from . import schemas_streams as ss
 from . import streams
+from .players import is_player_bearer, player_of
 from .declared import load_body
 from .credentials import checked_game_id, credentials_first
 from .edge import client_address
 from .documented import problems
 from .errors import ApiError
-from .http import (GAME_ID_PATTERN, IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, bearer_token, engine, etag,
+from .http import (GAME_ID_PATTERN, IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN, JWT_MAX, bearer_token, engine, etag,
                    fingerprint, idempotency_key, json_body, json_response, replay_headers)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -93,14 +94,14 @@ MOVE_LINKS = {name: {"operationId": name, "parameters": _GAME_FROM_PATH}
 
 
 @blp.route("", methods=["POST"])
-@blp.doc(operationId="createGame", responses={201: {"links": CREATE_LINKS}},
+@blp.doc(operationId="createGame", security=AUTH, responses={201: {"links": CREATE_LINKS}},
          parameters=[IDEMPOTENCY_PARAM], requestBody={
     "required": True, "content": {"application/json": {"schema": "CreateGame",
                                                        "example": {"ruleset": "turandot", "players": 4, "seed": 7,
                                                                    "options": {"first_maestro": 0}}}}})
 @blp.response(201, s.CreatedGameSchema, description="The game, and the host token (shown once)",
               headers={"Location": {"description": "the game's URL", "schema": {"type": "string"}}})
-@problems(400, 409, 413, 415, 404, 422, 503, blueprint=blp)
+@problems(400, 401, 409, 413, 415, 404, 422, 503, blueprint=blp)
 def create_game():
     """Create a game
 
@@ -113,13 +114,21 @@ def create_game():
     (0-3600) is the longest a bot seat thinks before a move (Word Jam 20 by default, others 0).
     A game created with `seed` says `seeded: true` in every view: whoever chose the seed can
     work out its deck, so seeded games are for practice, tests and replays.
+
+    With a player's bearer (a player credential, or a trusted platform's JWT) the game is the
+    player's: it is among their games (`GET /v1/me/games`), and the host's own seat (taken
+    with the host token) is theirs. `rated` (default: public games) rates the players when the
+    game ends, if every seat is a player's or a bot's.
     """
+    token = bearer_token(JWT_MAX)
+    player = player_of(token).id if token is not None and is_player_bearer(token) else None
     body = load_body(_CREATE, json_body())
     key = idempotency_key()
     answer = create.create_game(engine(), body["ruleset"], body["players"], body.get("seed"),
                                 body.get("options"), private=body["private"],
                                 idempotency_key=key, fingerprint=fingerprint() if key else "",
-                                client=client_address())
+                                client=client_address(), host_player=player,
+                                rated=body.get("rated"))
     headers = replay_headers(answer)
     headers["Location"] = f"/v1/games/{answer.body['game']['id']}"
     if not answer.replayed:
@@ -176,13 +185,22 @@ def join_game(game_id: str):
     POST to the link (`/v1/games/{game_id}/seats?join=<join_token>`). Without it: 403
     `join_link_required`; with the spectator token: 403 `spectator_read_only` (that token
     never writes); with a wrong one: 403 `invalid_join_token`.
+
+    With a player's bearer (a player credential, or a trusted platform's JWT) instead of a
+    token of the game, the seat is the player's: it is among their games, and from any device
+    `POST /v1/me/games/{game_id}/resume` hands them a fresh seat token (the old one ends). A
+    player sits at a game once (409 `player_seated`).
     """
+    token = bearer_token(JWT_MAX)
+    player = None
+    if is_player_bearer(token):
+        player, token = player_of(token).id, None  # type: ignore[arg-type]
     body = load_body(_JOIN, json_body())
     key = idempotency_key()
     join_token = request.args.get("join")  # its form is checked first (_credentials_first)
     answer = seats.join(engine(), checked_game_id(game_id), body["name"], key,
-                        fingerprint() if key else "", token=bearer_token(), bot=body.get("bot"),
-                        client=client_address(), join_token=join_token)
+                        fingerprint() if key else "", token=token, bot=body.get("bot"),
+                        client=client_address(), join_token=join_token, player=player)
     headers = replay_headers(answer)
     headers["Location"] = f"/v1/games/{game_id}"
     return json_response(answer.json(), 201, headers)

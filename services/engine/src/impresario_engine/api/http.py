@@ -133,8 +133,12 @@ def integers(value: Any) -> Any:
     return value
 
 
-def bearer_token() -> str | None:
-    return parse_bearer(request.headers.get("Authorization"))
+def bearer_token(longest: int = 256) -> str | None:
+    return parse_bearer(request.headers.get("Authorization"), longest)
+
+
+#: the longest bearer the routes that take a player read: a platform's JWT, claims and all
+JWT_MAX = 8192
 
 
 def parse_bearer(header: str | None, longest: int = 256) -> str | None:

@@ -63,7 +63,15 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
                                                "unknown_singer", *RULESETS["turandot"]
                                                .refusals.calculator)}),
     "wordJamValue": (LIMITED, BODY, {422: RULESETS["wordjam"].refusals.calculator}),
-    "createGame": (LIMITED, STORE, BODY, IDEMPOTENT, {
+    "listMyGames": (LIMITED, STORE, ME, {400: ("invalid_filter", "invalid_limit",
+                                               "invalid_cursor")}),
+    "resumeGame": (LIMITED, STORE, ME, {404: ("game_not_found", "not_seated"),
+                                        409: ("seat_left", "game_finished")}),
+    "deleteMe": (LIMITED, STORE, ME),
+    "getPlayer": (LIMITED, STORE, {404: ("player_not_found", ROUTE)}),
+    "getLeaderboard": (LIMITED, STORE, {400: ("invalid_limit", "invalid_cursor"),
+                                        404: ("ruleset_not_found",)}),
+    "createGame": (LIMITED, STORE, BODY, IDEMPOTENT, ME, {
         404: ("ruleset_not_found",),
         422: _rules("options", "invalid_move_seconds", "invalid_bot_seconds"),
         429: ("create_rate_limited",), 503: ("id_collision",)}),
@@ -82,10 +90,11 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "checkWord": (LIMITED, STORE, BODY, READ, {
         409: ("not_a_word_game", "game_not_started"),
         422: ("word_empty", "word_too_long", "word_invalid_characters")}),
-    "joinGame": (LIMITED, STORE, BODY, IDEMPOTENT, READ, {
+    "joinGame": (LIMITED, STORE, BODY, IDEMPOTENT, READ, ME, {
         401: ("host_only",),
         403: ("host_only", "invalid_join_token", "join_link_required", "spectator_read_only"),
-        409: ("game_full", "name_taken", "game_finished", "game_not_started"),
+        409: ("game_full", "name_taken", "game_finished", "game_not_started",
+              "player_seated"),
         422: ("name_blank", "name_invisible_characters", "name_too_long", "unknown_bot")}),
     "makeMove": (LIMITED, STORE, BODY, IDEMPOTENT, AUTHENTICATED, {
         400: ("invalid_if_match",),

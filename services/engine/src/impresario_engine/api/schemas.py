@@ -231,6 +231,11 @@ class CreateGameSchema(Base):
         "example": {"first_maestro": 0, "move_seconds": 60}})
     private = StrictBool(load_default=False, metadata={
         "description": "spectators see nothing without the spectator link"})
+    rated = StrictBool(metadata={
+        "description": "whether the game rates its players when it ends (default: a public "
+                       "game is rated, a private one is not). A game is rated only if every "
+                       "seat is a player's (taken with a player's credential or a platform's "
+                       "JWT) or a bot's; joining a rated game as a player agrees to it"})
 
 
 def create_game_schemas() -> dict[str, type[Schema]]:

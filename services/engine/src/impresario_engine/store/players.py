@@ -6,6 +6,13 @@
   credential's SHA-256 (the credential itself is never stored).
 - ``player-code:{<digest>}``: a one-time code that moves a player to another device: the player
   id, under the code's SHA-256, until it is taken (once) or its time is up.
+- ``player-games:{<id>}``: the games a player hosts or sits at, a sorted set of game ids by
+  when the player came to them (first time kept), newest last. It is written
+  before the game (as the list of games is, table/listing.py) and read against the game: an
+  entry whose game no longer names the player (a join refused, a game expired) is dropped on
+  the read that finds it so.
+- ``player-credentials:{<id>}``: the digests of the player's credentials (a set), so that
+  ``DELETE /v1/me`` can end them all.
 
 Each key has a hash tag of its own: nothing here is written with anything else in one step. A
 player is written before any credential that stands for it, so a credential never stands for
@@ -27,6 +34,14 @@ def credential_key(digest: str) -> str:
 
 def code_key(digest: str) -> str:
     return f"player-code:{{{digest}}}"
+
+
+def games_key(player_id: str) -> str:
+    return f"player-games:{{{player_id}}}"
+
+
+def credentials_key(player_id: str) -> str:
+    return f"player-credentials:{{{player_id}}}"
 
 
 def _text(value: Any) -> str:
@@ -59,7 +74,40 @@ class PlayerIndex:
         return {_text(k): _text(v) for k, v in found.items()} if found else None
 
     def put_credential(self, digest: str, player_id: str) -> None:
+        # the player's list of credentials first: a credential is never one DELETE /v1/me misses
+        self._call(self.client.sadd, credentials_key(player_id), digest)
         self._call(self.client.set, credential_key(digest), player_id)
+
+    def forget(self, player_id: str, fields: dict[str, str]) -> None:
+        """A player removed (``DELETE /v1/me``): every credential ends, the record keeps only
+        ``fields`` (what a finished game's results still need to say: a former player)."""
+        def run():
+            digests = self.client.smembers(credentials_key(player_id))
+            for digest in digests:
+                self.client.delete(credential_key(_text(digest)))
+            for key in (credentials_key(player_id), games_key(player_id),
+                        player_key(player_id)):  # a slot each: one key a command
+                self.client.delete(key)
+            if fields:
+                self.client.hset(player_key(player_id), mapping=fields)
+        self._call(run)
+
+    # -- the player's games
+    def note_game(self, player_id: str, game_id: str, when: float) -> None:
+        """Enter a game in the player's games (a game entered before keeps its time)."""
+        self._call(self.client.zadd, games_key(player_id), {game_id: when}, nx=True)
+
+    def drop_games(self, player_id: str, game_ids: list[str]) -> None:
+        if game_ids:
+            self._call(self.client.zrem, games_key(player_id), *game_ids)
+
+    def games(self, player_id: str, before: float | None, count: int
+              ) -> list[tuple[str, float]]:
+        """Up to ``count`` of the player's games, newest first, entered before ``before``."""
+        found = self._call(self.client.zrevrangebyscore, games_key(player_id),
+                           "+inf" if before is None else f"({before!r}", "-inf", start=0,
+                           num=count, withscores=True)
+        return [(_text(m), float(score)) for m, score in found]
 
     def holder(self, digest: str) -> str | None:
         found = self._call(self.client.get, credential_key(digest))

@@ -34,6 +34,7 @@ from . import codec
 from .connection import Lane, LeanScript
 from .lobby import LobbyIndex
 from .players import PlayerIndex
+from .ratings import RatingBook
 
 
 class StoreError(Exception):
@@ -120,6 +121,8 @@ class GameStore:
         self.lobby = LobbyIndex(client, self._call)
         #: players, apart from any table: each key in a slot of its own
         self.players = PlayerIndex(client, self._call, self._take)
+        #: ratings: each ruleset's in a slot of its own
+        self.ratings = RatingBook(client, self._call)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):

@@ -11,7 +11,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-ANONYMOUS, PLATFORM = "anonymous", "platform"
+ANONYMOUS, PLATFORM, BOT = "anonymous", "platform", "bot"
+#: what a player credential starts with: a game's tokens (32 characters) never look like one
+CREDENTIAL_PREFIX = "p_"
 #: how long a code that moves a player to another device may be used (once)
 DEVICE_CODE_SECONDS = 600
 
@@ -31,8 +33,13 @@ def platform_player_id(issuer: str, subject: str) -> str:
 
 
 def new_credential() -> str:
-    """A player credential: 192 random bits, URL-safe, never a dot (a JWT has two)."""
-    return secrets.token_urlsafe(24)
+    """A player credential: ``p_`` and 192 random bits, URL-safe (34 characters), never a dot
+    (a JWT has two): told apart from a game's tokens by its form alone."""
+    return CREDENTIAL_PREFIX + secrets.token_urlsafe(24)
+
+
+def is_credential(token: str) -> bool:
+    return len(token) == 34 and token.startswith(CREDENTIAL_PREFIX)
 
 
 def new_device_code() -> str:

@@ -23,14 +23,16 @@ log = logging.getLogger("impresario_engine.create")
 
 def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | None,
                 options: dict[str, Any] | None, private: bool = False,
-                idempotency_key: str | None = None, fingerprint: str = "", client: str = ""
-                ) -> Answer:
+                idempotency_key: str | None = None, fingerprint: str = "", client: str = "",
+                host_player: str | None = None, rated: bool | None = None) -> Answer:
     """A new open game: ``{"game", "host_token", "spectator_token", "spectator_link",
     "join_token", "join_link"}`` (the game as its host sees it; the spectator's and the
     joiner's credentials only for a private game, each shown once and stored hashed). With an
     ``idempotency_key`` (``client``: the caller's address), the creation is planned first
     (:func:`~.idempotency.planned_create`): a retry gets the same game and credentials, the
-    game as it is then."""
+    game as it is then. Created by a player (``host_player``: its id), the game is among the
+    player's games, and the host's seat is the player's. ``rated`` (None: the default, rated
+    when public) is kept only when given."""
     ruleset = RULESETS.get(ruleset_name)
     if ruleset is None:
         raise Refused("ruleset_not_found", NOT_FOUND,
@@ -42,6 +44,8 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
                       f"players, not {players}")
     core_options, settings = split_options(options, ruleset)
     settings["private"] = bool(private)
+    if rated is not None:
+        settings["rated"] = rated
     seeded = seed is not None
     if seed is None:
         seed = secrets.randbits(63)
@@ -49,15 +53,30 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
     state, events = ruleset.setup(players, core_options, seed)
     fields = {"ruleset": ruleset.name, "players": players, "seed": seed, "seeded": seeded,
               "options": core_options, "settings": settings}
-    if idempotency_key is None:
+    if host_player is not None:
+        fields["host_player"] = host_player
+    if idempotency_key is None and host_player is None:
         plan, before = _plan(private, None), False
         made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state}, events)
+    elif idempotency_key is None:
+        made = None
+        for _ in range(5):  # the id picked here: the player's games name it before it exists
+            plan, before = _plan(private, new_game_id()), False
+            engine.store.players.note_game(host_player, plan["game"], engine.clock())
+            made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state},
+                          events, game_id=plan["game"])
+            if made is not None:
+                break
+        if made is None:
+            raise Refused("id_collision", BUSY, "could not allocate a game id; try again")
     else:
         planned = idempotency.planned_create(engine, idempotency_key, fingerprint, client,
                                              lambda: _plan(private, new_game_id()))
         if isinstance(planned, Answer):
             return planned
         plan, before = planned
+        if host_player is not None:
+            engine.store.players.note_game(host_player, plan["game"], engine.clock())
         made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state}, events,
                       game_id=plan["game"])
         if made is None:  # made already, by this key's first request

@@ -28,10 +28,10 @@ from typing import Any, Callable
 from impresario_rules import Refusal
 
 from ..config import Config
-from ..store import GameStore, StoreUnavailable, connect
+from ..store import GameStore, StoreError, StoreUnavailable, connect
 from ..table.clock import next_deadline
 from ..table.record import who_acts
-from . import upkeep
+from . import ratings, upkeep
 from .play import settle
 from .unit import Engine, load
 
@@ -106,6 +106,11 @@ def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = Tru
             store.release(game_id, owner)
         if beat is not None:
             beat()
+    try:
+        report["ratings"] = ratings.rate_waiting(store, engine.config, now)
+    except (Refusal, StoreError) as exc:
+        report["ratings"] = {"error": str(exc)}
+        report["errors"] += 1
     if sweep:
         try:
             lists = upkeep.sweep(engine, limit, abandon=True)

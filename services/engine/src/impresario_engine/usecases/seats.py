@@ -21,11 +21,14 @@ from .unit import Answer, Done, Engine, Loaded, Save, transact
 
 def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = None,
          fingerprint: str = "", token: str | None = None, bot: str | None = None,
-         client: str = "", join_token: str | None = None) -> Answer:
+         client: str = "", join_token: str | None = None, player: str | None = None
+         ) -> Answer:
     """Take the next free seat; answers ``{"seat", "token", "bot", "game"}``. A bot seat is added by the
     host and gets no token: the engine plays it. ``client`` (the caller's address) scopes the
     Idempotency-Key of a request without a token. A private game seats only the host and
-    whoever brings its join link's token (``join_token``)."""
+    whoever brings its join link's token (``join_token``). A seat taken by a ``player`` (its
+    id) belongs to that player (:func:`resume`); the host's own seat belongs to the player
+    who created the game, if one did."""
     name = names.normalise(name)
     looks = names.likeness(name)
     seat_token = None if bot else new_token()
@@ -62,7 +65,17 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
         if caller is not None and caller.host and not bot and not any(
                 s.get("host") for s in doc["seats"]):
             entry["host"] = True  # the host's own seat: its player hosts the rematch too
+            if doc.get("host_player"):
+                entry["player"] = doc["host_player"]
+        if player is not None and not bot:
+            if any(s.get("player") == player for s in doc["seats"]):
+                raise Refused("player_seated", CONFLICT, "this player has a seat at this game "
+                              "already (POST /v1/me/games/{game_id}/resume gives its "
+                              "credential on this device)")
+            entry["player"] = player
         new_doc["seats"] = put(doc["seats"], seat, entry)
+        if entry.get("player"):  # the player's games first: the seat is then never missing
+            engine.store.players.note_game(entry["player"], doc["id"], engine.clock())
         events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name,
                                          "bot": bot}]
         if all_claimed(new_doc["seats"], doc["players"]):
@@ -126,8 +139,11 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
             new = dict(doc)
             # ``left_at``: the moves played when the player left (a replay shows the seat as
             # the player's before that, as the bot's after)
-            new["seats"] = put(seats, seat, {"name": entry["name"], "token": None, "bot": bot,
-                                             "left": True, "left_at": len(doc["moves"])})
+            gone = {"name": entry["name"], "token": None, "bot": bot, "left": True,
+                    "left_at": len(doc["moves"])}
+            if entry.get("player"):
+                gone["player"] = entry["player"]  # rated for the place the seat finishes in
+            new["seats"] = put(seats, seat, gone)
             events = [{"type": "seat_left", "seat": seat, "name": entry["name"], "bot": bot}]
             new = advance(new, ruleset, events, now)  # the seat's new player may be due now
         new["seq"] = doc["seq"] + len(events)
@@ -139,3 +155,38 @@ def leave(engine: Engine, game_id: str, seat: int, token: str | None,
         return Save(new, events, Answer(result), record)
 
     return transact(engine, game_id, step, idempotency.record_key(scope, idempotency_key))
+
+
+def resume(engine: Engine, game_id: str, player: str) -> dict[str, Any]:
+    """The player's seat at this game on the caller's device: a fresh seat token (and a fresh
+    host token when the player created the game); the tokens given before stop working.
+    ``{"seat", "token", "host_token", "game"}``; 404 ``not_seated`` when the player has no seat
+    there (nor hosts it), 409 ``seat_left`` when the player left it."""
+    def step(loaded: Loaded):
+        doc = loaded.doc
+        seat = next((i for i, s in enumerate(doc["seats"]) if s.get("player") == player),
+                    None)
+        hosts = doc.get("host_player") == player
+        if seat is None and not hosts:
+            raise Refused("not_seated", NOT_FOUND, "this player has no seat at this game")
+        if doc["status"] == FINISHED:
+            raise Refused("game_finished", CONFLICT, "the game is over: its seats take no new "
+                          "credential (its score and replay need none)")
+        if seat is not None and doc["seats"][seat].get("left"):
+            raise Refused("seat_left", CONFLICT, "this player left the seat: a bot plays it")
+        new = dict(doc)
+        seat_token = host_token = None
+        if seat is not None:
+            seat_token = new_token()
+            new["seats"] = put(doc["seats"], seat, {**doc["seats"][seat],
+                                                     "token": token_hash(seat_token)})
+        if hosts:
+            host_token = new_token()
+            new["host"] = token_hash(host_token)
+        viewer = seat if seat is not None else HOST.viewer
+        result = {"seat": seat, "token": seat_token, "host_token": host_token,
+                  "game": game_view(new, loaded.version + 1, loaded.rematch, viewer,
+                                    engine.clock())}
+        return Save(new, [], result)
+
+    return transact(engine, game_id, step)

@@ -28,6 +28,7 @@ from ..table.sealing import Sealer
 from ..table.clock import FINISHED, OPEN, PLAYING, next_deadline
 from ..table.errors import BUSY, Refused, contention, game_not_found
 from ..table.record import who_acts
+from . import ratings
 
 log = logging.getLogger("impresario_engine.usecases")
 
@@ -138,6 +139,9 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
     version_next = loaded.version + 1 if loaded else 1
     # the list of games first (table/listing.py: why a game is then never missing from its list)
     announce(engine, loaded.doc if loaded else None, doc, version_next)
+    finishing = doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED)
+    # a rated game's finish is queued first, so a pod that dies after the write loses nothing
+    rated = finishing and ratings.about_to_finish(store, doc, engine.clock())
     # the deadline index the reaper reads (advisory: the reaper re-checks every game)
     due = deadline if deadline is not None else UNSCHEDULED \
         if loaded is not None and loaded.doc.get("scheduled") else None
@@ -151,8 +155,10 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
         CAS_RETRIES.inc()
         return None
     _count(loaded, doc)
-    if doc["status"] == FINISHED and (loaded is None or loaded.doc["status"] != FINISHED):
+    if finishing:
         _archive(engine, game_id, version, doc)
+        if rated:
+            ratings.finished(store, config, doc)
     return version
 
 

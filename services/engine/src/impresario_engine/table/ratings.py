@@ -1,0 +1,113 @@
+"""Ratings: what a finished game says of its players' skill, per ruleset, with OpenSkill's
+Plackett–Luce model (the ``openskill`` package): free-for-all for Turandot and Word Jam, teams
+for a Muzicando game played in teams. A player's displayed rating is μ − 3σ (OpenSkill's
+ordinal: a newcomer starts at 0 and climbs as games make the engine surer).
+
+Which games are rated (``rated``): a game whose ``rated`` option is not false, public or
+created with ``rated: true``, where every seat is a player's (a seat taken with a player's
+credential or a platform's token: joining such a game is agreeing to be rated) or a bot's, and
+at least one is a player's. Bots' levels are rated players too (one per level, the same id on
+every pod), so a newcomer's first games against ``medium`` mean something. A player who left
+is rated by the place their seat finished in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from openskill.models import PlackettLuce
+
+from .players import BOT, _id_of
+
+MODEL = PlackettLuce()
+#: a new player's (μ, σ): OpenSkill's defaults
+START = (MODEL.mu, MODEL.sigma)
+
+
+def bot_player_id(level: str) -> str:
+    """The rated player a bot level is (the same id for every ruleset, pod and day)."""
+    return _id_of(hashlib.sha256(f"bot|{level}".encode()).digest())
+
+
+def bot_player_name(level: str) -> str:
+    return f"{level} bot"
+
+
+def seat_player(entry: dict[str, Any]) -> str | None:
+    """The player a seat is rated as: its player's id, else its bot level's, else None (a seat
+    taken with a seat token alone: nobody to rate)."""
+    if entry.get("player"):
+        return entry["player"]
+    if entry.get("bot") and not entry.get("left"):
+        return bot_player_id(entry["bot"])
+    return None
+
+
+def rateable(doc: dict[str, Any]) -> bool:
+    """Whether the game is rated when it finishes (see the module's docstring)."""
+    rated = doc["settings"].get("rated")
+    if rated is False or (rated is None and doc["settings"].get("private")):
+        return False
+    seats = doc["seats"]
+    if not any(s.get("player") for s in seats):
+        return False
+    return all(seat_player(s) is not None for s in seats)
+
+
+def placings(score: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
+    """The sides of a finished game (lists of seats: one seat each, or Muzicando's teams) and
+    each side's rank (1 best; a tie shares a rank), from the ruleset's final score. Turandot's
+    tie on points is broken by stars, as its rules break it for the winner."""
+    teams = score.get("teams") or []
+    if teams:
+        sides = [list(t["seats"]) for t in teams]
+        keys: list[tuple[Any, ...]] = [(t["total"],) for t in teams]
+    else:
+        players = score["players"]
+        sides = [[p["seat"]] for p in players]
+        keys = [(p["total"], p.get("lines", {}).get("stars", 0)) for p in players]
+    order = sorted(set(keys), reverse=True)
+    ranks = [1 + sum(1 for k in order if k > key) for key in keys]
+    return sides, ranks
+
+
+@dataclass(frozen=True)
+class Change:
+    player: str
+    seat: int
+    rank: int
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+    @staticmethod
+    def displayed(mu_sigma: tuple[float, float]) -> float:
+        return mu_sigma[0] - 3 * mu_sigma[1]
+
+
+def rate(sides: Sequence[Sequence[int]], ranks: Sequence[int], players: dict[int, str],
+         current: dict[str, tuple[float, float]]) -> list[Change]:
+    """Each seat's player's new (μ, σ) after a game: ``players`` by seat, ``current`` their
+    ratings before (a player not in it starts at :data:`START`). A player at two seats (a
+    bot level twice) is rated once, at its first seat's place."""
+    seen: set[str] = set()
+    teams, team_ranks, members = [], [], []
+    for side, rank in zip(sides, ranks):
+        team = []
+        for seat in side:
+            player = players[seat]
+            if player in seen:
+                continue
+            seen.add(player)
+            mu, sigma = current.get(player, START)
+            team.append(MODEL.rating(mu=mu, sigma=sigma))
+            members.append((player, seat, rank, (mu, sigma)))
+        if team:
+            teams.append(team)
+            team_ranks.append(rank)
+    if len(teams) < 2:
+        return []
+    rated = [r for team in MODEL.rate(teams, ranks=team_ranks) for r in team]
+    return [Change(p, seat, rank, before, (r.mu, r.sigma))
+            for (p, seat, rank, before), r in zip(members, rated)]

@@ -1,0 +1,102 @@
+"""Rating finished games, exactly once (table/ratings.py says which and how; store/ratings.py
+where). The write that finishes a rated game first enters it in the ratings queue, then, once
+saved, rates it; the reaper rates whatever a request left in the queue (its pod died, Redis
+went away between the two). Rating a game is one Lua script in the ruleset's slot that checks
+the game's mark and each player's version: two pods rating one game apply it once, two pods
+rating two games of the same players each apply theirs on the other's result (the loser of the
+compare-and-set reads again)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+
+from impresario_rules import RULESETS
+
+from ..store import GameStore, StoreError
+from ..table.clock import FINISHED
+from ..table.players import BOT
+from ..table.ratings import (Change, bot_player_id, bot_player_name, placings, rate,
+                             rateable, seat_player)
+
+log = logging.getLogger("impresario_engine.ratings")
+
+#: recent results a player's profile keeps per ruleset
+KEEP_RECENT = 20
+#: seconds an entry of the queue is left to the request that made it before the reaper rates it
+GRACE_SECONDS = 30
+#: an entry whose game is still in play this long after is a finishing write that was lost
+STALE_SECONDS = 300
+ATTEMPTS = 20
+
+
+def about_to_finish(store: GameStore, doc: dict[str, Any], now: float) -> bool:
+    """Before the write that finishes ``doc``: enter it in the queue when it is rated."""
+    if not rateable(doc):
+        return False
+    store.ratings.enqueue(doc["id"], now)
+    return True
+
+
+def finished(store: GameStore, config: Any, doc: dict[str, Any]) -> None:
+    """After the write that finished a rated game: rate it now (the reaper does, if this
+    fails)."""
+    try:
+        rate_game(store, config, doc)
+    except StoreError as exc:
+        log.warning("rating finished game %s failed; the reaper rates it: %s", doc["id"], exc)
+
+
+def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change]:
+    """Apply the finished game's ratings unless they are applied already; the changes made
+    (none when rated before, by anyone)."""
+    game_id, ruleset = doc["id"], RULESETS[doc["ruleset"]]
+    book = store.ratings
+    players = {seat: seat_player(entry) for seat, entry in enumerate(doc["seats"])}
+    for seat, entry in enumerate(doc["seats"]):
+        if entry.get("bot") and not entry.get("player"):
+            level = entry["bot"]
+            store.players.put_new_fields(bot_player_id(level), {
+                "name": bot_player_name(level), "kind": BOT, "created": repr(doc["created"])})
+    sides, ranks = placings(ruleset.score(doc["state"]))
+    mark = orjson.dumps({"finished": doc["updated"]}).decode()
+    changes: list[Change] = []
+    for _ in range(ATTEMPTS):
+        read = book.read(ruleset.name, {p for p in players.values() if p})
+        current = {pid: (float(h["mu"]), float(h["sigma"])) for pid, h in read.items() if h}
+        changes = rate(sides, ranks, players, current)  # type: ignore[arg-type]
+        rows = []
+        for change in changes:
+            before, after = Change.displayed(change.before), Change.displayed(change.after)
+            result = {"game": game_id, "ruleset": ruleset.name, "finished": doc["updated"],
+                      "seat": change.seat, "rank": change.rank, "players": doc["players"],
+                      "rating": round(after, 3), "change": round(after - before, 3)}
+            rows.append((change.player, read[change.player].get("v", "0"), change.after[0],
+                         change.after[1], after, orjson.dumps(result).decode()))
+        applied = book.apply(ruleset.name, game_id, mark, config.finished_ttl + 86400,
+                             config.leaderboard_min_games, KEEP_RECENT, rows)
+        if applied >= 0:
+            book.dequeue(game_id)
+            return changes if applied == 1 else []
+    raise StoreError(f"the ratings of game {game_id} kept changing under its update")
+
+
+def rate_waiting(store: GameStore, config: Any, now: float, limit: int = 100
+                 ) -> dict[str, int]:
+    """The reaper's part: rate the queue's games that their requests left behind."""
+    report = {"rated": 0, "dropped": 0}
+    for game_id in store.ratings.waiting(now - GRACE_SECONDS, limit):
+        _version, doc, _idem, _rematch = store.read_game(game_id)
+        if doc is None:
+            store.ratings.dequeue(game_id)  # expired before anyone rated it: nothing to rate
+            report["dropped"] += 1
+        elif doc["status"] != FINISHED or not rateable(doc):
+            queued = store.ratings.queued_at(game_id)
+            if queued is not None and queued < now - STALE_SECONDS:
+                store.ratings.dequeue(game_id)  # a finishing write that never landed
+                report["dropped"] += 1
+        elif rate_game(store, config, doc):
+            report["rated"] += 1
+    return report
