@@ -121,6 +121,7 @@ def _document(api: Api) -> None:
     spec.components.schema("Join", schema=s.JoinSchema)
     spec.components.schema("NewPlayer", schema=players_api.s.NewPlayerSchema)
     spec.components.schema("Claim", schema=players_api.s.ClaimSchema)
+    spec.components.schema("MatchRequest", schema=players_api.s.MatchRequestSchema)
     spec.components.schema("Calculator", schema=sr.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)

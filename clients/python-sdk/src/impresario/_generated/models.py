@@ -890,6 +890,38 @@ class LobbySeat(TypedDict):
     """
 
 
+class Match(TypedDict):
+    status: Literal["waiting", "seated"]
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    players: int
+    since: float
+    """
+    when the player joined the queue (Unix seconds)
+    """
+    wait_seconds: int
+    window: float | None
+    """
+    while waiting: how far (displayed rating points, either side) the players seated with this one may be now; it widens with the wait
+    """
+    game: str | None
+    """
+    once seated: the game (resume it for the seat's token)
+    """
+    seat: int | None
+
+
+class MatchRequest(TypedDict):
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    players: int
+    """
+    the table's size
+    """
+    wait_seconds: NotRequired[int]
+    """
+    how long to wait for people before bots fill the empty seats (default `MATCH_WAIT_SECONDS`, 60; at most `MATCH_WAIT_MAX_SECONDS`)
+    """
+
+
 class Me(TypedDict):
     player: Player
 

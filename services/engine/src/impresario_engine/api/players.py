@@ -16,7 +16,7 @@ from werkzeug.routing import BaseConverter
 from impresario_rules import RULESETS
 
 from ..table.players import Player, is_credential
-from ..usecases import players
+from ..usecases import matching, players
 from . import schemas_players as s
 from .declared import load_body
 from .documented import problems
@@ -29,7 +29,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1",
                 description="Players: people apart from any table, on any device")
 
 ME = [{"bearer": []}]
-_NEW, _CLAIM = s.NewPlayerSchema(), s.ClaimSchema()
+_NEW, _CLAIM, _MATCH = s.NewPlayerSchema(), s.ClaimSchema(), s.MatchRequestSchema()
 
 
 def verifier() -> Verifier:
@@ -289,3 +289,55 @@ def get_leaderboard(ruleset: str):
                     f"{urlencode({'limit': str(limit), 'cursor': _encode('b', str(start + limit))})}")
     return json_response({"ruleset": ruleset, "players": rows, "total": total,
                           "min_games": ctx.config.leaderboard_min_games, "next": next_url})
+
+
+# ---------------------------------------------------------------------------- quick match
+@blp.route("/match", methods=["POST"])
+@blp.doc(operationId="joinMatch", security=ME, requestBody={"required": True, "content": {
+    "application/json": {"schema": "MatchRequest",
+                         "example": {"ruleset": "turandot", "players": 4, "wait_seconds": 60}}}})
+@blp.response(200, s.MatchSchema, description="The player's match as it stands")
+@problems(400, 401, 404, 413, 415, 422, 503, blueprint=blp)
+def join_match():
+    """Play now with people
+
+    Puts the caller's player in the queue of this ruleset and table size (a player in another
+    queue moves to this one). Tables are made of players with near ratings (displayed rating,
+    0 before any rated game), the window widening with the wait; once the player who has
+    waited longest has waited `wait_seconds`, bots of a level near the table's ratings fill
+    the empty seats. Then `status` is `seated` with the game and seat: `POST
+    /v1/me/games/{game_id}/resume` gives the seat's token. Ask `GET /v1/match` until then.
+    A quick-match game is public and rated, with 60 seconds a move where the ruleset has one
+    time per move.
+    """
+    player = caller()
+    body = load_body(_MATCH, json_body())
+    return json_response(matching.join(engine(), player, body["ruleset"], body["players"],
+                                       body.get("wait_seconds")))
+
+
+@blp.route("/match", methods=["GET"])
+@blp.doc(operationId="getMatch", security=ME)
+@blp.response(200, s.MatchSchema, description="The player's match as it stands")
+@problems(401, 404, 503, blueprint=blp)
+def get_match():
+    """My quick match
+
+    Waiting (since when, the rating window now) or seated (the game and seat; for an hour
+    after). 404 `not_waiting` when the player is in no queue.
+    """
+    return json_response(matching.status(engine(), caller()))
+
+
+@blp.route("/match", methods=["DELETE"])
+@blp.doc(operationId="leaveMatch", security=ME)
+@blp.response(204, description="The player left the queue")
+@problems(401, 409, 503, blueprint=blp)
+def leave_match():
+    """Stop waiting
+
+    Out of the quick-match queue; 409 `not_waiting` when the player is in none (seated
+    already, or never queued).
+    """
+    matching.leave(engine(), caller())
+    return json_response(b"", 204)

@@ -147,3 +147,29 @@ class LeaderboardSchema(Base):
     min_games = fields.Integer(required=True, metadata={
         "description": "the rated games a player needs to be on the board"})
     next = fields.String(required=True, allow_none=True)
+
+
+class MatchRequestSchema(Base):
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)),
+                            metadata={"example": "turandot"})
+    players = fields.Integer(required=True, strict=True, validate=validate.Range(2, 12),
+                             metadata={"description": "the table's size", "example": 4})
+    wait_seconds = fields.Integer(strict=True, validate=validate.Range(0, 3600), metadata={
+        "description": "how long to wait for people before bots fill the empty seats "
+                       "(default `MATCH_WAIT_SECONDS`, 60; at most `MATCH_WAIT_MAX_SECONDS`)",
+        "example": 60})
+
+
+class MatchSchema(Base):
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "seated"]))
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)))
+    players = fields.Integer(required=True)
+    since = fields.Float(required=True, metadata={"description": "when the player joined the "
+                                                                 "queue (Unix seconds)"})
+    wait_seconds = fields.Integer(required=True)
+    window = fields.Float(required=True, allow_none=True, metadata={
+        "description": "while waiting: how far (displayed rating points, either side) the "
+                       "players seated with this one may be now; it widens with the wait"})
+    game = fields.String(required=True, allow_none=True, metadata={
+        "description": "once seated: the game (resume it for the seat's token)"})
+    seat = fields.Integer(required=True, allow_none=True)

@@ -34,6 +34,7 @@ from . import codec
 from .connection import Lane, LeanScript
 from .lobby import LobbyIndex
 from .players import PlayerIndex
+from .matching import MatchQueues
 from .ratings import RatingBook
 
 
@@ -123,6 +124,8 @@ class GameStore:
         self.players = PlayerIndex(client, self._call, self._take)
         #: ratings: each ruleset's in a slot of its own
         self.ratings = RatingBook(client, self._call)
+        #: quick match: its queues in a slot of their own
+        self.matching = MatchQueues(client, self._call)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):

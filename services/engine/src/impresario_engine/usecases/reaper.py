@@ -31,7 +31,7 @@ from ..config import Config
 from ..store import GameStore, StoreError, StoreUnavailable, connect
 from ..table.clock import next_deadline
 from ..table.record import who_acts
-from . import ratings, upkeep
+from . import matching, ratings, upkeep
 from .play import settle
 from .unit import Engine, load
 
@@ -110,6 +110,11 @@ def reap_once(engine: Engine | None = None, limit: int = 1000, sweep: bool = Tru
         report["ratings"] = ratings.rate_waiting(store, engine.config, now)
     except (Refusal, StoreError) as exc:
         report["ratings"] = {"error": str(exc)}
+        report["errors"] += 1
+    try:
+        report["matching"] = matching.tick_all(engine)
+    except (Refusal, StoreError) as exc:
+        report["matching"] = {"error": str(exc)}
         report["errors"] += 1
     if sweep:
         try:
