@@ -131,3 +131,14 @@ def test_players_made_from_one_address_are_limited_like_games(app_factory, redis
     assert [r.status_code for r in made] == [201, 201, 201, 429]
     assert made[-1].get_json()["code"] == "create_rate_limited"
     assert len(list(redis_client.scan_iter(match="player:*"))) == 3  # the refused one made nothing
+
+
+def test_a_player_renames_themselves_and_a_bad_name_changes_nothing(client):
+    made = client.post("/v1/players", json={"name": "Anna"}).get_json()
+    renamed = client.patch("/v1/me", json={"name": " Anna B. "}, headers=auth(made["token"]))
+    assert renamed.status_code == 200 and renamed.get_json()["player"]["name"] == "Anna B."
+    bad = client.patch("/v1/me", json={"name": "   "}, headers=auth(made["token"]))
+    assert bad.status_code == 422 and bad.get_json()["code"] == "name_blank"
+    me = client.get("/v1/me", headers=auth(made["token"])).get_json()["player"]
+    assert me["name"] == "Anna B."
+    assert client.get(f"/v1/players/{me['id']}").get_json()["player"]["name"] == "Anna B."

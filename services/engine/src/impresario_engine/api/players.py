@@ -92,6 +92,23 @@ def get_me():
     return json_response({"player": caller().view()})
 
 
+@blp.route("/me", methods=["PATCH"])
+@blp.doc(operationId="renameMe", security=ME, requestBody={"required": True, "content": {
+    "application/json": {"schema": "NewPlayer", "example": {"name": "Anna"}}}})
+@blp.response(200, s.MeSchema, description="The caller's player, renamed")
+@problems(400, 401, 413, 415, 422, 503, blueprint=blp)
+def rename_me():
+    """Rename me
+
+    The player's display name, as profiles and leaderboards show it; the tables the player
+    sat at keep the names they sat under. A platform's player keeps the new name too (the
+    token's name claim names a player only when it is first seen).
+    """
+    player = caller()
+    body = load_body(_NEW, json_body())
+    return json_response({"player": players.rename(engine().store, player, body["name"]).view()})
+
+
 @blp.route("/me/device-codes", methods=["POST"])
 @blp.doc(operationId="createDeviceCode", security=ME)
 @blp.response(201, s.DeviceCodeSchema, description="A one-time code for another device")

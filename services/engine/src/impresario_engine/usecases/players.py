@@ -68,6 +68,14 @@ def of_platform(store: GameStore, issuer: str, subject: str, name: str | None,
     return Player.of(player_id, record)
 
 
+def rename(store: GameStore, player: Player, name: str) -> Player:
+    """The player's display name changed (the tables they sat at keep the names they sat
+    under)."""
+    shown = names.normalise(name)
+    store.players.put(player.id, {"name": shown})
+    return Player(player.id, shown, player.kind, player.created)
+
+
 def device_code(store: GameStore, player: Player, clock: Callable[[], float]
                 ) -> tuple[str, float]:
     """A one-time code that gives ``player`` to another device, and when it stops working."""
