@@ -16,7 +16,8 @@ Steps (each prints its progress on stderr):
     closed by their clients and opened again);
  6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop;
     what the table's guards cost in process (bench/features.py: sealing, lapse notes, stream
-    slots); and instructions per request in process, engine and floor (valgrind, when
+    slots); what players cost in process (bench/players.py: a rated game's last move, a page
+    of a player's games, quick match); and instructions per request in process, engine and floor (valgrind, when
     installed: counts that other tenants of the machine cannot disturb);
  then the plot (bench/throughput.png) and the table.
 
@@ -319,6 +320,9 @@ def main() -> int:
     log("what the table's guards cost in process (sealing, lapse notes, stream slots)")
     import features
     results["features"] = features.run(tempfile.mkdtemp(prefix="impresario-bench-"), log)
+    log("what players cost in process (a rated game's last move, my games, quick match)")
+    import players
+    results["players"] = players.run(url, log)
 
     engine.stop()
     floor.stop()

@@ -90,6 +90,9 @@ def table(r: dict) -> str:
     if "features" in r:
         import features
         lines += features.table(r["features"])
+    if "players" in r:
+        import players
+        lines += players.table(r["players"])
     lines += ["", "storage per finished game    players  at finish B  kept B   hash  "
               "events  idem records"]
     for x in r["storage"]:

@@ -282,3 +282,38 @@ def test_seal_keys_rotate_and_a_copy_of_redis_without_them_opens_nothing(app_fac
     kept = app_factory(seal_keys_file=str(path)).test_client().post(
         f"/v1/games/{gid}/seats", json={"name": "Bruno"}, headers={"Idempotency-Key": "j2"})
     assert kept.status_code == 201 and kept.get_json()["token"] == second.get_json()["token"]
+
+
+def test_no_player_credential_or_device_code_sits_in_clear(client, redis_client):
+    """Players: their credentials (each device's), device codes (a used one and one waiting),
+    the seat and host tokens a resume hands out, and the seats of a quick match are kept as
+    hashes only, beside ratings, profiles and the queues."""
+    handed: set[str] = set()
+    anna = client.post("/v1/players", json={"name": "Anna"}).get_json()
+    bruno = client.post("/v1/players", json={"name": "Bruno"}).get_json()
+    handed.update({anna["token"], bruno["token"]})
+    code = client.post("/v1/me/device-codes",
+                       headers=auth(anna["token"])).get_json()["code"]
+    phone = client.post("/v1/players/claim", json={"code": code}).get_json()
+    waiting = client.post("/v1/me/device-codes", headers=auth(bruno["token"])).get_json()
+    handed.update({code, phone["token"], waiting["code"]})
+    # a rated game of Anna's against a bot, played to its end, resumed on the phone first
+    made = client.post("/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 4},
+                       headers=auth(anna["token"])).get_json()
+    handed_out(made, handed)
+    gid = made["game"]["id"]
+    handed_out(seat(client, gid, "Anna", None, made["host_token"]), handed)
+    seat(client, gid, "Robo", "easy", made["host_token"])
+    resumed = client.post(f"/v1/me/games/{gid}/resume", headers=auth(phone["token"])).get_json()
+    handed_out(resumed, handed)
+    play_humans(client, gid, [resumed["token"], None], random.Random(4))
+    assert client.get(f"/v1/players/{anna['player']['id']}").get_json()["ratings"]
+    # Bruno waits in quick match; a game of his as a plain player
+    client.post("/v1/match", json={"ruleset": "muzicando", "players": 4},
+                headers=auth(bruno["token"]))
+    other = create(client, players=2, seed=9)
+    handed_out(other, handed)
+    handed_out(client.post(f"/v1/games/{other['game']['id']}/seats", json={"name": "Bruno"},
+                           headers=auth(bruno["token"])).get_json(), handed)
+    assert len(handed) >= 9
+    assert assert_nothing_in_clear(redis_client, handed) > 20

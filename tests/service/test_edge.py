@@ -216,3 +216,29 @@ def test_request_lines_are_written_in_batches_and_none_is_lost(app_factory, engi
     assert batches, "the batch was never written"
     assert [rid for b in batches for rid in b] == [f"batch-{i}" for i in range(10)]
     assert len(batches) < 10  # together, not a record per line
+
+
+def test_players_requests_log_no_credential_and_no_device_code(client, caplog):
+    from impresario_engine.api.edge import RequestLog
+    from impresario_engine.logs import JsonFormatter
+
+    caplog.set_level(logging.DEBUG, logger="impresario_engine")
+    made = client.post("/v1/players", json={"name": "Anna"}).get_json()
+    code = client.post("/v1/me/device-codes", headers=auth(made["token"])).get_json()["code"]
+    phone = client.post("/v1/players/claim", json={"code": code}).get_json()["token"]
+    game = client.post("/v1/games", json={"ruleset": "turandot", "players": 2},
+                       headers=auth(phone)).get_json()
+    seat = client.post(f"/v1/games/{game['game']['id']}/seats", json={"name": "Anna"},
+                       headers=auth(game["host_token"])).get_json()
+    resumed = client.post(f"/v1/me/games/{game['game']['id']}/resume",
+                          headers=auth(made["token"])).get_json()
+    client.get("/v1/me/games", headers=auth(made["token"]))
+    client.post("/v1/match", json={"ruleset": "turandot", "players": 4},
+                headers=auth(made["token"]))
+    client.get("/v1/me", headers=auth("p_" + "x" * 32))  # a wrong credential: 401, logged
+    RequestLog.flush_all()
+    text = "\n".join(JsonFormatter().format(r) for r in caplog.records)
+    assert "/v1/me/games" in text and "/v1/players/claim" in text
+    for secret in (made["token"], phone, code, game["host_token"], seat["token"],
+                   resumed["token"], resumed["host_token"], "p_" + "x" * 32):
+        assert secret not in text

@@ -60,8 +60,9 @@ class Observer:
             assert f'"{singer}"' not in text, (what, viewer, singer, "deck card leaked")
         for path, node in _walk(body):
             if isinstance(node, dict):
+                # the game's flag ``private``, a player's game's ``host`` (whether they host it)
                 leaked = {k for k in FORBIDDEN_KEYS & set(node)
-                          if not (k == "private" and isinstance(node[k], bool))}  # the game's flag
+                          if not (k in ("private", "host") and isinstance(node[k], bool))}
                 assert not leaked, (what, viewer, path, leaked)
                 if BID_KEYS <= set(node) and node.get("type") not in ("bid",):
                     self._check_bid(viewer, body, path, node, state, what)
@@ -270,3 +271,81 @@ def test_a_seat_left_during_the_game_gives_away_nothing(client, make_game, redis
         assert client.post(f"{game.url}/moves", json=random_move(actions, rng),
                            headers=auth(game.tokens[seat])).status_code == 200
     assert any(m[2] == "bot" and m[0] == 1 for m in stored(redis_client, game.id)[1]["moves"])
+
+
+def test_players_answers_show_nothing_secret(client, redis_client):
+    """A rated game of three players, each seat a player's, played at random: at every move
+    each player's games, every profile, the leaderboard and a resume's answer are checked like
+    the views (no deck card, no other seat's bid or hand), and none holds a credential of
+    anyone (the caller's own included, but the resumed seat's new token) or a private game's
+    id; a private rated game's result names no game."""
+    people = [client.post("/v1/players", json={"name": n}).get_json() for n in ("A", "B", "C")]
+    creds = [p["token"] for p in people]
+    made = client.post("/v1/games", json={"ruleset": "turandot", "players": 3, "seed": 31},
+                       headers=auth(creds[0])).get_json()
+    gid, host = made["game"]["id"], made["host_token"]
+    url = f"/v1/games/{gid}"
+    tokens = [client.post(f"{url}/seats", json={"name": "A"}, headers=auth(host)).get_json()["token"]]
+    tokens += [client.post(f"{url}/seats", json={"name": n}, headers=auth(c)).get_json()["token"]
+               for n, c in (("B", creds[1]), ("C", creds[2]))]
+    hidden = client.post("/v1/games", json={"ruleset": "turandot", "players": 2, "seed": 32,
+                                            "private": True, "rated": True},
+                         headers=auth(creds[0])).get_json()
+    secrets = {host, hidden["host_token"], hidden["spectator_token"], hidden["join_token"],
+               hidden["game"]["id"], *creds}
+    obs = Observer(redis_client, gid, 3)
+    rng = random.Random(31)
+
+    def check_all(viewers_tokens):
+        for seat, cred in enumerate(creds):
+            mine = client.get("/v1/me/games", headers=auth(cred)).get_json()
+            obs.check(seat, mine, "my games")
+            for item in mine["games"]:
+                assert item["seat"] in (seat, None)
+        bodies = [client.get(f"/v1/players/{p['player']['id']}").get_json() for p in people]
+        bodies.append(client.get("/v1/leaderboards/turandot").get_json())
+        for body in bodies:
+            obs.check(None, body, "profile or board")
+        for body in bodies:  # what anyone may read
+            text = orjson.dumps(body).decode()
+            for secret in secrets | set(viewers_tokens):
+                assert secret not in text, "a credential or a private game's id"
+        for cred in creds:  # a player's own list: their games' ids, nobody's credential
+            text = client.get("/v1/me/games", headers=auth(cred)).get_data(as_text=True)
+            for secret in (secrets - {hidden["game"]["id"]}) | set(viewers_tokens):
+                assert secret not in text, "a credential in a player's games"
+
+    moves = 0
+    while True:
+        check_all(tokens)
+        view = client.get(url).get_json()
+        if view["status"] == "finished":
+            break
+        seat = rng.choice([p["seat"] for p in view["pending"]])
+        if moves % 7 == 3:  # the player resumes the seat: a fresh token, the old one ends
+            resumed = client.post(f"/v1/me/games/{gid}/resume", headers=auth(creds[seat]))
+            assert resumed.status_code == 200
+            obs.check(seat, resumed.get_json()["game"], "resume")  # beside its own new token
+            text = orjson.dumps(resumed.get_json()).decode()
+            assert not any(t in text for t in tokens + [creds[seat]])
+            tokens[seat] = resumed.get_json()["token"]
+        actions = client.get(f"{url}/actions", headers=auth(tokens[seat])).get_json()
+        assert client.post(f"{url}/moves", json=random_move(actions, rng),
+                           headers=auth(tokens[seat])).status_code == 200
+        moves += 1
+    assert all(client.get(f"/v1/players/{p['player']['id']}").get_json()["games"] == 1
+               for p in people)
+    # the private rated game, played out: its result names no game
+    hurl, hhost = f"/v1/games/{hidden['game']['id']}", hidden["host_token"]
+    mine = client.post(f"{hurl}/seats", json={"name": "A"}, headers=auth(hhost)).get_json()
+    other = client.post(hidden["join_link"], json={"name": "B"},
+                        headers=auth(creds[1])).get_json()
+    hidden_tokens = [mine["token"], other["token"]]
+    while (hv := client.get(hurl, headers=auth(hidden_tokens[0])).get_json())["status"] != "finished":
+        seat = hv["pending"][0]["seat"]
+        actions = client.get(f"{hurl}/actions", headers=auth(hidden_tokens[seat])).get_json()
+        client.post(f"{hurl}/moves", json=random_move(actions, rng),
+                    headers=auth(hidden_tokens[seat]))
+    profile = client.get(f"/v1/players/{people[0]['player']['id']}").get_json()
+    assert profile["games"] == 2 and None in [r["game"] for r in profile["recent"]]
+    check_all(tokens + hidden_tokens)

@@ -1565,7 +1565,10 @@ class ReplayStep(TypedDict):
 
 
 class Result(TypedDict):
-    game: str
+    game: str | None
+    """
+    the game (null for a private game: its id is its players' only)
+    """
     ruleset: Literal["muzicando", "turandot", "wordjam"]
     finished: float
     seat: int

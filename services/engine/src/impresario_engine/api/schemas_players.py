@@ -113,7 +113,8 @@ class RatingSchema(Base):
 
 
 class ResultSchema(Base):
-    game = fields.String(required=True)
+    game = fields.String(required=True, allow_none=True, metadata={
+        "description": "the game (null for a private game: its id is its players' only)"})
     ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)))
     finished = fields.Float(required=True)
     seat = fields.Integer(required=True)

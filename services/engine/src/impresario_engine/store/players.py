@@ -62,12 +62,18 @@ class PlayerIndex:
 
     def put_new_fields(self, player_id: str, fields: dict[str, str]) -> None:
         """Only the fields the record does not have yet (a platform's player seen again)."""
+        self.put_new_records({player_id: fields})
+
+    def put_new_records(self, records: dict[str, dict[str, str]]) -> None:
+        """:meth:`put_new_fields` of several players, in one round trip."""
         def run():
             pipe = self.client.pipeline(transaction=False)
-            for name, value in fields.items():
-                pipe.hsetnx(player_key(player_id), name, value)
+            for player_id, fields in records.items():
+                for name, value in fields.items():
+                    pipe.hsetnx(player_key(player_id), name, value)
             pipe.execute()
-        self._call(run)
+        if records:
+            self._call(run)
 
     def get(self, player_id: str) -> dict[str, str] | None:
         found = self._call(self.client.hgetall, player_key(player_id))

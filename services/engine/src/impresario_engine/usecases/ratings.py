@@ -55,11 +55,10 @@ def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change
     game_id, ruleset = doc["id"], RULESETS[doc["ruleset"]]
     book = store.ratings
     players = {seat: seat_player(entry) for seat, entry in enumerate(doc["seats"])}
-    for seat, entry in enumerate(doc["seats"]):
-        if entry.get("bot") and not entry.get("player"):
-            level = entry["bot"]
-            store.players.put_new_fields(bot_player_id(level), {
-                "name": bot_player_name(level), "kind": BOT, "created": repr(doc["created"])})
+    store.players.put_new_records({  # the bot levels' players, the first time they play
+        bot_player_id(e["bot"]): {"name": bot_player_name(e["bot"]), "kind": BOT,
+                                  "created": repr(doc["created"])}
+        for e in doc["seats"] if e.get("bot") and not e.get("player")})
     sides, ranks = placings(ruleset.score(doc["state"]))
     mark = orjson.dumps({"finished": doc["updated"]}).decode()
     changes: list[Change] = []
@@ -70,7 +69,9 @@ def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change
         rows = []
         for change in changes:
             before, after = Change.displayed(change.before), Change.displayed(change.after)
-            result = {"game": game_id, "ruleset": ruleset.name, "finished": doc["updated"],
+            # a private game's id is its players' (and its spectator link's) only
+            shown_id = None if doc["settings"].get("private") else game_id
+            result = {"game": shown_id, "ruleset": ruleset.name, "finished": doc["updated"],
                       "seat": change.seat, "rank": change.rank, "players": doc["players"],
                       "rating": round(after, 3), "change": round(after - before, 3)}
             rows.append((change.player, read[change.player].get("v", "0"), change.after[0],
