@@ -233,3 +233,19 @@ def test_profiles_and_boards_refuse_what_is_not_there(client):
     assert_problem(client.get("/v1/leaderboards/chess"), 404, "ruleset_not_found")
     assert_problem(client.get("/v1/leaderboards/turandot?limit=0"), 400, "invalid_limit")
     assert_problem(client.get("/v1/leaderboards/turandot?cursor=Zm9v"), 400, "invalid_cursor")
+
+
+def test_a_rematch_seat_claimed_by_a_player_is_theirs_too(rated_app):
+    client = rated_app.test_client()
+    anna, token = _player(client, "Anna")
+    url, seat_token = _rated_game(client, token, 8, bots=("easy",))
+    _play_out(client, url, {0: seat_token}, random.Random(8))
+    again = client.post(f"{url}/rematch", headers=auth(seat_token))
+    assert again.status_code in (200, 201), again.get_data(as_text=True)
+    rematch = again.get_json()["rematch"]
+    games = client.get("/v1/me/games", headers=auth(token)).get_json()["games"]
+    assert games[0]["id"] == rematch and games[0]["seat"] == again.get_json()["seat"]
+    resumed = client.post(f"/v1/me/games/{rematch}/resume", headers=auth(token)).get_json()
+    assert resumed["seat"] == again.get_json()["seat"]
+    assert_problem(client.get(f"/v1/games/{rematch}/actions",
+                              headers=auth(again.get_json()["token"])), 401, "invalid_token")

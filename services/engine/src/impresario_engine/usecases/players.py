@@ -14,6 +14,7 @@ from ..table import names
 from ..table.clock import FINISHED, PLAYING
 from ..table.errors import NOT_FOUND, UNAUTHENTICATED, Refused
 from ..table.ratings import rateable
+from ..table.seating import claimed
 from ..table.views import game_view
 from . import seats
 from .ratings import KEEP_RECENT
@@ -100,7 +101,8 @@ def claim(store: GameStore, code: str) -> tuple[Player, str]:
 # ---------------------------------------------------------------------------- their games
 def involved(doc: dict[str, Any], player_id: str) -> tuple[int | None, bool] | None:
     """(the player's seat, whether the player hosts) at this game; None: neither."""
-    seat = next((i for i, s in enumerate(doc["seats"]) if s.get("player") == player_id), None)
+    seat = next((i for i, s in enumerate(doc["seats"])
+                 if s.get("player") == player_id and claimed(s)), None)
     hosts = doc.get("host_player") == player_id
     return None if seat is None and not hosts else (seat, hosts)
 

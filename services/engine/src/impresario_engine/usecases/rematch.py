@@ -93,8 +93,11 @@ def _create(engine: Engine, old: Loaded) -> tuple[str, float]:
             seating.append({"type": "seat_taken", "seat": new_seat, "name": entry["name"],
                             "bot": entry["bot"]})
         else:
-            seats.append({"name": entry["name"], "token": None, "bot": None,
-                          "from": entry["token"], "until": until})
+            held_seat = {"name": entry["name"], "token": None, "bot": None,
+                         "from": entry["token"], "until": until}
+            if entry.get("player"):  # the player's seat again, once they claim it
+                held_seat["player"] = entry["player"]
+            seats.append(held_seat)
             seating.append({"type": "seat_held", "seat": new_seat, "name": entry["name"],
                             "until": until})
     seats = put(seats, len(seats) - 1, seats[-1])  # no free seat at the end
@@ -137,6 +140,9 @@ def _claim(engine: Engine, rematch_id: str, origin: str, token: str,
             return Done(answer(loaded.version, doc))
         new = dict(doc)
         claimed_seat = {"name": entry["name"], "token": digest, "bot": None, "from": origin}
+        if entry.get("player"):  # the rematch is among the player's games from now on
+            claimed_seat["player"] = entry["player"]
+            engine.store.players.note_game(entry["player"], rematch_id, now)
         if doc.get("host_from") in (origin, ""):  # this player hosts the rematch
             new["host_from"] = origin
             new["host"] = token_hash(host_token)

@@ -164,8 +164,10 @@ def resume(engine: Engine, game_id: str, player: str) -> dict[str, Any]:
     there (nor hosts it), 409 ``seat_left`` when the player left it."""
     def step(loaded: Loaded):
         doc = loaded.doc
-        seat = next((i for i, s in enumerate(doc["seats"]) if s.get("player") == player),
-                    None)
+        # a seat the player sits at (a rematch's seat still held for them is claimed with
+        # the finished game's token: POST /v1/games/{id}/rematch)
+        seat = next((i for i, s in enumerate(doc["seats"])
+                     if s.get("player") == player and claimed(s)), None)
         hosts = doc.get("host_player") == player
         if seat is None and not hosts:
             raise Refused("not_seated", NOT_FOUND, "this player has no seat at this game")
