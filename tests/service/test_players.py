@@ -142,3 +142,15 @@ def test_a_player_renames_themselves_and_a_bad_name_changes_nothing(client):
     me = client.get("/v1/me", headers=auth(made["token"])).get_json()["player"]
     assert me["name"] == "Anna B."
     assert client.get(f"/v1/players/{me['id']}").get_json()["player"]["name"] == "Anna B."
+
+
+def test_a_platform_user_who_removed_their_player_comes_back_as_a_new_one(platform_client):
+    first = platform_client.get("/v1/me", headers=auth(_jwt())).get_json()["player"]
+    renamed = platform_client.patch("/v1/me", json={"name": "Carla R."}, headers=auth(_jwt()))
+    assert renamed.get_json()["player"]["name"] == "Carla R."
+    assert platform_client.delete("/v1/me", headers=auth(_jwt())).status_code == 204
+    gone = platform_client.get(f"/v1/players/{first['id']}")
+    assert gone.status_code == 404 and gone.get_json()["code"] == "player_not_found"
+    back = platform_client.get("/v1/me", headers=auth(_jwt())).get_json()["player"]
+    assert back["id"] == first["id"] and back["name"] == "Carla"  # made anew, from the token
+    assert platform_client.get(f"/v1/players/{back['id']}").status_code == 200

@@ -11,6 +11,7 @@ from typing import Mapping
 
 from .errors import ApiError
 from .http import GAME_ID_PATTERN, JWT_MAX, parse_bearer
+from .identity import looks_like_jwt
 
 GAME_ID = re.compile(GAME_ID_PATTERN)
 
@@ -36,6 +37,8 @@ def credentials_first(endpoint: str, authorization: str | None, args: Mapping[st
     ``Authorization`` header and query ``args`` checked (see the module's doc);
     ``opens_stream``: the request asks for the event stream."""
     token = parse_bearer(authorization, JWT_MAX if endpoint in PLAYER_BEARER else 256)
+    if token is not None and len(token) > 256 and not looks_like_jwt(token):
+        parse_bearer(authorization)  # longer than any token but a platform's JWT: 401
     link = args.get("spectator")
     if link is not None and len(link) > 256:  # refused even beside a bearer token
         raise ApiError(401, "invalid_token", "the spectator token is not valid")
