@@ -13,8 +13,9 @@ from __future__ import annotations
 EDGE_CODES = frozenset({"bad_request", "request_timeout", "uri_too_long", "headers_too_large",
                         "method_not_allowed", "not_found", "http_error", "internal_error"})
 #: the codes of the page's own routes, outside the spec: a game's rules in a language
-#: (``GET /web/rules/<ruleset>``, api/web.py), as impresario_rules.texts refuses them
-PAGE_CODES = frozenset({"ruleset_not_found", "language_not_found"})
+#: (``GET /web/rules/<ruleset>``, api/web.py), as impresario_rules.texts refuses them, and the
+#: QR code of a link (``POST /web/qr``)
+PAGE_CODES = frozenset({"ruleset_not_found", "language_not_found", "invalid_qr_text"})
 
 from impresario_rules import RULESETS
 

@@ -2,7 +2,9 @@
 vendored library). The client is static and talks to the engine only through the public API
 (docs/web.md); this module only serves its files, and each game's full rules
 (``GET /web/rules/<ruleset>?lang=<code>``: the rules package's text in that language, English
-when no ``lang`` is given, with which section explains which prompt).
+when no ``lang`` is given, with which section explains which prompt), and the QR code of a link
+the page shows (``POST /web/qr``: another device's link, which carries a one-time code, so the
+text comes in the body, never in a URL, and the answer is never cached).
 
 - Content types are set explicitly (JavaScript modules must be served as JavaScript).
 - Caching: the vendored files carry their version in their name and never change, so they are
@@ -16,16 +18,18 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import segno
 from flask import Blueprint, Response, request
 from impresario_rules.texts import DEFAULT_LANGUAGE, LANGUAGES, RulesNotFound, prompts, rules_text
 
 from .errors import ApiError
-from .http import SECURITY_HEADERS
+from .http import SECURITY_HEADERS, json_body
 
 ROOT = Path(__file__).resolve().parent.parent / "web"
 TYPES = {
@@ -130,3 +134,28 @@ def rules(ruleset: str) -> Response:
                       "application/json", REVALIDATE)
         _rules[(ruleset, lang)] = found
     return _answer(found, FILE_CSP, **{"Content-Language": lang})
+
+
+#: the longest text a QR code is drawn of: a link of the page (its origin, a fragment, a code)
+QR_TEXT_MAX = 256
+
+
+@blp.route("/web/qr", methods=["POST"])
+def qr() -> Response:
+    """The QR code of ``{"text": "..."}`` as SVG (black modules on white, a quiet zone of four
+    modules), for the page to show as an image: 400/413/415 for a body that is not JSON, 422
+    ``invalid_qr_text`` for a text that is missing, empty, longer than :data:`QR_TEXT_MAX` or
+    not printable."""
+    body = json_body()
+    text = body.get("text") if isinstance(body, dict) else None
+    if not isinstance(text, str) or not text or len(text) > QR_TEXT_MAX \
+            or not text.isprintable():
+        wanted = f"1 to {QR_TEXT_MAX} printable characters"
+        raise ApiError(422, "invalid_qr_text", f"send {{\"text\": ...}}: {wanted}",
+                       errors={"text": [wanted]})
+    out = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(out, kind="svg", scale=6, border=4,
+                                                   dark="#000", light="#fff", xmldecl=False)
+    return Response(out.getvalue(), status=200, content_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store", "Content-Security-Policy": FILE_CSP,
+                             **SECURITY_HEADERS})

@@ -7,6 +7,7 @@ import { Lobby, JoinPage } from "./shared/lobby.js";
 import { GamePage } from "./shared/game.js";
 import { ReplayPage } from "./shared/replay.js";
 import { CalculatorPage } from "./shared/calculators.js";
+import { ClaimPage, LeaderboardPage, ProfilePage } from "./shared/profile.js";
 
 /** The header's language switch: each language by its own name; the choice is remembered. */
 function LanguageSwitch({ lang }) {
@@ -41,6 +42,9 @@ function App() {
   else if (where.page === "join" && where.id) page = html`<${JoinPage} key=${where.id} id=${where.id} query=${where.query} />`;
   else if (where.page === "replay" && where.id) page = html`<${ReplayPage} key=${where.id} id=${where.id} query=${where.query} />`;
   else if (where.page === "calc") page = html`<${CalculatorPage} query=${where.query} />`;
+  else if (where.page === "leaderboard") page = html`<${LeaderboardPage} key=${where.id} id=${where.id} />`;
+  else if (where.page === "player" && where.id) page = html`<${ProfilePage} key=${where.id} id=${where.id} />`;
+  else if (where.page === "claim") page = html`<${ClaimPage} code=${where.query.code} />`;
   else page = html`<${Lobby} />`;
   return html`
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById("main").focus(); }}>${t("chrome.skip")}</a>

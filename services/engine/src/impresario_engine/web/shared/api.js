@@ -79,7 +79,9 @@ const CODES = ["stale_version", "rate_limited", "create_rate_limited", "auth_rat
   "game_not_found", "private_game", "join_link_required", "invalid_join_token", "spectator_read_only",
   "name_taken", "name_blank", "seat_only", "not_your_seat",
   "invalid_token", "missing_token", "too_many_streams", "host_only", "game_not_started", "not_now",
-  "seat_not_found", "not_a_player", "cursor_expired", "invalid_cursor", "invalid_body"];
+  "seat_not_found", "not_a_player", "cursor_expired", "invalid_cursor", "invalid_body",
+  "invalid_player_token", "invalid_device_code", "player_seated", "not_seated", "seat_left", "not_waiting",
+  "player_not_found", "ruleset_not_found"];
 
 // A ruleset's own refusals of a move (Turandot's, Word Jam's, Muzicando's: the codes in each
 // ruleset's declarations) have their sentence in the catalogues as "error.<code>": on an English

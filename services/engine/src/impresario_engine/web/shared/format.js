@@ -2,8 +2,11 @@
 // tests/web/test_helpers.py. Their words come from the catalogues (i18n.js).
 import { t } from "./i18n.js";
 
-/** "#/game/abc?spectator=x" → {page: "game", id: "abc", query: {spectator: "x"}} */
+/** "#/game/abc?spectator=x" → {page: "game", id: "abc", query: {spectator: "x"}}; another
+ * device's link, "#claim=CODE", → {page: "claim", id: null, query: {code: "CODE"}} */
 export function parseRoute(hash) {
+  const claim = /^#claim=([^&?#]*)/.exec(hash || "");
+  if (claim) return { page: "claim", id: null, query: { code: decodeURIComponent(claim[1]) } };
   const raw = (hash || "").replace(/^#\/?/, "");
   const [path, search = ""] = raw.split("?");
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);

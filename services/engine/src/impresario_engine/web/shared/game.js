@@ -1,16 +1,20 @@
 // The game page: loads the caller's view, follows the event feed, and hands the view, the
 // legal moves and ``act`` to the ruleset's module (games/*.js). A move carries the version the
 // player saw (If-Match): when the game moved on first, nothing is played, the view is
-// refreshed and the player is told.
+// refreshed and the player is told. A seat whose token ended (the player resumed it on another
+// device) is taken back here with the player's credential when the player opens the table or
+// acts at it; noticed while the page only follows the game, it is offered (a button), so two
+// open devices never take the seat from each other by themselves.
 import { html, useCallback, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, isStale, Problem } from "./api.js";
 import { follow } from "./feed.js";
 import { listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase } from "./format.js";
-import { forgetSeat, remember, seatOf, takeFlash } from "./store.js";
+import { forgetSeat, remember, seatOf, setFlash, storedPlayer, takeFlash } from "./store.js";
 import { Alert, botLevel, Countdown, DialogRule, focusHeading, focusLost } from "./ui.js";
 import { onLanguage, t } from "./i18n.js";
 import { openRules, RulesHost, WhyLink } from "./rules.js";
 import { heldSeats, LeaveGame, Setup } from "./seating.js";
+import { resumeSeat, tokenEnded } from "./players.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
@@ -69,6 +73,25 @@ export function GamePage({ id, query }) {
   const [feedEpoch, setFeedEpoch] = useState(0);
   const loading = useRef(false);
   const again = useRef(false);
+  // this seat's token ended: another device resumed the seat (the page then offers it back)
+  const [elsewhere, setElsewhere] = useState(false);
+
+  // the seat back on this device (POST /v1/me/games/{id}/resume: the other device's token
+  // ends), then the page again with ``message``; a finished game takes no new token: it is
+  // shown to a spectator then
+  const takeBack = useCallback(async (message) => {
+    leaving.current = true;
+    setFeedEpoch((n) => n + 1);
+    try {
+      await resumeSeat(id);
+      setFlash(message);
+    } catch (err) {
+      remember(id, { host: undefined });
+      forgetSeat(id);
+      setFlash(err instanceof Problem && err.code === "game_finished" ? t("resume.finished") : explain(err));
+    }
+    location.reload();
+  }, [id]);
 
   const addEvents = useCallback((list) => {
     if (!list || !list.length) return;
@@ -111,7 +134,18 @@ export function GamePage({ id, query }) {
         if (r.status !== 304) await show(r.data);
       } while (again.current);
     } catch (err) {
-      if (err instanceof Problem && err.status === 401 && seatToken) {
+      if (tokenEnded(err) && (seatToken || host) && storedPlayer()) {
+        // opened here: the seat comes here; noticed while following: offered
+        if (!current.current) await takeBack(t("resume.here"));
+        else {
+          // the feed stops, and nothing asks with the ended token until the player chooses
+          leaving.current = true;
+          setFeedEpoch((n) => n + 1);
+          setFeed("closed");
+          setElsewhere(true);
+          setActions(null);
+        }
+      } else if (err instanceof Problem && err.status === 401 && seatToken) {
         setError(t("game.seat_invalid"));
         forgetSeat(id);
       } else {
@@ -120,7 +154,7 @@ export function GamePage({ id, query }) {
     } finally {
       loading.current = false;
     }
-  }, [id, readToken, spectator, show, seatToken]);
+  }, [id, readToken, spectator, show, seatToken, host, takeBack]);
 
   useEffect(() => { refresh(); }, [refresh]);
 
@@ -138,7 +172,12 @@ export function GamePage({ id, query }) {
     const module = GAMES[current.current.ruleset];
     const handle = follow({
       gameId: id, token: readToken, spectator, after: 0,
-      onStatus: setFeed,
+      onStatus: (s) => {
+        setFeed(s);
+        // a feed refused before the game's end (the seat's token ended, the game expired):
+        // the view says why
+        if (s === "closed" && current.current && current.current.status !== "finished") refresh();
+      },
       onEvents: (list) => {
         addEvents(list);
         const said = list.filter((e) => !beforeStart(e, current.current))
@@ -200,6 +239,12 @@ export function GamePage({ id, query }) {
       await show(r.data.game);
       return null;
     } catch (err) {
+      if (tokenEnded(err) && storedPlayer()) {
+        // the seat was resumed on another device: it comes back here, and the move is made
+        // again by the player, who looks at the table as it is now
+        await takeBack(t("resume.move_again"));
+        return t("resume.move_again");
+      }
       const message = explain(err);
       if (isStale(err)) {
         await refresh();
@@ -211,7 +256,7 @@ export function GamePage({ id, query }) {
     } finally {
       setBusy(false);
     }
-  }, [id, seatToken, show, refresh, addEvents]);
+  }, [id, seatToken, show, refresh, addEvents, takeBack]);
 
   // Word Jam: the engine's own check of a word against the game as it is (the value hint)
   const checkWord = useCallback(async (word) => (await call("POST", `/v1/games/${encodeURIComponent(id)}/word-check`, {
@@ -226,9 +271,9 @@ export function GamePage({ id, query }) {
   useEffect(() => {
     if (!view) return;
     const me = view.you ? view.you.seat : null;
-    const mine = me !== null && view.status === "playing" && pendingOf(view, me);
+    const mine = !elsewhere && me !== null && view.status === "playing" && pendingOf(view, me);
     document.title = `${mine ? `● ${t("game.your_move_title")} · ` : ""}${RULESET_TITLES[view.ruleset] || t("lobby.game")} · Impresario`;
-  }, [view]);
+  }, [view, elsewhere]);
 
   if (!view) {
     return html`<div><h1>${t("game.loading")}</h1><${Alert} message=${error} /></div>`;
@@ -252,18 +297,22 @@ export function GamePage({ id, query }) {
     <p class="who">${me !== null ? html`${t("game.you_are")} <strong>${nameOf(view, me)}</strong>.` : spectator ? t("game.watching_link") : t("game.watching")}</p>
     <${Alert} message=${error} onDismiss=${() => setError(null)} />
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
+    ${elsewhere && html`<section class="card elsewhere" role="alert" data-testid="elsewhere">
+      <p>${t("resume.elsewhere")}</p>
+      <div class="actions"><button type="button" class="primary" onClick=${() => takeBack(t("resume.here"))}>${t("resume.play_here")}</button></div>
+    </section>`}
     <div class="sr-only" aria-live="polite">${announce}</div>
-    ${view.status === "open"
-      ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} />
+    ${elsewhere ? null : view.status === "open"
+      ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} recover=${takeBack} />
         ${howTo}`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
         <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
-    <${EventLog} events=${events} view=${view} module=${module} />
+    ${!elsewhere && html`<${EventLog} events=${events} view=${view} module=${module} />`}
     ${module && html`<${RulesHost} title=${title} />`}
-    ${view.status === "playing" && me !== null && seatToken && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
+    ${view.status === "playing" && me !== null && seatToken && !elsewhere && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
   </div><//>`;
 }
 

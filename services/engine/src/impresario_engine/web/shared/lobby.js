@@ -1,11 +1,15 @@
-// The lobby: your games, the list of games (GET /v1/games: filters, pages), quick games
-// against bots, a table set up with every option, and the page a join link opens.
+// The lobby: my games, the list of games (GET /v1/games: filters, pages), quick games
+// against bots, play now with people, a table set up with every option, the player and
+// another device, and the page a join link opens. Tables are set up and seats taken as the
+// player this browser is (shared/players.js), so they are the player's on every device.
 import { html, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, Problem, withQuery } from "./api.js";
 import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine } from "./format.js";
-import { myGames, playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
+import { playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
 import { Alert, botLevel } from "./ui.js";
 import { t } from "./i18n.js";
+import { asPlayer, resumeSeat } from "./players.js";
+import { MyGames, PlayerCard, QuickMatch } from "./mine.js";
 
 const BLURBS = { turandot: "lobby.blurb_turandot", wordjam: "lobby.blurb_wordjam", muzicando: "lobby.blurb_muzicando" };
 const FALLBACK_BOTS = { turandot: ["easy", "medium", "hard"], wordjam: ["easy", "medium"], muzicando: ["easy", "medium"] };
@@ -42,14 +46,15 @@ export function botName(taken, fallback) {
 }
 
 /**
- * Create a game, take the first seat, fill ``bots`` seats with the engine's bots. When the
- * game is created but the seat is refused (the name), the error carries ``gameId``: the
+ * Create a game as the player (it is among the player's games, and the host's seat theirs),
+ * take the first seat with the host token, fill ``bots`` seats with the engine's bots. When
+ * the game is created but the seat is refused (the name), the error carries ``gameId``: the
  * table exists, its host is this browser, and its page lets the player try another name.
  */
 export async function startTable({ ruleset, players, options, isPrivate, name, bots, botKind, seatMyself = true }) {
-  const created = await call("POST", "/v1/games", {
-    body: { ruleset: ruleset.name, players, options, private: isPrivate },
-  });
+  const created = await asPlayer(name, (token) => call("POST", "/v1/games", {
+    token, body: { ruleset: ruleset.name, players, options, private: isPrivate },
+  }));
   const data = created.data;
   const id = data.game.id;
   remember(id, {
@@ -74,6 +79,30 @@ export async function startTable({ ruleset, players, options, isPrivate, name, b
     });
   }
   return id;
+}
+
+/**
+ * Take the next free seat at ``id`` as the player: with the host token when this browser is
+ * the host (the host's seat is the player's when the player set the table up), else with the
+ * player's credential (and a private table's join token). A player seated there already (on
+ * another device: 409 player_seated) gets that seat back here instead. The seat's token is
+ * kept; the answer is the seat taken, or null for a seat resumed.
+ */
+export async function takeSeat(id, { name, host = null, join = null }) {
+  const path = withQuery(`/v1/games/${encodeURIComponent(id)}/seats`, { join: host ? null : join });
+  try {
+    const r = host ? await call("POST", path, { token: host, body: { name } })
+      : await asPlayer(name, (token) => call("POST", path, { token, body: { name } }));
+    remember(id, { token: r.data.token, seat: r.data.seat, name, ruleset: r.data.game.ruleset,
+      join: join || undefined });
+    return r.data;
+  } catch (err) {
+    if (err instanceof Problem && err.code === "player_seated") {
+      await resumeSeat(id);
+      return null;
+    }
+    throw err;
+  }
 }
 
 /** After a failed start: the table's page when the table exists (its host can go on), else the message. */
@@ -270,6 +299,7 @@ function RulesetCard({ ruleset, name }) {
     </div>
     <${Alert} message=${error} />
     ${open && html`<${CreateForm} ruleset=${ruleset} name=${name} onCancel=${() => setOpen(false)} />`}
+    <p class="small"><a href=${route("leaderboard", ruleset.name)}>${t("lobby.leaderboard_of", { game: ruleset.title })}</a></p>
   </section>`;
 }
 
@@ -370,17 +400,6 @@ function GameList() {
   </section>`;
 }
 
-function MyGames() {
-  const games = myGames().filter((g) => g.token || g.host).slice(0, 8);
-  if (!games.length) return null;
-  return html`<section class="card" aria-labelledby="my-games-title">
-    <h2 id="my-games-title">${t("lobby.your_tables")}</h2>
-    <ul class="game-list">${games.map((g) => html`<li>
-      <span><strong>${RULESET_TITLES[g.ruleset] || t("lobby.game")}</strong> ${g.id} · ${g.name ? t("lobby.as_name", { name: g.name }) : t("lobby.as_host")}</span>
-      <a class="button" href=${route("game", g.id)}>${t("list.open_game")}</a></li>`)}</ul>
-  </section>`;
-}
-
 function JoinByLink() {
   const [text, setText] = useState("");
   const go = (e) => {
@@ -419,6 +438,8 @@ export function Lobby() {
     <${Alert} message=${error} />
     <div class="rulesets">${(list || []).map((r) => html`<${RulesetCard} ruleset=${r} name=${name} />`)}</div>
     <${MyGames} />
+    ${list && list.length > 0 && html`<${QuickMatch} list=${list} name=${name} quick=${QUICK} />`}
+    <${PlayerCard} />
     <${GameList} />
     <${JoinByLink} />
     <p class="more"><a href="#/calc">${t("lobby.calculators")}</a> ${t("lobby.calculators_for")}</p>
@@ -450,11 +471,8 @@ export function JoinPage({ id, query }) {
     if (!name.trim()) { setError(t("lobby.name_first")); return; }
     setBusy(true); setError(null);
     try {
-      const r = await call("POST", withQuery(`/v1/games/${encodeURIComponent(id)}/seats`, { join: joinToken }),
-        { token: saved.host, body: { name: name.trim() } });
+      await takeSeat(id, { name: name.trim(), host: saved.host, join: joinToken });
       setPlayerName(name.trim());
-      remember(id, { token: r.data.token, seat: r.data.seat, name: name.trim(), ruleset: r.data.game.ruleset,
-        join: joinToken || undefined });
       location.hash = route("game", id);
     } catch (err) { setError(explain(err)); } finally { setBusy(false); }
   };

@@ -1,12 +1,13 @@
 // The table before and beside play: the seats of an open game (taking one, adding a bot,
 // freeing one, the links to share), and leaving a game in play.
 import { html, useEffect, useState } from "../lib.js";
-import { call, explain, withQuery } from "./api.js";
+import { call, explain } from "./api.js";
 import { joinLink, route, watchLink } from "./format.js";
-import { forgetSeat, playerName, remember, seatOf, setFlash, setPlayerName } from "./store.js";
+import { forgetSeat, playerName, seatOf, setFlash, setPlayerName, storedPlayer } from "./store.js";
 import { Alert, botLevel, Countdown, Dialog, Seats, ShareLink } from "./ui.js";
-import { botName, botsOf, rulesets } from "./lobby.js";
+import { botName, botsOf, rulesets, takeSeat as sitDown } from "./lobby.js";
 import { t } from "./i18n.js";
+import { tokenEnded } from "./players.js";
 
 /** The seats of an open game held for a rematch's players, from its events: seat → {name, until}. */
 export function heldSeats(events) {
@@ -27,7 +28,10 @@ export function useRuleset(name) {
   return found;
 }
 
-export function Setup({ view, id, seatToken, host, spectator, refresh, events }) {
+/** An open table: its seats, a seat to take (as the player), bots to add (the host), seats to
+ * free, the links to share. ``recover(message)``: this browser's seat or host token ended (the
+ * seat was resumed on another device), and the player takes it back here. */
+export function Setup({ view, id, seatToken, host, spectator, refresh, events, recover }) {
   const [name, setName] = useState(playerName());
   const [bot, setBot] = useState(null);
   const [error, setError] = useState(null);
@@ -44,16 +48,20 @@ export function Setup({ view, id, seatToken, host, spectator, refresh, events })
   const maySit = !view.private || host || joinToken;
   const run = async (fn) => {
     setBusy(true); setError(null);
-    try { await fn(); await refresh(); } catch (err) { setError(explain(err)); } finally { setBusy(false); }
+    try {
+      await fn();
+      await refresh();
+    } catch (err) {
+      if (tokenEnded(err) && recover && storedPlayer()) { await recover(t("resume.here")); return; }
+      setError(explain(err));
+    } finally { setBusy(false); }
   };
   const takeSeat = (e) => {
     e.preventDefault();
     if (!name.trim()) { setError(t("lobby.name_first")); return; }
     run(async () => {
-      const r = await call("POST", withQuery(`/v1/games/${encodeURIComponent(id)}/seats`, { join: host ? null : joinToken }),
-        { token: host, body: { name: name.trim() } });
+      await sitDown(id, { name: name.trim(), host, join: joinToken });
       setPlayerName(name.trim());
-      remember(id, { token: r.data.token, seat: r.data.seat, name: name.trim(), ruleset: view.ruleset });
       location.reload();
     });
   };

@@ -1,6 +1,7 @@
 // What the browser keeps between visits (localStorage): per game the seat's token, and the
-// host token of the games created here; the player's name. A reload, or a tab closed and
-// opened again, finds the seat again.
+// host token of the games created here; the player's name; the player this browser is (its
+// id, name and credential: shared/players.js). A reload, or a tab closed and opened again,
+// finds the seat again.
 
 const PREFIX = "impresario:game:";
 
@@ -43,6 +44,37 @@ export function playerName() {
 
 export function setPlayerName(name) {
   try { localStorage.setItem("impresario:name", name); } catch { /* ignore */ }
+}
+
+// The player this browser is: ``{id, name, token}`` (the token is the player's credential on
+// this device; it goes in the Authorization header only, never in a URL).
+const PLAYER = "impresario:player";
+
+// the pages that show the player hear of a player made, claimed, renamed or forgotten
+function playerChanged() {
+  try { window.dispatchEvent(new Event(PLAYER)); } catch { /* no window */ }
+}
+
+export function storedPlayer() {
+  const found = read(PLAYER);
+  return found && found.id && found.token ? found : null;
+}
+
+export function keepPlayer(player, token) {
+  const next = { id: player.id, name: player.name, token };
+  try { localStorage.setItem(PLAYER, JSON.stringify(next)); } catch { /* private mode */ }
+  playerChanged();
+  return next;
+}
+
+export function renamePlayer(name) {
+  const found = storedPlayer();
+  if (found) keepPlayer({ ...found, name }, found.token);
+}
+
+export function forgetPlayer() {
+  try { localStorage.removeItem(PLAYER); } catch { /* ignore */ }
+  playerChanged();
 }
 
 // A message for the next page (set before a navigation or a reload, shown once by the page it
