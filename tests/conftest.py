@@ -304,6 +304,34 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture
+def serve_app(app_factory):
+    """``serve_app(**overrides)``: an app of ``app_factory`` (the session's Redis, flushed;
+    every response held to openapi.yaml) with those Config overrides, served over HTTP by
+    werkzeug's threaded server on a free 127.0.0.1 port, so that a client in this process or
+    another talks to it as to a deployed engine; returns its base URL. Stopped at the end of
+    the test. No reaper runs beside it."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    servers: list[tuple[Any, threading.Thread]] = []
+
+    def serve(**overrides: Any) -> str:
+        server = make_server("127.0.0.1", 0, app_factory(**overrides), threaded=True)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                                  name="served-app", daemon=True)
+        thread.start()
+        servers.append((server, thread))
+        return f"http://127.0.0.1:{server.server_port}"
+
+    yield serve
+    for server, thread in servers:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+
+
 @dataclass
 class SeatedGame:
     """A game created through the API: its id, the host token and one token per seat taken."""

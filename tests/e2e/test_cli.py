@@ -1,23 +1,29 @@
 """The impresario command as a player meets it: each ruleset played to the end through the CLI
 with scripted standard input, Word Jam's windows under a pseudo-terminal, watch for every
-ruleset, and the ways a session can end badly (no engine, an unknown bot, end of input, Ctrl-C).
-Every game is played against the real service (live_server)."""
+ruleset, and the ways a session can end badly (no engine, an unknown bot, end of input, Ctrl-C);
+the player the command keeps (its credential file), its games listed and resumed on another
+device, the leaderboard. Every game is played against the real service (live_server, or the
+engine served with a setting of its own, serve_app)."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
 import select
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from impresario import Client
+from impresario import Client, Unauthorized
+from impresario.player_file import default_path
 
 CLI = [sys.executable, "-m", "impresario.cli"]
 #: the CLI speaks English here whatever this machine's locale (the languages have their own test)
@@ -36,14 +42,45 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(autouse=True)
+def player_file(tmp_path_factory, monkeypatch) -> Path:
+    """The player file of every command a test runs (``impresario play`` makes a player on
+    first use): a test's own, never the developer's. Its folder's name is no English word
+    (the tests in other languages look for English on the screen, the file's path included)."""
+    path = tmp_path_factory.mktemp("cfg") / "p.json"
+    monkeypatch.setenv("IMPRESARIO_PLAYER_FILE", str(path))
+    return path
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
 # ------------------------------------------------------------------------ play, each ruleset
-def test_turandot_played_through_the_cli(live_server):
+def test_turandot_played_through_the_cli(live_server, player_file):
     """A refused bid is said once without the table again; typed bids, then Enter (the default)
-    at every prompt, to the final score. --url comes after the command."""
+    at every prompt, to the final score. --url comes after the command. The game is the
+    player's the command made on first use (its credential in a file of mode 0600): `impresario
+    games` lists it, finished."""
     script = "9 1\n2 1 b\n" + "\n" * 400
+    assert not player_file.exists()
     done = run_cli("play", "turandot", "--url", live_server, "--seed", "5", stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
+    assert f"You are now the player Player on {live_server}; your credential is kept in " \
+           f"{player_file}, readable by you only." in out
+    assert mode(player_file) == 0o600
+    token = json.loads(player_file.read_text())["engines"][live_server]["token"]
+    assert token.startswith("p_") and token not in out + done.stderr
+    game_id = re.search(r"Game (\S+) \(turandot\)", out).group(1)
+    listed = run_cli("games", "--url", live_server)
+    assert listed.returncode == 0, listed.stderr
+    head, row = listed.stdout.splitlines()[:2]
+    assert head.split() == ["GAME", "RULESET", "STATUS", "SEAT", "SEATS", "YOUR", "MOVE",
+                            "DEADLINE", "RESULT", "CHANGED"]
+    assert row.startswith(game_id) and row.split()[1:6] == ["turandot", "finished", "0",
+                                                            "4/4", "—"]
+    assert row.split()[7] in ("won", "lost")
     assert "Traceback" not in done.stderr
     assert out.count("How to bid") == 1                       # explained once
     assert "refused:" in out
@@ -55,6 +92,95 @@ def test_turandot_played_through_the_cli(live_server):
     assert "loves " in out
     assert "bids revealed → you: slot 2 + 1 money (bluff)" in out
     assert "Final score:" in out and "Winners:" in out and "cast:" in out
+
+
+# ------------------------------------------------------------------------ the player
+def test_the_player_file_is_found_where_the_help_says():
+    assert default_path({"IMPRESARIO_PLAYER_FILE": "/x/p.json", "XDG_CONFIG_HOME": "/c"}) == \
+        Path("/x/p.json")
+    assert default_path({"XDG_CONFIG_HOME": "/c"}) == Path("/c/impresario/player.json")
+    for relative_or_unset in ({"XDG_CONFIG_HOME": "c"}, {}):
+        assert default_path(relative_or_unset) == \
+            Path.home() / ".config" / "impresario" / "player.json"
+
+
+def test_a_player_moves_to_another_device_and_resumes_a_game_there(serve_app, tmp_path):
+    """`impresario player` makes the player (file 0600 in a folder 0700) and prints a device
+    code; `impresario claim` on the other device takes it once; there `impresario games` shows
+    the game waiting for the player's move, `--resume` plays it to the end (the seat's old
+    token ends), and the leaderboard marks the player."""
+    url = serve_app(leaderboard_min_games=1)
+    laptop_file, phone_file = tmp_path / "laptop" / "p.json", tmp_path / "phone.json"
+    laptop, phone = ({"IMPRESARIO_PLAYER_FILE": str(f)} for f in (laptop_file, phone_file))
+
+    none = run_cli("games", "--url", url, env=phone)
+    assert none.returncode == 1 and "'impresario player' makes one here" in none.stderr
+    assert not phone_file.exists()
+
+    made = run_cli("player", "--name", "Anna", "--url", url, env=laptop)
+    assert made.returncode == 0, made.stderr
+    assert "You are now the player Anna" in made.stdout and f"on {url}." in made.stdout
+    assert mode(laptop_file) == 0o600 and mode(laptop_file.parent) == 0o700
+    token = json.loads(laptop_file.read_text())["engines"][url]["token"]
+    assert token not in made.stdout + made.stderr
+
+    anna = Client(url).player(token)            # a game of Anna's, waiting for her move
+    game = anna.create_game("turandot", players=2, seed=5)
+    first = game.join("Anna")
+    game.add_bot("Robo", "easy")
+
+    coded = run_cli("player", "--device-code", "--url", url, env=laptop)
+    code = re.search(r"impresario claim (\S+) --url " + re.escape(url), coded.stdout).group(1)
+    claimed = run_cli("claim", code, "--url", url, env=phone)
+    assert claimed.returncode == 0, claimed.stderr
+    assert "This device is now Anna" in claimed.stdout and mode(phone_file) == 0o600
+    again = run_cli("claim", code, "--url", url, env=phone)
+    assert again.returncode == 2 and "--replace" in again.stderr   # it is a player already
+    used = run_cli("claim", code, "--replace", "--url", url, env=phone)
+    assert used.returncode == 1 and "invalid_device_code" in used.stderr
+
+    listed = run_cli("games", "--url", url, env=phone)
+    assert listed.returncode == 0, listed.stderr
+    row = next(line for line in listed.stdout.splitlines() if line.startswith(game.id))
+    assert row.split()[1:7] == ["turandot", "playing", "0", "2/2", "→", "yes"]
+    assert "Your move in 1 game: 'impresario games --resume GAME' plays it here." in listed.stdout
+
+    played = run_cli("games", f"--resume={game.id}", "--url", url, env=phone,
+                     stdin="\n" * 400)
+    assert played.returncode == 0, played.stderr
+    assert f"Game {game.id} (turandot): you are seat 0 again, here" in played.stdout
+    assert "Final score:" in played.stdout
+    with pytest.raises(Unauthorized):
+        first.view()                            # the laptop's seat token ended
+    over = run_cli("games", f"--resume={game.id}", "--url", url, env=laptop)
+    assert over.returncode == 0 and f"Game {game.id} is over" in over.stdout
+
+    finished = run_cli("games", "--status", "finished", "--url", url, env=laptop)
+    row = next(line for line in finished.stdout.splitlines() if line.startswith(game.id))
+    assert row.split()[2] == "finished" and row.split()[7] in ("won", "lost")
+    board = run_cli("leaderboard", "turandot", "--url", url, env=phone)
+    assert board.returncode == 0, board.stderr
+    assert board.stdout.split()[:4] == ["PLACE", "PLAYER", "RATING", "GAMES"]
+    assert re.search(r"^\s+[12]  Anna \(you\)\s+-?\d+\.\d\s+1$", board.stdout, re.M)
+    assert "2 players on the board." in board.stdout            # Anna and the easy bot
+
+
+def test_a_credential_the_engine_forgot_is_replaced_and_a_loose_file_tightened(serve_app,
+                                                                               player_file):
+    url = serve_app()
+    player_file.write_text(json.dumps({"engines": {url: {"token": "p_" + "a" * 43,
+                                                          "player": None}}}))
+    player_file.chmod(0o644)
+    listed = run_cli("games", "--url", url)
+    assert listed.returncode == 1 and "does not know the player kept in" in listed.stderr
+    assert "could be read by others" in listed.stderr and mode(player_file) == 0o600
+    made = run_cli("player", "--url", url)
+    assert made.returncode == 0, made.stderr
+    assert "does not know the player kept in" in made.stdout and "making a new one" in made.stdout
+    assert "You are now the player Player" in made.stdout
+    board = run_cli("leaderboard", "wordjam", "--url", url)
+    assert "Nobody is on the wordjam leaderboard yet: it lists the players with 5 rated " \
+           "games or more." in board.stdout
 
 
 @pytest.mark.deep

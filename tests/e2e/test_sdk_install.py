@@ -45,7 +45,7 @@ def test_sdk_installs_alone_and_its_command_runs(tmp_path, live_server):
                               "for lang in ('it', 'de', 'fr')))"],
                              capture_output=True, text=True)
     assert shipped.stdout.strip() == "True", shipped.stderr
-    english = subprocess.run([str(env_dir / "bin" / "impresario"), "games", "--lang", "it",
+    english = subprocess.run([str(env_dir / "bin" / "impresario"), "lobby", "--lang", "it",
                               "--url", live_server, "--status", "finished", "--no-bots",
                               "--ruleset", "muzicando"],
                              capture_output=True, text=True, timeout=60)

@@ -1,5 +1,5 @@
 """End to end: the SDK's lobby (``Client.list_games``/``iter_games``, ``Seat.leave``,
-``Seat.rematch``, ``Game.remove_seat``) and ``impresario games`` through real gunicorn."""
+``Seat.rematch``, ``Game.remove_seat``) and ``impresario lobby`` through real gunicorn."""
 
 from __future__ import annotations
 
@@ -57,20 +57,20 @@ def test_pages_of_games_leave_and_rematch(live_server):
     assert again0.view()["status"] == "playing" and p0.rematch().token == again0.token
 
 
-def test_impresario_games_prints_the_open_games(live_server, capsys):
+def test_impresario_lobby_prints_the_open_games(live_server, capsys):
     client = Client(live_server)
     game = client.create_game("wordjam", players=5, seed=1, options={"think_seconds": 77})
     game.join("Zoë")
     game.add_bot("Robo", "wordsmith")
     # --lang en: the headings read below are the English ones, whatever this machine's locale
-    assert main(["--url", live_server, "--lang", "en", "games", "--ruleset", "wordjam",
+    assert main(["--url", live_server, "--lang", "en", "lobby", "--ruleset", "wordjam",
                  "--limit", "100"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["GAME", "RULESET", "STATUS", "SEATS", "AGE", "PLAYERS", "OPTIONS"]
     row = next(line for line in out if line.startswith(game.id))
     assert "wordjam" in row and "2/5" in row and "Zoë, Robo (bot: wordsmith)" in row
     assert "think_seconds=77" in row
-    assert main(["--url", live_server, "games", "--status", "finished", "--ruleset",
+    assert main(["--url", live_server, "lobby", "--status", "finished", "--ruleset",
                  "wordjam", "--no-bots"]) == 0
     assert game.id not in capsys.readouterr().out
 

@@ -5,7 +5,9 @@ languages' tools, playing against the engine.
   ``app_factory``: the session's real Redis, and every response it sends validated against
   openapi.yaml, a violation failing the test at teardown), served over HTTP on a free
   127.0.0.1 port by werkzeug's threaded server, so a client in another process can play it;
-  yields its base URL. The bots' own checks come on top: the TypeScript bot validates every
+  yields its base URL. Its Config overrides are ``engine_settings`` (here: a player is on the
+  leaderboards after one rated game, so the bots, which play as a player, find themselves
+  there). The bots' own checks come on top: the TypeScript bot validates every
   response it receives with Ajv, the Python client parses each into its generated models.
 - ``node_tools``: ``make node-deps`` (npm ci, only when node_modules is missing or the lockfile
   changed), then the folder of the Node tooling's binaries.
@@ -25,10 +27,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def contract_server(app_factory):
+def engine_settings() -> dict[str, object]:
+    return {"leaderboard_min_games": 1}
+
+
+@pytest.fixture
+def contract_server(app_factory, engine_settings):
     from werkzeug.serving import make_server
 
-    server = make_server("127.0.0.1", 0, app_factory(), threaded=True)
+    server = make_server("127.0.0.1", 0, app_factory(**engine_settings), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="contract-server", daemon=True)
     thread.start()
     try:

@@ -2,14 +2,18 @@
 
     python tests/foreign/python_bot.py BASE_URL [CLIENT_DIR]
 
-plays one game of each ruleset to the end (Turandot for 4, Word Jam for its minimum of 5,
-Muzicando for 4): it creates the game, fills every seat but one with the engine's bots (the host
-token adds them), takes the last seat itself with the host token, and moves until the game is
-over, choosing each move from ``GET /v1/games/{id}/actions``: a move built from the action
-space where it knows how (naming a seat, firing a director, choosing a layout, placing a card,
-letting a word stand), else the engine's ``default``. Then it reads the score and prints one
-line per game. ``CLIENT_DIR`` is where the generated package ``impresario_client`` is
-(tests/foreign/test_python_client_bot.py generates it into the build folder).
+becomes a player (``POST /v1/players``), then plays one game of each ruleset to the end as that
+player (Turandot for 4, Word Jam for its minimum of 5, Muzicando for 4): it creates the game with
+the player's credential (the game is the player's), fills every seat but one with the engine's
+bots (the host token adds them), takes the last seat itself with the player's credential (the
+seat is the player's), and moves with the seat's token until the game is over, choosing each
+move from ``GET /v1/games/{id}/actions``: a move built from the action space where it knows how
+(naming a seat, firing a director, choosing a layout, placing a card, letting a word stand),
+else the engine's ``default``. Then it reads the score and prints one line per game; at the
+end the player's finished games (``GET /v1/me/games``), its profile (``GET
+/v1/players/{id}``) and each ruleset's leaderboard, a line each. ``CLIENT_DIR`` is where the
+generated package ``impresario_client`` is (tests/foreign/test_python_client_bot.py generates
+it into the build folder).
 
 Everything it sends and reads is a generated model: no dictionaries of API data, no casts.
 ``mypy --strict`` checks it against the generated package.
@@ -28,17 +32,20 @@ if len(sys.argv) > 2:
 from impresario_client import AuthenticatedClient, Client  # noqa: E402
 from impresario_client.api.games import (  # noqa: E402
     create_game, get_actions, get_game, get_score, join_game, make_move, resolve_game)
+from impresario_client.api.players import (  # noqa: E402
+    create_player, get_leaderboard, get_me, get_player, list_my_games)
 from impresario_client.models import (  # noqa: E402
     Actions, ChooseLayoutMove, ChooseLayoutMoveLayout, ChooseLayoutMoveType, ChooseLayoutSpace,
     CreatedGame, CreateMuzicandoGame, CreateMuzicandoGameRuleset, CreateTurandotGame,
     CreateTurandotGameRuleset, CreateWordJamGame, CreateWordJamGameRuleset, FireDirectorMove,
-    FireDirectorMoveDirector, FireDirectorMoveType, FireDirectorSpace, Join, JoinBotType0, Joined,
-    MoveResult, MuzicandoGameStatus, MuzicandoOptions, NominateMove,
-    NominateMoveType, NominateSpace, PlaceMove, PlaceMoveCard, PlaceMoveType, PlaceSpace, Problem,
-    TurandotGameStatus, TurandotOptions,
+    FireDirectorMoveDirector, FireDirectorMoveType, FireDirectorSpace, GetLeaderboardRuleset,
+    Join, JoinBotType0, Joined, Leaderboard, ListMyGamesStatus, Me, MoveResult,
+    MuzicandoGameStatus, MuzicandoOptions, MyGame, MyGames, NewPlayer, NominateMove,
+    NominateMoveType, NominateSpace, PlaceMove, PlaceMoveCard, PlaceMoveType, PlaceSpace,
+    PlayerCredential, Problem, Profile, TurandotGameStatus, TurandotOptions,
     WordJamGameStatus, WordJamNoChallengeMove, WordJamNoChallengeMoveType,
     WordJamNoChallengeSpace, WordJamOptions)
-from impresario_client.types import Response, Unset  # noqa: E402
+from impresario_client.types import UNSET, Response, Unset  # noqa: E402
 
 T = TypeVar("T")
 
@@ -104,10 +111,11 @@ def built_move(actions: Actions) -> (NominateMove | FireDirectorMove | ChooseLay
     return None
 
 
-def play(base_url: str, body: CreateTurandotGame | CreateWordJamGame | CreateMuzicandoGame,
+def play(base_url: str, player: AuthenticatedClient,
+         body: CreateTurandotGame | CreateWordJamGame | CreateMuzicandoGame,
          bot: JoinBotType0) -> Played:
-    anonymous = Client(base_url=base_url, raise_on_unexpected_status=True)
-    created: CreatedGame = ok(create_game.sync_detailed(client=anonymous, body=body))
+    # created with the player's credential: the game is the player's
+    created: CreatedGame = ok(create_game.sync_detailed(client=player, body=body))
     game_id = created.game.id
     host = AuthenticatedClient(base_url=base_url, token=created.host_token,
                                raise_on_unexpected_status=True)
@@ -117,7 +125,9 @@ def play(base_url: str, body: CreateTurandotGame | CreateWordJamGame | CreateMuz
         raise Unexpected(f"a game that does not exist: {missing!r}")
     for n in range(body.players - 1):
         ok(join_game.sync_detailed(game_id, client=host, body=Join(name=f"Bot {n + 1}", bot=bot)))
-    joined: Joined = ok(join_game.sync_detailed(game_id, client=host, body=Join(name="Pythonista")))
+    # the last seat, taken with the player's credential: the seat is the player's
+    joined: Joined = ok(join_game.sync_detailed(game_id, client=player,
+                                                body=Join(name="Pythonista")))
     if joined.token is None:
         raise Unexpected("a player's seat came without a token")
     me = AuthenticatedClient(base_url=base_url, token=joined.token,
@@ -162,7 +172,62 @@ def play(base_url: str, body: CreateTurandotGame | CreateWordJamGame | CreateMuz
                   refusals=refusals, winners=list(score.winners), totals=totals)
 
 
+def become_player(base_url: str, name: str) -> tuple[PlayerCredential, AuthenticatedClient]:
+    """A new anonymous player, and a client that acts as it (its credential as the bearer)."""
+    anonymous = Client(base_url=base_url, raise_on_unexpected_status=True)
+    made: PlayerCredential = ok(create_player.sync_detailed(client=anonymous,
+                                                            body=NewPlayer(name=name)))
+    player = AuthenticatedClient(base_url=base_url, token=made.token,
+                                 raise_on_unexpected_status=True)
+    me: Me = ok(get_me.sync_detailed(client=player))
+    if me.player.id != made.player.id:
+        raise Unexpected(f"GET /v1/me is {me.player.id}, not the player made, {made.player.id}")
+    return made, player
+
+
+def finished_games(player: AuthenticatedClient) -> list[MyGame]:
+    """The player's finished games, every page of ``GET /v1/me/games?status=finished``."""
+    games: list[MyGame] = []
+    cursor: str | Unset = UNSET
+    for _ in range(100):
+        page: MyGames = ok(list_my_games.sync_detailed(client=player, limit=2, cursor=cursor,
+                                                       status=ListMyGamesStatus.FINISHED))
+        games += page.games
+        if page.next_ is None:
+            return games
+        # the next page's link carries its cursor: the operation takes it as a parameter
+        query = (pair.partition("=") for pair in page.next_.partition("?")[2].split("&"))
+        cursor = next(value for key, _eq, value in query if key == "cursor")
+    raise Unexpected("GET /v1/me/games never ended its pages")
+
+
+def report_player(base_url: str, made: PlayerCredential, player: AuthenticatedClient,
+                  played: list[Played]) -> None:
+    """The player's games, profile and leaderboard places, a line each."""
+    anonymous = Client(base_url=base_url, raise_on_unexpected_status=True)
+    mine = {game.id: game for game in finished_games(player)}
+    for game in played:
+        listed = mine.get(game.game_id)
+        if listed is None:
+            raise Unexpected(f"{game.game_id} is not among the player's finished games")
+        print(f"mine {listed.ruleset} {listed.id}: {listed.status}, seat {listed.seat}, "
+              f"host {listed.host}, rated {listed.rated}, won {listed.won}", flush=True)
+    profile: Profile = ok(get_player.sync_detailed(made.player.id, client=anonymous))
+    ratings = ", ".join(f"{r.ruleset} {r.rating:.3f} ({r.games})" for r in profile.ratings)
+    recent = ", ".join(f"{r.ruleset} {r.game} rank {r.rank}" for r in profile.recent)
+    print(f"profile {profile.player.id} {profile.player.name}: {profile.games} rated games; "
+          f"ratings [{ratings}]; recent [{recent}]", flush=True)
+    for ruleset in GetLeaderboardRuleset:
+        board: Leaderboard = ok(get_leaderboard.sync_detailed(ruleset, client=anonymous,
+                                                              limit=100))
+        place = next((row.place for row in board.players if row.player.id == made.player.id),
+                     None)
+        print(f"board {board.ruleset}: place {place} of {board.total} "
+              f"(min {board.min_games} rated games)", flush=True)
+
+
 def main(base_url: str) -> int:
+    made, player = become_player(base_url, "Pythonista")
     turandot = CreateTurandotGame(ruleset=CreateTurandotGameRuleset.TURANDOT, players=4, seed=11,
                                   options=TurandotOptions(bot_seconds=0))
     # Word Jam's windows at their shortest: a window nobody acts in lapses after a second
@@ -172,12 +237,15 @@ def main(base_url: str) -> int:
                                                        challenge_seconds=1, vote_seconds=1))
     muzicando = CreateMuzicandoGame(ruleset=CreateMuzicandoGameRuleset.MUZICANDO, players=4,
                                     seed=13, options=MuzicandoOptions(bot_seconds=0, auction=True))
-    for played in (play(base_url, turandot, JoinBotType0.GREEDY),
-                   play(base_url, wordjam, JoinBotType0.WORDSMITH),
-                   play(base_url, muzicando, JoinBotType0.GREEDY)):
-        print(f"finished {played.ruleset} {played.game_id}: {played.moves} moves "
-              f"({played.built} built from action spaces), refusals {played.refusals}, "
-              f"winners {played.winners}, totals {played.totals}", flush=True)
+    played = []
+    for game in (play(base_url, player, turandot, JoinBotType0.GREEDY),
+                 play(base_url, player, wordjam, JoinBotType0.WORDSMITH),
+                 play(base_url, player, muzicando, JoinBotType0.GREEDY)):
+        print(f"finished {game.ruleset} {game.game_id}: {game.moves} moves "
+              f"({game.built} built from action spaces), refusals {game.refusals}, "
+              f"winners {game.winners}, totals {game.totals}", flush=True)
+        played.append(game)
+    report_player(base_url, made, player, played)
     return 0
 
 

@@ -1,9 +1,11 @@
-"""A Python client generated from openapi.yaml by openapi-python-client plays every ruleset.
+"""A Python client generated from openapi.yaml by openapi-python-client plays every ruleset as a
+player.
 
 The client is generated into a temporary folder each run (tests/foreign/generate_python_client.py),
-so it is always the spec's; tests/foreign/python_bot.py plays Turandot, Word Jam and Muzicando
-to the end on it in a process of its own, against the engine on the session's Redis with every
-response held to openapi.yaml (``contract_server``). ``mypy --strict`` checks the bot against the
+so it is always the spec's; tests/foreign/python_bot.py becomes a player and plays Turandot, Word
+Jam and Muzicando to the end on it as that player (the games and its seats are the player's), in
+a process of its own, against the engine on the session's Redis with every response held to
+openapi.yaml (``contract_server``), then reads the player's games, profile and leaderboards. ``mypy --strict`` checks the bot against the
 generated package, and its source may not fall back to raw JSON: if the spec were too loose for
 typed models, the bot could not be written this way.
 """
@@ -25,6 +27,11 @@ from generate_python_client import generate  # noqa: E402
 
 FINISHED = re.compile(r"^finished (\w+) (\S+): (\d+) moves \((\d+) built from action spaces\), "
                       r"refusals \[[^\]]*\], winners \[([\d, ]+)\], totals \[([-\d, ]+)\]$", re.M)
+MINE = re.compile(r"^mine (\w+) (\S+): (\w+), seat (\d+), host (\w+), rated (\w+), won (\w+)$",
+                  re.M)
+PROFILE = re.compile(r"^profile (\S+) Pythonista: (\d+) rated games; ratings \[(.*)\]; "
+                     r"recent \[(.*)\]$", re.M)
+BOARD = re.compile(r"^board (\w+): place (\S+) of (\d+) \(min (\d+) rated games\)$", re.M)
 
 #: what a bot on a generated client never needs: raw dictionaries of API data, their
 #: conversions by hand, casts and silenced type errors
@@ -81,3 +88,22 @@ def test_a_generated_python_client_plays_every_ruleset_to_the_end(generated_clie
         assert len(game.group(6).split(",")) == players[ruleset], game.group(0)
     # the Muzicando game is long enough that the bot built moves from its action spaces
     assert int(games["muzicando"].group(4)) > 0
+    # each game is the player's, among its finished games (GET /v1/me/games, every page), rated
+    mine = {m.group(2): m.groups() for m in MINE.finditer(run.stdout)}
+    assert sorted(mine) == sorted(game.group(2) for game in games.values()), run.stdout
+    for ruleset, game in games.items():
+        seat = players[ruleset] - 1                 # the bots took the seats before
+        # (whether `won` is right is tests/sdk/test_player.py's: the engine has it False always)
+        assert mine[game.group(2)][:6] == (ruleset, game.group(2), "finished", str(seat),
+                                           "True", "True"), run.stdout
+        assert mine[game.group(2)][6] in ("True", "False")
+    # its profile rates it once in each ruleset, and each leaderboard places it
+    (profile,) = PROFILE.finditer(run.stdout)
+    assert profile.group(2) == "3"
+    assert sorted(re.findall(r"(\w+) -?[\d.]+ \(1\)", profile.group(3))) == sorted(players)
+    for ruleset, game in games.items():
+        assert f"{ruleset} {game.group(2)} rank " in profile.group(4)
+    boards = {m.group(1): m.groups() for m in BOARD.finditer(run.stdout)}
+    assert sorted(boards) == sorted(players)
+    for ruleset, (_name, place, total, least) in boards.items():
+        assert place != "None" and 1 <= int(place) <= int(total) and least == "1", boards

@@ -1,13 +1,18 @@
 // A bot written only against the types openapi-typescript generates from openapi.yaml and the
-// openapi-fetch client: no hand-written API type, no cast. It plays one game of each ruleset to
-// the end against a running engine and prints one JSON line with what happened.
+// openapi-fetch client: no hand-written API type, no cast. It becomes a player, plays one game of
+// each ruleset to the end as that player against a running engine, and prints one JSON line with
+// what happened.
 //
 //     node build/typescript-bot/bot.mjs BASE_URL SPEC_PATH
 //
-// For each game it creates the game, fills every seat but one with the engine's bots (the host
-// token adds them), takes the last seat itself without a token, and moves until the game is over,
-// choosing each move from GET /v1/games/{game_id}/actions: a move built from the action space
-// where it knows how, else the engine's `default`. Then it reads the score and the event feed.
+// First it becomes a player (POST /v1/players: a credential, the player's bearer). For each game
+// it creates the game with the player's credential (the game is the player's), fills every seat
+// but one with the engine's bots (the host token adds them), takes the last seat itself with the
+// player's credential (the seat is the player's), and moves with the seat's token until the game
+// is over, choosing each move from GET /v1/games/{game_id}/actions: a move built from the action
+// space where it knows how, else the engine's `default`. Then it reads the score and the event
+// feed. At the end it reads the player's finished games (GET /v1/me/games, page after page), its
+// profile (GET /v1/players/{player_id}) and the leaderboard of each ruleset it played.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
 import { SpecValidator } from "./validate.mjs";
@@ -66,20 +71,21 @@ function fromSpace(spaces: components["schemas"]["Actions"]["moves"]): component
   return null;
 }
 
-async function play(baseUrl: string, validator: SpecValidator,
+async function play(baseUrl: string, validator: SpecValidator, player: { Authorization: string },
   body: paths["/v1/games"]["post"]["requestBody"]["content"]["application/json"],
   bot: NonNullable<components["schemas"]["Join"]["bot"]>) {
   const api = createClient<paths>({ baseUrl });
   api.use(validator.middleware());
-  const created = ok(await api.POST("/v1/games", { body }));
+  // created with the player's credential: the game is the player's
+  const created = ok(await api.POST("/v1/games", { body, headers: player }));
   const game_id = created.game.id;
   const path = { game_id };
   const host = { Authorization: `Bearer ${created.host_token}` };
   for (let n = 1; n < body.players; n++) {
     ok(await api.POST("/v1/games/{game_id}/seats", { params: { path }, headers: host, body: { name: `Bot ${n}`, bot } }));
   }
-  // the last seat, taken like every player takes one: no token, just a name
-  const joined = ok(await api.POST("/v1/games/{game_id}/seats", { params: { path }, body: { name: "TypeScripter" } }));
+  // the last seat, taken with the player's credential: the seat is the player's
+  const joined = ok(await api.POST("/v1/games/{game_id}/seats", { params: { path }, headers: player, body: { name: "TypeScripter" } }));
   if (joined.token === null) {
     throw new Error("a player's seat came without a token");
   }
@@ -145,19 +151,81 @@ async function expectNoSuchGame(baseUrl: string, validator: SpecValidator): Prom
   }
 }
 
+// a new anonymous player: its credential, sent as the bearer, is the player
+async function becomePlayer(baseUrl: string, validator: SpecValidator, name: string) {
+  const api = createClient<paths>({ baseUrl });
+  api.use(validator.middleware());
+  const made = ok(await api.POST("/v1/players", { body: { name } }));
+  const headers = { Authorization: `Bearer ${made.token}` };
+  const me = ok(await api.GET("/v1/me", { headers }));
+  if (me.player.id !== made.player.id) {
+    throw new Error(`GET /v1/me is ${me.player.id}, not the player made, ${made.player.id}`);
+  }
+  return { player: made.player, headers };
+}
+
+// what the API says of the player after its games: its finished games, profile and board places
+async function playerReport(baseUrl: string, validator: SpecValidator, player: { Authorization: string },
+  id: string, rulesets: components["schemas"]["MyGame"]["ruleset"][]) {
+  const api = createClient<paths>({ baseUrl });
+  api.use(validator.middleware());
+  const mine: components["schemas"]["MyGame"][] = [];
+  let cursor: string | undefined;
+  for (let pages = 1; ; pages++) {
+    if (pages > 100) throw new Error("GET /v1/me/games never ended its pages");
+    const page = ok(await api.GET("/v1/me/games", {
+      params: { query: { status: "finished", limit: 2, cursor } }, headers: player,
+    }));
+    mine.push(...page.games);
+    if (page.next === null) break;
+    // the next page's link carries its cursor: the operation takes it as a parameter
+    cursor = new URL(page.next, baseUrl).searchParams.get("cursor") ?? undefined;
+  }
+  const profile = ok(await api.GET("/v1/players/{player_id}", { params: { path: { player_id: id } } }));
+  const boards = [];
+  for (const ruleset of rulesets) {
+    const board = ok(await api.GET("/v1/leaderboards/{ruleset}", { params: { path: { ruleset }, query: { limit: 100 } } }));
+    boards.push({
+      ruleset: board.ruleset,
+      place: board.players.find((row) => row.player.id === id)?.place ?? null,
+      total: board.total,
+      min_games: board.min_games,
+    });
+  }
+  return {
+    mine: mine.map((game) => ({
+      id: game.id, ruleset: game.ruleset, status: game.status, seat: game.seat, host: game.host,
+      rated: game.rated, won: game.won,
+    })),
+    profile: {
+      id: profile.player.id,
+      name: profile.player.name,
+      games: profile.games,
+      ratings: profile.ratings.map((rating) => ({ ruleset: rating.ruleset, rating: rating.rating, games: rating.games })),
+      recent: profile.recent.map((result) => ({ ruleset: result.ruleset, game: result.game, rank: result.rank })),
+    },
+    boards,
+  };
+}
+
 async function main(baseUrl: string, specPath: string): Promise<void> {
   const validator = new SpecValidator(specPath);
   await expectNoSuchGame(baseUrl, validator);
+  const { player, headers } = await becomePlayer(baseUrl, validator, "TypeScripter");
   const games = [
-    await play(baseUrl, validator, { ruleset: "turandot", players: 4, seed: 21, options: { bot_seconds: 0 } }, "greedy"),
+    await play(baseUrl, validator, headers, { ruleset: "turandot", players: 4, seed: 21, options: { bot_seconds: 0 } }, "greedy"),
     // Word Jam's windows at their shortest: a window nobody acts in lapses after a second
-    await play(baseUrl, validator, {
+    await play(baseUrl, validator, headers, {
       ruleset: "wordjam", players: 5, seed: 22,
       options: { bot_seconds: 0, think_seconds: 1, bet_seconds: 1, thief_seconds: 1, challenge_seconds: 1, vote_seconds: 1 },
     }, "wordsmith"),
-    await play(baseUrl, validator, { ruleset: "muzicando", players: 4, seed: 23, options: { bot_seconds: 0, auction: true } }, "greedy"),
+    await play(baseUrl, validator, headers, { ruleset: "muzicando", players: 4, seed: 23, options: { bot_seconds: 0, auction: true } }, "greedy"),
   ];
-  console.log(JSON.stringify({ games, checked: validator.checked, violations: validator.violations }));
+  const report = await playerReport(baseUrl, validator, headers, player.id, games.map((game) => game.ruleset));
+  console.log(JSON.stringify({
+    games, player: { id: player.id, name: player.name }, ...report,
+    checked: validator.checked, violations: validator.violations,
+  }));
 }
 
 const [baseUrl, specPath] = process.argv.slice(2);

@@ -2,13 +2,13 @@
 
 The low-level layer (``impresario._generated``) is generated from ``openapi.yaml``: its models
 (TypedDicts, ``impresario.models``) type every view, move, action space, event and score; this
-package adds the :class:`Client` (retries, idempotency keys, errors), game and seat handles, bots
-and a CLI.
+package adds the :class:`Client` (retries, idempotency keys, errors), game, seat and player
+handles, bots and a CLI.
 """
 
 from ._generated import models
 from .bots import Bot, GreedyBot, RandomBot, make_bot, play_seat, take_turn
-from .client import Client, Game, Seat
+from .client import Client, Game, Player, Seat
 from .events import Event, stream_events
 from .errors import (APIConnectionError, APIError, BadRequest, Conflict, Forbidden, IllegalMove,
                      ImpresarioError, NotFound, PayloadTooLarge, PreconditionFailed, RateLimited,
@@ -18,7 +18,7 @@ from .tournament import play_game, run_tournament
 __version__ = "0.1.0"
 
 __all__ = [
-    "models", "Client", "Game", "Seat", "Bot", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
+    "models", "Client", "Game", "Seat", "Player", "Bot", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
     "play_game", "run_tournament", "Event", "stream_events", "ImpresarioError", "APIError", "APIConnectionError",
     "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PreconditionFailed",
     "PayloadTooLarge", "UnsupportedMediaType", "IllegalMove", "RateLimited", "ServiceUnavailable",

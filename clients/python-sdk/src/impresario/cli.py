@@ -1,17 +1,26 @@
-"""impresario: play against the engine's bots in the terminal, run a tournament of the SDK's
-bots, follow a game live, or list the open games.
+"""impresario: play against the engine's bots in the terminal, as your player; list your games
+and resume one on any device; run a tournament of the SDK's bots, follow a game live, list
+the open games or a leaderboard.
 
-  impresario play turandot                   you against 3 greedy bots
-  impresario play wordjam                    you against 5 wordsmith bots
+  impresario play turandot                   you against 3 medium bots
+  impresario play wordjam                    you against 5 medium bots
   impresario play muzicando                  the team game: you and a bot against two bots
-  impresario play turandot --bots greedy,random
-  impresario tournament --games 500 --bots greedy,random,random,random --jobs 2
+  impresario play turandot --bots hard,medium,easy
+  impresario games                           your games: your move, deadline, status, result
+  impresario games --resume GAME_ID          play your seat of a game here
+  impresario player                          who you are (made on first use)
+  impresario player --device-code            a code for 'impresario claim CODE' elsewhere
+  impresario claim CODE                      continue here as the player of that code
+  impresario leaderboard turandot            the rated players, best first
+  impresario tournament --games 500 --bots medium,easy,easy,easy --jobs 2
   impresario tournament --games 500 --in-process --out results.csv
   impresario watch GAME_ID
-  impresario games                           the open games, as a table
+  impresario lobby                           the open games, as a table
 
 The engine's address comes from --url (before or after the command), else the IMPRESARIO_URL
-environment variable, else http://127.0.0.1:8000.
+environment variable, else http://127.0.0.1:8000. Your player's credential is kept in
+--player-file, else $IMPRESARIO_PLAYER_FILE, else $XDG_CONFIG_HOME/impresario/player.json
+(~/.config/impresario/player.json), readable by you only, one player per engine.
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ from typing import Any, Callable
 
 from . import __version__
 from ._generated import SPEC_VERSION
+from .account import (DEFAULT_NAME, add_player_commands, cmd_claim, cmd_leaderboard,
+                      cmd_my_games, cmd_player, player_file, player_file_parser, saved_player)
 from ._generated.operations import JSON
 from .bots import bot_names
 from .client import DEFAULT_URL, Client
@@ -33,7 +44,7 @@ from .client import engine_url as client_engine_url
 from .errors import APIConnectionError, ImpresarioError
 from .i18n import N_, _, language, use
 from .language import DEFAULT_LANGUAGE, pick_language
-from .lobby import add_games_command, cmd_games
+from .lobby import add_lobby_command, cmd_lobby
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal.problems import explain
@@ -125,8 +136,12 @@ def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
     options = parse_options(args)
     client = Client(engine_url(args))
     check_table(client, ruleset, len(bots) + 1, args.mode if ruleset == "muzicando" else None)
+    console = console or Console()
+    # the seat is the player's: the game is among `impresario games` on any device
+    player = saved_player(client, player_file(args), make=args.name or _(DEFAULT_NAME),
+                          out=console.out)
     return play_game_here(client, ruleset, bots, args.name or _("You"), args.seed, options,
-                          console or Console(), getattr(args, "lang", DEFAULT_LANGUAGE))
+                          console, getattr(args, "lang", DEFAULT_LANGUAGE), player=player)
 
 
 # ------------------------------------------------------------------------------ tournament
@@ -305,8 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"impresario {__version__} (API {SPEC_VERSION})",
                         help="print the SDK's version and the API version it was generated from")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                help=_("play, tournament, watch or games (COMMAND --help for "
-                                       "its options)"))
+                                help=_("play, games, player, claim, leaderboard, tournament, "
+                                       "watch or lobby (COMMAND --help for its options)"))
 
     def bots_help(where: str, translated: bool = True) -> str:
         text = N_("a count (3: that many bots of --bot's kind) or bot names, one per seat "
@@ -315,12 +330,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     # what a player reads (play, watch, games) in the player's language; the tournament's in
     # English, as its report
-    play = sub.add_parser("play", parents=[common], help=_("play a game in the terminal "
-                                                           "against the engine's bots"),
+    play = sub.add_parser("play", parents=[common, player_file_parser()],
+                          help=_("play a game in the terminal "
+                                 "against the engine's bots"),
                           description=_("Play a game in the terminal against the engine's "
                                         "bots. Enter takes the default shown in brackets; "
                                         "Ctrl-D or Ctrl-C leaves.") + " " + _(
-                              "? shows the rule behind the question, ?? the whole rules."))
+                              "? shows the rule behind the question, ?? the whole rules.") + " "
+                          + _("The game and your seat are your player's (made on first use): "
+                              "'impresario games' lists them on any device."))
     play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
                       help=_("the game (default turandot)"))
     play.add_argument("--bots", default=None,
@@ -335,12 +353,15 @@ def build_parser() -> argparse.ArgumentParser:
                              "individual game"))
     play.add_argument("--hands", type=int, default=None, help=_("muzicando: hands in the match"))
     play.add_argument("--name", default=None,
-                      help=_("your name at the table (default {name})").format(name=_("You")))
+                      help=_("your name at the table (default {name})").format(name=_("You"))
+                      + "; " + _("also your player's name, when this game makes your player"))
     play.add_argument("--seed", type=int, default=None,
                       help=_("deal a given game again (default: a random deal)"))
     play.add_argument("--option", action="append", metavar="KEY=VALUE",
                       help=_("a ruleset option, e.g. think_seconds=60 for wordjam (repeatable; "
                              "see GET /v1/rulesets)"))
+
+    add_player_commands(sub, common)
 
     tour = sub.add_parser("tournament", parents=[common],
                           help="play seeded games between the SDK's bots and print win rates",
@@ -395,12 +416,14 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--after", type=int, default=0,
                        help=_("start after this event number (default 0: from the "
                               "beginning)"))
-    add_games_command(sub, common)
+    add_lobby_command(sub, common)
     return parser
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "play": cmd_play, "tournament": cmd_tournament, "watch": cmd_watch, "games": cmd_games}
+    "play": cmd_play, "games": cmd_my_games, "player": cmd_player, "claim": cmd_claim,
+    "leaderboard": cmd_leaderboard, "tournament": cmd_tournament, "watch": cmd_watch,
+    "lobby": cmd_lobby}
 
 
 def early_language(argv: list[str]) -> str:
@@ -445,6 +468,9 @@ def run(argv: list[str]) -> int:
     except EndOfInput:
         print("\n" + _("No more input: leaving the game (it stays on the server; "
                        "'impresario watch' follows it)."), file=sys.stderr)
+        if args.command in ("play", "games"):
+            print(_("Your seat waits for you: 'impresario games --resume GAME' plays it on, "
+                    "here or on another device."), file=sys.stderr)
     except KeyboardInterrupt:
         print("\n" + _("Interrupted: bye."), file=sys.stderr)
         return 130

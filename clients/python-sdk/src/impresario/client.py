@@ -1,5 +1,5 @@
 """The hand-written layer over the generated operations: a :class:`Client` with retries and
-idempotency, and ergonomic handles for a :class:`Game` and a :class:`Seat`.
+idempotency, and ergonomic handles for a :class:`Game`, a :class:`Seat` and a :class:`Player`.
 
     client = Client("http://127.0.0.1:8000")
     game = client.create_game("turandot", players=3, seed=7)
@@ -8,11 +8,27 @@ idempotency, and ergonomic handles for a :class:`Game` and a :class:`Seat`.
 
     for listed in client.iter_games(status="open", ruleset="turandot"):   # the lobby
         print(listed["id"], listed["seats_taken"], "/", listed["seats_total"])
+
+A player is a person apart from any table, acting with the player's credential: games created
+and seats taken as the player are the player's, listed on any device, and resumed anywhere.
+
+    me = client.create_player("Anna")               # keep me.token: it is the player
+    game = me.create_game("turandot", players=3)   # the game is Anna's
+    seat = game.join("Anna")                        # and so is the seat
+    game.add_bot("Robo", "medium"); game.add_bot("Rita", "easy")
+
+    later = Client(url).player(token)               # the same player, elsewhere
+    for listed in later.iter_games(status="playing"):
+        if listed["your_move"]:
+            seat = later.resume(listed["id"])       # a fresh seat token; the old one ends
+
+    seat = me.play_now("turandot", players=4, wait_seconds=30)   # quick match
 """
 
 from __future__ import annotations
 
 import email.utils
+import logging
 import os
 import random
 import time
@@ -24,8 +40,11 @@ import requests
 
 from ._generated import models
 from ._generated import operations as ops
-from .errors import APIConnectionError, Conflict, ImpresarioError, error_for
+from .errors import APIConnectionError, Conflict, ImpresarioError, NotFound, error_for
 from .events import Event, stream_events
+
+#: where :meth:`Player.play_now` says how the wait goes (at INFO)
+log = logging.getLogger("impresario.player")
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -130,7 +149,13 @@ class Client:
     # -- games -------------------------------------------------------------------------------
     def create_game(self, ruleset: str = "turandot", players: int = 4, seed: int | None = None,
                     options: Mapping[str, ops.JSON] | None = None, private: bool = False,
-                    move_seconds: int | None = None) -> "Game":
+                    move_seconds: int | None = None, rated: bool | None = None, *,
+                    player: "Player | None" = None) -> "Game":
+        """A new game: the host's handle (its host token). ``rated``: whether it rates its
+        players when it ends (default: a public game is, a private one is not; only a game
+        whose every seat is a player's or a bot's is). ``player``: the game is that player's
+        (created with its credential; :meth:`Player.create_game
+        <impresario.Player.create_game>` says so shorter)."""
         options = dict(options or {})
         if move_seconds is not None:
             options["move_seconds"] = move_seconds
@@ -138,11 +163,60 @@ class Client:
                                      "options": options, "private": private}
         if seed is not None:
             body["seed"] = seed
-        created = ops.create_game(self, body)
+        if rated is not None:
+            body["rated"] = rated
+        created = ops.create_game(self, body, token=player.token if player else None)
         game = Game(self, created["game"]["id"], host_token=created["host_token"],
                     view=created["game"], join_token=created["join_token"])
         game.spectator_token = created["spectator_token"]
+        game.player = player
         return game
+
+    # -- players -----------------------------------------------------------------------------
+    def create_player(self, name: str) -> "Player":
+        """Become a player (``POST /v1/players``): an anonymous player named ``name``, whose
+        credential (``.token``, shown once) is the player on any device."""
+        return Player.create(self, name)
+
+    def claim_player(self, code: str) -> "Player":
+        """The player a device code of another device gives, with a credential of this
+        device's own (``POST /v1/players/claim``)."""
+        return Player.claim(self, code)
+
+    def player(self, token: str, info: models.Player | None = None) -> "Player":
+        """The player a credential kept from before stands for (no request until needed)."""
+        return Player(self, token, info)
+
+    def profile(self, player_id: str) -> models.Profile:
+        """What anyone may see of a player (``GET /v1/players/{id}``): name, ratings per
+        ruleset (displayed: μ − 3σ), rated games played, the latest rated results."""
+        return ops.get_player(self, player_id)
+
+    def leaderboard(self, ruleset: ops.GetLeaderboardRuleset, limit: int | None = None,
+                    cursor: str | None = None) -> models.Leaderboard:
+        """One page of a ruleset's leaderboard, best first (``GET /v1/leaderboards/{ruleset}``):
+        only players with ``min_games`` rated games or more. Follow ``next`` with
+        :meth:`next_leaderboard_page`, or let :meth:`iter_leaderboard` do it."""
+        return ops.get_leaderboard(self, ruleset, limit=limit, cursor=cursor)
+
+    def next_leaderboard_page(self, page: models.Leaderboard) -> models.Leaderboard | None:
+        """The page after ``page``, or None after the last one."""
+        if not page["next"]:
+            return None
+        return ops.as_leaderboard(self.request("GET", page["next"]))
+
+    def iter_leaderboard(self, ruleset: ops.GetLeaderboardRuleset, page_size: int = 50,
+                         max_rows: int | None = None) -> Iterator[models.LeaderRow]:
+        """Every row of a ruleset's leaderboard, best first (at most ``max_rows``)."""
+        page: models.Leaderboard | None = self.leaderboard(ruleset, page_size)
+        count = 0
+        while page is not None:
+            for row in page["players"]:
+                if max_rows is not None and count >= max_rows:
+                    return
+                count += 1
+                yield row
+            page = self.next_leaderboard_page(page)
 
     # -- the lobby ---------------------------------------------------------------------------
     def list_games(self, ruleset: ops.ListGamesRuleset | None = None,
@@ -199,14 +273,23 @@ class Game:
         #: a private game's join token (the ``join`` of its join link): seats need it
         self.join_token = join_token
         self.last_view = view
+        #: the player whose game this is (:meth:`Player.create_game
+        #: <impresario.Player.create_game>`), else None
+        self.player: Player | None = None
 
     def view(self) -> models.Game:
         self.last_view = ops.get_game(self.client, self.id, token=self.host_token)
         return self.last_view
 
     def join(self, name: str) -> "Seat":
-        """Take the next seat (a private game's with this game's ``join_token``)."""
-        joined = ops.join_game(self.client, self.id, {"name": name}, join=self.join_token)
+        """Take the next seat (a private game's with this game's ``join_token``). In a
+        player's game (``.player``) the seat is taken with the host token: it is the host's
+        own seat, and the player's (listed on any device, resumed with
+        :meth:`Player.resume <impresario.Player.resume>`); a seat taken after that one
+        is anybody's. To sit at somebody else's game as a player: :meth:`Player.join
+        <impresario.Player.join>`."""
+        joined = ops.join_game(self.client, self.id, {"name": name}, join=self.join_token,
+                               token=self.host_token if self.player is not None else None)
         if joined["token"] is None:  # only a bot's seat comes without one
             raise ImpresarioError(f"joining game {self.id} as {name!r} gave no token")
         return Seat(self.client, self.id, joined["seat"], joined["token"], view=joined["game"])
@@ -386,6 +469,253 @@ class Seat:
             if view["status"] == "finished":
                 return
             yield view
+
+
+#: seconds :meth:`Player.play_now` waits beyond the queue's own wait before it gives up
+PLAY_NOW_GRACE = 30.0
+#: seconds between the progress lines :meth:`Player.play_now` logs while it waits
+PLAY_NOW_REPORT_EVERY = 10.0
+
+
+class Player:
+    """A player, acting with its credential ``token`` (a player credential, ``p_…``, or a
+    trusted platform's JWT). The credential is the player: keep it as a password is kept, and
+    never put it in a URL or a log line (``repr`` leaves it out).
+
+    ``info`` is the player as last read (``id``, ``name``, ``kind``, ``created``); ``id`` and
+    ``name`` read it from the engine (``GET /v1/me``) the first time they are needed."""
+
+    def __init__(self, client: Client, token: str, info: models.Player | None = None) -> None:
+        self.client = client
+        self.token = token
+        self.info = info
+
+    def __repr__(self) -> str:
+        if self.info is None:
+            return "Player(unread)"
+        return f"Player(id={self.info['id']!r}, name={self.info['name']!r})"
+
+    # -- becoming one ---------------------------------------------------------------------
+    @classmethod
+    def create(cls, client: Client, name: str) -> Player:
+        """A new anonymous player named ``name`` (``POST /v1/players``): its credential,
+        ``.token``, is shown once."""
+        made = ops.create_player(client, {"name": name})
+        return cls(client, made["token"], made["player"])
+
+    @classmethod
+    def claim(cls, client: Client, code: str) -> Player:
+        """The player a device code gives (:meth:`device_code` on the other device), with a
+        credential of this device's own; the code is used up (401 ``invalid_device_code``
+        when unknown, used or expired)."""
+        made = ops.claim_device_code(client, {"code": code})
+        return cls(client, made["token"], made["player"])
+
+    # -- who ------------------------------------------------------------------------------
+    def me(self) -> models.Player:
+        """The player as the engine has it now (``GET /v1/me``); 401 ``invalid_player_token``
+        when the credential no longer is a player's (removed, or another engine's)."""
+        self.info = ops.get_me(self.client, token=self.token)["player"]
+        return self.info
+
+    @property
+    def id(self) -> str:
+        return (self.info or self.me())["id"]
+
+    @property
+    def name(self) -> str:
+        return (self.info or self.me())["name"]
+
+    def rename(self, name: str) -> models.Player:
+        """The player's display name, as profiles and leaderboards show it (``PATCH
+        /v1/me``); the tables the player sat at keep the names they sat under."""
+        self.info = ops.rename_me(self.client, {"name": name}, token=self.token)["player"]
+        return self.info
+
+    def device_code(self) -> models.DeviceCode:
+        """A code (8 characters) that gives this player to another device once, within ten
+        minutes: :meth:`claim` there (``impresario claim CODE``). This device keeps its
+        credential."""
+        return ops.create_device_code(self.client, token=self.token)
+
+    def delete(self) -> None:
+        """Remove the player (``DELETE /v1/me``): name, credentials on every device, list of
+        games and ratings. Games in play go on; their seats can no longer be resumed."""
+        ops.delete_me(self.client, token=self.token)
+
+    # -- games ----------------------------------------------------------------------------
+    def create_game(self, ruleset: str = "turandot", players: int = 4, seed: int | None = None,
+                    options: Mapping[str, ops.JSON] | None = None, private: bool = False,
+                    move_seconds: int | None = None, rated: bool | None = None) -> Game:
+        """A game of the player's (``POST /v1/games`` with the player's bearer): the host's
+        handle, as :meth:`Client.create_game <impresario.Client.create_game>` gives it. The
+        seat its ``join`` takes (with the host token) is the player's too. ``rated``: whether
+        the game rates its players when it ends (default: a public game is rated, a private
+        one is not; a game is rated only if every seat is a player's or a bot's)."""
+        return self.client.create_game(ruleset, players, seed, options, private, move_seconds,
+                                       rated, player=self)
+
+    def join(self, game_id: str, name: str, join_token: str | None = None) -> Seat:
+        """Take the next seat of a game as this player (``POST /v1/games/{id}/seats`` with the
+        player's bearer): the seat is the player's, listed on any device, and :meth:`resume`
+        gives its token elsewhere. ``join_token``: a private game's join link token. A player
+        sits at a game once (409 ``player_seated``: :meth:`resume` it instead)."""
+        joined = ops.join_game(self.client, game_id, {"name": name}, join=join_token,
+                               token=self.token)
+        if joined["token"] is None:
+            raise ImpresarioError(f"joining game {game_id} as a player gave no seat token")
+        return Seat(self.client, game_id, joined["seat"], joined["token"], view=joined["game"])
+
+    def list_games(self, status: ops.ListMyGamesStatus | None = None, limit: int | None = None,
+                   cursor: str | None = None) -> models.MyGames:
+        """One page of the player's games (created, or sat at), newest first: ``{"games":
+        [...], "next": url | None}``; each says whether it waits for the player's move
+        (``your_move``) and until when (``deadline``). Follow ``next`` with :meth:`next_page`,
+        or let :meth:`iter_games` do it."""
+        return ops.list_my_games(self.client, status=status, limit=limit, cursor=cursor,
+                                 token=self.token)
+
+    def next_page(self, page: models.MyGames) -> models.MyGames | None:
+        """The page after ``page`` (same filter), or None after the last one."""
+        if not page["next"]:
+            return None
+        return ops.as_my_games(self.client.request("GET", page["next"], token=self.token))
+
+    def iter_games(self, status: ops.ListMyGamesStatus | None = None, page_size: int = 50,
+                   max_games: int | None = None) -> Iterator[models.MyGame]:
+        """Every game of the player's (``status``: only those), newest first, page after page
+        (at most ``max_games``)."""
+        page: models.MyGames | None = self.list_games(status, page_size)
+        count = 0
+        while page is not None:
+            for listed in page["games"]:
+                if max_games is not None and count >= max_games:
+                    return
+                count += 1
+                yield listed
+            page = self.next_page(page)
+
+    def resume(self, game_id: str) -> Seat:
+        """The player's seat at ``game_id`` on this device (``POST
+        /v1/me/games/{id}/resume``): a :class:`~impresario.Seat` with a fresh token; every
+        token of the seat given before, on any device, stops working. When the player created
+        the game the seat's ``host_token`` is a fresh host token too (the old one ends).
+
+        Refused: 404 ``not_seated`` (no seat of the player's there), 409 ``seat_left`` (the
+        player left it: a bot plays it) or ``game_finished`` (its score and replay need no
+        token). A game the player hosts without sitting at it has no seat to resume:
+        :meth:`resume_host`."""
+        answer = self.resume_game(game_id)
+        if answer["seat"] is None or answer["token"] is None:
+            raise ImpresarioError(f"the player hosts game {game_id} without a seat there: "
+                                  "Player.resume_host gives the host's handle")
+        seat = Seat(self.client, game_id, answer["seat"], answer["token"], view=answer["game"])
+        seat.host_token = answer["host_token"]
+        return seat
+
+    def resume_host(self, game_id: str) -> Game:
+        """The host's handle of a game the player created, with a fresh host token (the old
+        one ends; so does the token of the player's seat there, if any: :meth:`resume` gives
+        both)."""
+        answer = self.resume_game(game_id)
+        if answer["host_token"] is None:
+            raise ImpresarioError(f"the player did not create game {game_id}: it has no host "
+                                  "token for the player")
+        game = Game(self.client, game_id, host_token=answer["host_token"], view=answer["game"])
+        game.player = self
+        return game
+
+    def resume_game(self, game_id: str) -> models.Resumed:
+        """``POST /v1/me/games/{id}/resume`` as it answers: ``seat``, ``token``,
+        ``host_token`` and the seat's view."""
+        return ops.resume_game(self.client, game_id, token=self.token)
+
+    # -- quick match ----------------------------------------------------------------------
+    def match(self, ruleset: str, players: int, wait_seconds: int | None = None
+              ) -> models.Match:
+        """Join the quick-match queue of ``ruleset`` for tables of ``players`` (``POST
+        /v1/match``; a player in another queue moves to this one): tables of players with near
+        ratings; once the longest waiter has waited ``wait_seconds`` (the engine's default,
+        60, if None) bots of a near level fill the empty seats."""
+        body: dict[str, ops.JSON] = {"ruleset": ruleset, "players": players}
+        if wait_seconds is not None:
+            body["wait_seconds"] = wait_seconds
+        return ops.join_match(self.client, body, token=self.token)
+
+    def match_status(self) -> models.Match | None:
+        """The player's quick match (``GET /v1/match``): ``waiting`` or ``seated`` (with
+        ``game`` and ``seat``); None when the player is in no queue."""
+        try:
+            return ops.get_match(self.client, token=self.token)
+        except NotFound as err:
+            if err.code == "not_waiting":
+                return None
+            raise
+
+    def leave_match(self) -> bool:
+        """Stop waiting (``DELETE /v1/match``); False when the player was in no queue
+        (seated already, or never queued)."""
+        try:
+            ops.leave_match(self.client, token=self.token)
+        except Conflict as err:
+            if err.code == "not_waiting":
+                return False
+            raise
+        return True
+
+    def play_now(self, ruleset: str, players: int, wait_seconds: int | None = None, *,
+                 timeout: float | None = None, poll: float = 1.0) -> Seat:
+        """Quick match, to the seat: join the queue (:meth:`match`), ask until the player is
+        seated (people of near ratings, or bots once ``wait_seconds`` are over), then
+        :meth:`resume` the seat: the :class:`~impresario.Seat` to play (a quick-match game is
+        public and rated, with 60 seconds a move where the ruleset has one time per move).
+
+        Bounded: after ``timeout`` seconds (default: the queue's wait plus
+        :data:`PLAY_NOW_GRACE`) the player leaves the queue and :class:`TimeoutError` is
+        raised; so it is on any exception (Ctrl-C too). Progress goes to the
+        ``impresario.player`` logger at INFO (the queue joined, every
+        :data:`PLAY_NOW_REPORT_EVERY` seconds of waiting, the seat)."""
+        first = self.match(ruleset, players, wait_seconds)
+        limit = timeout if timeout is not None else first["wait_seconds"] + PLAY_NOW_GRACE
+        log.info("waiting for a %s table of %d (bots fill the empty seats after %d s)",
+                 ruleset, players, first["wait_seconds"])
+        match: models.Match | None = first
+        started = reported = time.monotonic()
+        try:
+            while match is not None and match["status"] != "seated":
+                now = time.monotonic()
+                if now - started >= limit:
+                    break
+                if now - reported >= PLAY_NOW_REPORT_EVERY:
+                    reported = now
+                    window = match["window"]
+                    log.info("still waiting for a %s table of %d: %.0f s%s", ruleset, players,
+                             now - started, "" if window is None else
+                             f", players within {window:.0f} rating points")
+                time.sleep(min(poll, max(0.0, limit - (now - started))))
+                match = self.match_status()
+            if match is not None and match["status"] != "seated" and not self.leave_match():
+                match = self.match_status()  # seated between the last look and the leave
+        except BaseException:  # Ctrl-C, the engine gone: out of the queue, if it answers
+            try:
+                self.leave_match()
+            except ImpresarioError:
+                pass
+            raise
+        if match is not None and match["status"] != "seated":
+            raise TimeoutError(f"not seated at a {ruleset} table of {players} within "
+                               f"{limit:.0f} s: left the queue")
+        if match is None or match["game"] is None or match["seat"] is None:
+            raise ImpresarioError("the player left the quick-match queue elsewhere (DELETE "
+                                  "/v1/match) before being seated")
+        log.info("seated at %s game %s, seat %d", ruleset, match["game"], match["seat"])
+        return self.resume(match["game"])
+
+    # -- ratings --------------------------------------------------------------------------
+    def profile(self) -> models.Profile:
+        """What anyone may see of the player (``GET /v1/players/{id}``): ratings per ruleset,
+        rated games played, the latest rated results."""
+        return self.client.profile(self.id)
 
 
 def _parse_retry_after(value: str) -> float | None:

@@ -1,7 +1,9 @@
-"""``impresario games``: the open games of an engine as a table (the lobby in a terminal).
+"""``impresario lobby``: the open games of an engine as a table (the lobby in a terminal).
 
-    impresario games                          # open games, newest first
-    impresario games --ruleset wordjam --status playing --limit 50
+    impresario lobby                          # open games, newest first
+    impresario lobby --ruleset wordjam --status playing --limit 50
+
+(``impresario games`` lists the player's own games: ``impresario.account``.)
 """
 
 from __future__ import annotations
@@ -61,11 +63,11 @@ def games_table(games: Sequence[models.LobbyGame], now: float | None = None) -> 
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
 
-def add_games_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
+def add_lobby_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                       common: argparse.ArgumentParser | None = None) -> None:
-    """``impresario games``; ``common``: the parser of the options every command takes
+    """``impresario lobby``; ``common``: the parser of the options every command takes
     (``--url``)."""
-    games = sub.add_parser("games", parents=[common] if common else [],
+    games = sub.add_parser("lobby", parents=[common] if common else [],
                            help=_("list the open games (the lobby) as a table"),
                            description=_("The games of an engine, newest first, as a table: "
                                          "the open ones by default."))
@@ -81,7 +83,7 @@ def add_games_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]"
                        help=_("at most this many (default 20)"))
 
 
-def cmd_games(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
+def cmd_lobby(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     client = Client(engine_url(getattr(args, "url", None)))
     found = list(client.iter_games(args.ruleset, args.status, args.has_bots,
                                    page_size=min(100, max(1, args.limit)),

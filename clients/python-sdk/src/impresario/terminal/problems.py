@@ -25,6 +25,14 @@ PROBLEMS = {
                               "in a moment"),
     "invalid_body": N_("the engine did not understand the move"),
     "invalid_move": N_("the engine did not understand the move"),
+    # a player's
+    "invalid_player_token": N_("the engine does not know this player's credential"),
+    "invalid_device_code": N_("that code is unknown, used already or expired: ask the other "
+                              "device for a new one"),
+    "not_seated": N_("your player has no seat at that game"),
+    "seat_left": N_("your player left that seat: a bot plays it now"),
+    "player_seated": N_("your player sits at that game already"),
+    "player_not_found": N_("there is no such player on this engine"),
     # Turandot's
     "empty_bid": N_("a bid needs a number card, or money alone for a helper"),
     "slot_out_of_range": N_("there is no such slot on the table"),

@@ -11,7 +11,7 @@ from impresario_rules.texts import DEFAULT_LANGUAGE
 from .._generated import models
 from .._generated import operations as ops
 from .._generated.operations import JSON
-from ..client import Client, Seat
+from ..client import Client, Player, Seat
 from ..errors import Conflict, IllegalMove, PreconditionFailed
 from ..i18n import _
 from ..lobby import status_name
@@ -66,9 +66,13 @@ class Follower:
 
 
 def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | None,
-         options: Mapping[str, JSON] | None, console: Console, lang: str = DEFAULT_LANGUAGE) -> int:
-    """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end."""
-    game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options)
+         options: Mapping[str, JSON] | None, console: Console, lang: str = DEFAULT_LANGUAGE,
+         player: Player | None = None) -> int:
+    """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end.
+    With a ``player`` the game and the seat are the player's (listed on any device, resumed
+    with ``impresario games --resume``)."""
+    game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options,
+                              player=player)
     me = game.join(name)
     names = {me.seat: name}
     for i, kind in enumerate(bots):

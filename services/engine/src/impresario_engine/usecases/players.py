@@ -147,8 +147,8 @@ def _item(doc: dict[str, Any], version: int, rematch: str | None,
             "seats_taken": view["seats_taken"], "seats_total": view["seats_total"],
             "your_move": bool(mine) and doc["status"] == PLAYING,
             "deadline": mine[0].get("deadline") if mine else None,
-            "won": (seat in (view.get("winners") or ())) if finished and seat is not None
-            else None,
+            "won": seat in RULESETS[doc["ruleset"]].score(doc["state"])["winners"]
+            if finished and seat is not None else None,
             "rated": rateable(doc), "rematch": rematch, "created": doc["created"],
             "updated": doc["updated"], "joined": round(joined, 6)}
 
