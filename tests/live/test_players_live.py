@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -156,3 +157,26 @@ def test_200_players_joining_quick_match_at_once_are_each_seated_once(live_serve
             assert s["player"] not in seated, "a player seated twice"
             seated[s["player"]] = (gid, n)
     assert seated == {pid: place for (pid, _), place in zip(people, places)}
+
+
+def test_a_seats_open_stream_ends_when_the_seat_is_resumed_elsewhere(live_server):
+    base = live_server
+    _anna, laptop = _player(base, "Anna")
+    made = requests.post(f"{base}/v1/games", json={"ruleset": "turandot", "players": 2},
+                         timeout=30).json()
+    gid = made["game"]["id"]
+    seat = requests.post(f"{base}/v1/games/{gid}/seats", json={"name": "Anna"},
+                         headers=auth(laptop), timeout=30).json()
+    requests.post(f"{base}/v1/games/{gid}/seats", json={"name": "Ugo"}, timeout=30)
+    stream = requests.get(f"{base}/v1/games/{gid}/events", stream=True, timeout=30,
+                          headers={**auth(seat["token"]), "Accept": "text/event-stream"})
+    assert stream.status_code == 200
+    lines = stream.iter_lines()
+    next(lines)  # the stream is open
+    started = time.monotonic()
+    assert requests.post(f"{base}/v1/me/games/{gid}/resume", headers=auth(laptop),
+                         timeout=30).status_code == 200
+    for _line in lines:  # the old token's stream closes by itself
+        assert time.monotonic() - started < 20, "the old device's stream went on"
+    assert time.monotonic() - started < 20
+    stream.close()

@@ -83,3 +83,15 @@ def test_leaving_the_queue_and_bad_requests(clocked):
     client.post("/v1/match", json={"ruleset": "turandot", "players": 4}, headers=auth(token))
     assert client.delete("/v1/match", headers=auth(token)).status_code == 204
     assert_problem(client.get("/v1/match", headers=auth(token)), 404, "not_waiting")
+
+
+def test_asking_again_once_seated_keeps_the_table(clocked):
+    _app, client, _now = clocked
+    people = [_player(client, n) for n in ("A", "B")]
+    for _pid, token in people:
+        client.post("/v1/match", json={"ruleset": "turandot", "players": 2}, headers=auth(token))
+    seated = client.get("/v1/match", headers=auth(people[0][1])).get_json()
+    assert seated["status"] == "seated"
+    again = client.post("/v1/match", json={"ruleset": "turandot", "players": 2},
+                        headers=auth(people[0][1])).get_json()
+    assert again["status"] == "seated" and again["game"] == seated["game"]

@@ -20,14 +20,15 @@ def _player(client, name: str) -> tuple[str, str]:
 
 
 def _play_out(client, url: str, tokens: dict[int, str], rng: random.Random) -> dict:
-    """Play the game to its end with random moves from the seats ``tokens`` holds (bots play
-    theirs in the requests); the finished view."""
+    """Play the game to its end from the seats ``tokens`` holds, Turandot with random moves,
+    the others with the engine's suggested move (bots play theirs in the requests); the
+    finished view."""
     view = client.get(url).get_json()
     while view["status"] != "finished":
         seat = rng.choice([s for s in pending_seats(view) if s in tokens])
         actions = client.get(f"{url}/actions", headers=auth(tokens[seat])).get_json()
-        resp = client.post(f"{url}/moves", json=random_move(actions, rng),
-                           headers=auth(tokens[seat]))
+        move = random_move(actions, rng) if view["ruleset"] == "turandot" else actions["default"]
+        resp = client.post(f"{url}/moves", json=move, headers=auth(tokens[seat]))
         assert resp.status_code == 200, resp.get_data(as_text=True)
         view = client.get(url).get_json()
     return view
@@ -250,3 +251,37 @@ def test_a_rematch_seat_claimed_by_a_player_is_theirs_too(rated_app):
     assert resumed["seat"] == again.get_json()["seat"]
     assert_problem(client.get(f"/v1/games/{rematch}/actions",
                               headers=auth(again.get_json()["token"])), 401, "invalid_token")
+
+
+def test_the_old_devices_rematch_claim_is_refused_once_the_seat_is_resumed(rated_app):
+    client = rated_app.test_client()
+    _anna, token = _player(client, "Anna")
+    url, seat_token = _rated_game(client, token, 8, bots=("easy",))
+    _play_out(client, url, {0: seat_token}, random.Random(8))
+    first = client.post(f"{url}/rematch", headers=auth(seat_token)).get_json()
+    rematch = first["rematch"]
+    resumed = client.post(f"/v1/me/games/{rematch}/resume", headers=auth(token)).get_json()
+    before = client.get(f"/v1/games/{rematch}").get_json()
+    assert_problem(client.post(f"{url}/rematch", headers=auth(seat_token)), 409,
+                   "rematch_seat_taken")
+    after = client.get(f"/v1/games/{rematch}").get_json()
+    assert after["version"] == before["version"]  # nothing restarted
+    assert client.get(f"/v1/games/{rematch}/actions",
+                      headers=auth(resumed["token"])).status_code == 200
+
+
+def test_a_muzicando_team_game_with_one_player_and_three_bots_is_rated(rated_app):
+    client = rated_app.test_client()
+    anna, token = _player(client, "Anna")
+    made = client.post("/v1/games", json={"ruleset": "muzicando", "players": 4, "seed": 2,
+                                           "options": {"hands": 4}},
+                       headers=auth(token)).get_json()
+    url, host = f"/v1/games/{made['game']['id']}", made["host_token"]
+    seat = client.post(f"{url}/seats", json={"name": "Anna"}, headers=auth(host)).get_json()
+    for n in range(3):
+        client.post(f"{url}/seats", json={"name": f"Bot{n}", "bot": "easy"}, headers=auth(host))
+    _play_out(client, url, {0: seat["token"]}, random.Random(2))
+    profile = client.get(f"/v1/players/{anna}").get_json()
+    assert profile["ratings"][0]["ruleset"] == "muzicando" and profile["games"] == 1
+    bot = client.get(f"/v1/players/{bot_player_id('easy')}").get_json()
+    assert bot["ratings"][0]["games"] == 1  # three seats, one level: rated once

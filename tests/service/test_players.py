@@ -83,7 +83,7 @@ def test_a_device_code_moves_the_player_once(client, redis_client):
     made = client.post("/v1/me/device-codes", headers=auth(first["token"]))
     assert made.status_code == 201
     code = made.get_json()["code"]
-    assert len(code) == 8 and made.get_json()["expires_at"] > time.time() + 500
+    assert len(code) == 10 and made.get_json()["expires_at"] > time.time() + 500
     assert code.encode() not in _stored_text(redis_client)
     second = client.post("/v1/players/claim", json={"code": code.lower()})  # typed by hand
     assert second.status_code == 200
@@ -154,3 +154,10 @@ def test_a_platform_user_who_removed_their_player_comes_back_as_a_new_one(platfo
     back = platform_client.get("/v1/me", headers=auth(_jwt())).get_json()["player"]
     assert back["id"] == first["id"] and back["name"] == "Carla"  # made anew, from the token
     assert platform_client.get(f"/v1/players/{back['id']}").status_code == 200
+
+
+def test_guessing_device_codes_is_throttled_like_tokens(app_factory, one_rate_window):
+    client = app_factory(auth_failures_per_ip=3).test_client()
+    codes = [client.post("/v1/players/claim", json={"code": f"ABCDEFGHJ{i}"}).status_code
+             for i in range(2, 7)]
+    assert codes[:3] == [401, 401, 401] and set(codes[3:]) == {429}

@@ -42,3 +42,17 @@ def test_the_bot_level_nearest_the_table_is_chosen():
     assert bot_level(3.0, levels, "medium") == "medium"
     assert bot_level(20.0, levels, "medium") == "hard"
     assert bot_level(20.0, {"easy": None, "medium": None}, "medium") == "medium"
+
+
+def test_a_bot_level_at_several_seats_is_rated_once_and_every_seat_plays():
+    """A Muzicando team game of one player and three bots of one level (what quick match
+    makes): every seat is a side's member, the level is updated once."""
+    from impresario_engine.table.ratings import START, rate
+
+    changes = rate([[0, 2], [1, 3]], [1, 2], {0: "anna", 1: "bot", 2: "bot", 3: "bot"}, {})
+    by = {c.player: c for c in changes}
+    assert set(by) == {"anna", "bot"}
+    assert by["anna"].after[0] > START[0] and by["anna"].rank == 1
+    assert by["bot"].rank == 1 and by["bot"].seat == 2  # its best seat's place
+    alone = rate([[0], [1], [2]], [1, 2, 3], {0: "anna", 1: "bot", 2: "bot"}, {})
+    assert {c.player for c in alone} == {"anna", "bot"}

@@ -3,7 +3,7 @@
     impresario player                      who you are on this engine (made on first use)
     impresario player --name Anna          ... named Anna, or renamed Anna
     impresario player --device-code        a code to continue on another device
-    impresario claim 7KQ2MZ4C              continue here as the player of that code
+    impresario claim 7KQ2MZ4CHP            continue here as the player of that code
     impresario games                       your games: your move, deadline, status, result
     impresario games --resume GAME         play your seat of GAME here
     impresario leaderboard turandot        the rated players, best first

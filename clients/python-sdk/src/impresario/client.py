@@ -533,7 +533,7 @@ class Player:
         return self.info
 
     def device_code(self) -> models.DeviceCode:
-        """A code (8 characters) that gives this player to another device once, within ten
+        """A code (10 characters) that gives this player to another device once, within ten
         minutes: :meth:`claim` there (``impresario claim CODE``). This device keeps its
         credential."""
         return ops.create_device_code(self.client, token=self.token)

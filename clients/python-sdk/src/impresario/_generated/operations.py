@@ -542,7 +542,7 @@ def delete_me(transport: Transport, *, token: str | None = None) -> None:
 def create_device_code(transport: Transport, *, token: str | None = None) -> models.DeviceCode:
     """Move to another device (`POST /v1/me/device-codes`).
 
-    A code (8 characters) that gives the caller's player to another device once, within ten
+    A code (10 characters) that gives the caller's player to another device once, within ten
     minutes: `POST /v1/players/claim` there. The device it was made on keeps its credential.
     No body.
     """

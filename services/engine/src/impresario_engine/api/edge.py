@@ -51,7 +51,8 @@ ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Idempot
 
 
 #: the problem codes of a failed authentication (a guessed token, join link or stream ticket)
-AUTH_FAILURES = frozenset({"invalid_token", "invalid_join_token", "invalid_ticket"})
+AUTH_FAILURES = frozenset({"invalid_token", "invalid_join_token", "invalid_ticket",
+                           "invalid_device_code", "invalid_player_token"})
 
 
 def client_address() -> str:

@@ -116,7 +116,7 @@ def rename_me():
 def create_device_code():
     """Move to another device
 
-    A code (8 characters) that gives the caller's player to another device once, within ten
+    A code (10 characters) that gives the caller's player to another device once, within ten
     minutes: `POST /v1/players/claim` there. The device it was made on keeps its credential.
     No body.
     """
@@ -127,7 +127,7 @@ def create_device_code():
 
 @blp.route("/players/claim", methods=["POST"])
 @blp.doc(operationId="claimDeviceCode", requestBody={"required": True, "content": {
-    "application/json": {"schema": "Claim", "example": {"code": "7KQ2MZ4C"}}}})
+    "application/json": {"schema": "Claim", "example": {"code": "7KQ2MZ4CHP"}}}})
 @blp.response(200, s.PlayerCredentialSchema, description="The player, and its credential on "
               "this device (shown once)")
 @problems(400, 401, 413, 415, 422, 503, blueprint=blp)

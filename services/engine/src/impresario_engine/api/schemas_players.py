@@ -41,14 +41,14 @@ class PlayerCredentialSchema(Base):
 
 
 class DeviceCodeSchema(Base):
-    code = fields.String(required=True, metadata={"example": "7KQ2MZ4C"})
+    code = fields.String(required=True, metadata={"example": "7KQ2MZ4CHP"})
     expires_at = fields.Float(required=True, metadata={
         "description": "Unix time (seconds) from which the code gives nothing"})
 
 
 class ClaimSchema(Base):
     code = fields.String(required=True, validate=validate.Length(1, 32),
-                         metadata={"example": "7KQ2MZ4C"})
+                         metadata={"example": "7KQ2MZ4CHP"})
 
 
 class MyGameSchema(Base):

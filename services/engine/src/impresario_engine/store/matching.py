@@ -40,18 +40,16 @@ class MatchQueues:
 
     def enter(self, player_id: str, ruleset: str, players: int, rating: float,
               entry: dict[str, Any]) -> dict[str, Any]:
-        """Put the player in the queue (a player waiting already keeps their place and
-        entry); the entry they wait with."""
+        """Put the player in the queue of ``ruleset`` and ``players`` (a player waiting there
+        already keeps their place and entry), in one transaction: the entry and the queue's
+        member go together; the entry they wait with."""
         def run():
             pipe = self.client.pipeline(transaction=True)
             pipe.hsetnx(WAITING, player_id, orjson.dumps(entry))
-            pipe.hget(WAITING, player_id)
+            pipe.zadd(queue_key(ruleset, players), {player_id: rating}, nx=True)
             pipe.delete(ticket_key(player_id))
-            _new, found, _gone = pipe.execute()
-            kept = orjson.loads(found)
-            self.client.zadd(queue_key(kept["ruleset"], kept["players"]), {player_id: rating},
-                             nx=True)
-            return kept
+            pipe.hget(WAITING, player_id)
+            return orjson.loads(pipe.execute()[-1])
         return self._call(run)
 
     def entry(self, player_id: str) -> dict[str, Any] | None:
@@ -92,6 +90,9 @@ class MatchQueues:
     def ticket(self, player_id: str) -> dict[str, Any] | None:
         found = self._call(self.client.get, ticket_key(player_id))
         return None if found is None else orjson.loads(found)
+
+    def forget_ticket(self, player_id: str) -> None:
+        self._call(self.client.delete, ticket_key(player_id))
 
     def forming(self) -> dict[str, dict[str, Any]]:
         found = self._call(self.client.hgetall, FORMING)

@@ -29,7 +29,13 @@ def new_player_id() -> str:
 def platform_player_id(issuer: str, subject: str) -> str:
     """The id of a platform's user: ``iss|sub`` digested, the same on every pod and every day
     (an issuer's URL and a user id are no URL segment)."""
-    return _id_of(hashlib.sha256(f"{issuer}|{subject}".encode()).digest())
+    return _id_of(hashlib.sha256(b"platform\0" + _framed(issuer) + _framed(subject)).digest())
+
+
+def _framed(text: str) -> bytes:
+    """``text`` with its length first: no two (issuer, subject) pairs digest alike."""
+    data = text.encode("utf-8", "surrogatepass")
+    return len(data).to_bytes(4, "big") + data
 
 
 def new_credential() -> str:
@@ -43,10 +49,11 @@ def is_credential(token: str) -> bool:
 
 
 def new_device_code() -> str:
-    """A code that moves a player to another device: 8 characters a person can type (no 0/O,
-    1/I/L), about 40 bits; used once, within ``DEVICE_CODE_SECONDS``."""
+    """A code that moves a player to another device: 10 characters a person can type (no 0/O,
+    1/I/L), about 50 bits; used once, within ``DEVICE_CODE_SECONDS``; a wrong code counts as
+    a failed authentication (``AUTH_FAILURES_PER_IP``)."""
     alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-    return "".join(secrets.choice(alphabet) for _ in range(8))
+    return "".join(secrets.choice(alphabet) for _ in range(10))
 
 
 def digest(secret: str) -> str:

@@ -28,20 +28,21 @@ START = (MODEL.mu, MODEL.sigma)
 
 def bot_player_id(level: str) -> str:
     """The rated player a bot level is (the same id for every ruleset, pod and day)."""
-    return _id_of(hashlib.sha256(f"bot|{level}".encode()).digest())
+    return _id_of(hashlib.sha256(b"bot\0" + level.encode()).digest())
 
 
 def bot_player_name(level: str) -> str:
     return f"{level} bot"
 
 
-def seat_player(entry: dict[str, Any]) -> str | None:
-    """The player a seat is rated as: its player's id, else its bot level's, else None (a seat
-    taken with a seat token alone: nobody to rate)."""
+def seat_player(entry: dict[str, Any], aliases: dict[str, str] | None = None) -> str | None:
+    """The player a seat is rated as: its player's id, else its bot level's (``aliases``: a
+    ruleset's older bot names, by the level each is), else None (a seat taken with a seat token
+    alone: nobody to rate)."""
     if entry.get("player"):
         return entry["player"]
     if entry.get("bot") and not entry.get("left"):
-        return bot_player_id(entry["bot"])
+        return bot_player_id((aliases or {}).get(entry["bot"], entry["bot"]))
     return None
 
 
@@ -89,25 +90,22 @@ class Change:
 def rate(sides: Sequence[Sequence[int]], ranks: Sequence[int], players: dict[int, str],
          current: dict[str, tuple[float, float]]) -> list[Change]:
     """Each seat's player's new (μ, σ) after a game: ``players`` by seat, ``current`` their
-    ratings before (a player not in it starts at :data:`START`). A player at two seats (a
-    bot level twice) is rated once, at its first seat's place."""
-    seen: set[str] = set()
-    teams, team_ranks, members = [], [], []
-    for side, rank in zip(sides, ranks):
-        team = []
-        for seat in side:
-            player = players[seat]
-            if player in seen:
-                continue
-            seen.add(player)
-            mu, sigma = current.get(player, START)
-            team.append(MODEL.rating(mu=mu, sigma=sigma))
-            members.append((player, seat, rank, (mu, sigma)))
-        if team:
-            teams.append(team)
-            team_ranks.append(rank)
+    ratings before (a player not in it starts at :data:`START`). Every seat plays its side as
+    the game had it; a player at several seats (a bot level twice) is updated once, by the mean
+    of its seats' updates, at its best seat's place."""
+    teams = [[MODEL.rating(*current.get(players[seat], START)) for seat in side]
+             for side in sides]
     if len(teams) < 2:
         return []
-    rated = [r for team in MODEL.rate(teams, ranks=team_ranks) for r in team]
-    return [Change(p, seat, rank, before, (r.mu, r.sigma))
-            for (p, seat, rank, before), r in zip(members, rated)]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    updates: dict[str, list[tuple[int, int, float, float]]] = {}
+    for side, rank, after in zip(sides, ranks, rated):
+        for seat, r in zip(side, after):
+            updates.setdefault(players[seat], []).append((rank, seat, r.mu, r.sigma))
+    out = []
+    for player, seen in updates.items():
+        rank, seat = min((rank, seat) for rank, seat, _m, _s in seen)
+        mu = sum(m for _r, _s, m, _x in seen) / len(seen)
+        sigma = sum(x for _r, _s, _m, x in seen) / len(seen)
+        out.append(Change(player, seat, rank, current.get(player, START), (mu, sigma)))
+    return out

@@ -36,6 +36,12 @@ def follow(engine: Engine, loaded: Loaded, viewer: Any, seat: int | None, after:
     cfg = engine.config
     game_id = loaded.doc["id"]
     last, finished, ended = after, False, False
+    # the seat's token as the stream opened (its hash): once the seat's player resumes it on
+    # another device, this stream's token has ended, and so does the stream
+    held = loaded.doc["seats"][seat].get("token") if seat is not None else None
+
+    def resumed_elsewhere(doc: dict[str, Any]) -> bool:
+        return seat is not None and doc["seats"][seat].get("token") != held
 
     def given(found: list[tuple[int, dict[str, Any]]]) -> Iterator[dict[str, Any]]:
         """``found`` as the viewer sees it, up to the viewer's own seat_left (``ended``)."""
@@ -58,11 +64,15 @@ def follow(engine: Engine, loaded: Loaded, viewer: Any, seat: int | None, after:
             if time.monotonic() - started >= cfg.stream_max_seconds or stop():
                 return
             found = engine.store.wait_events(game_id, last, cfg.stream_poll_ms)
+            if found and seat is not None and resumed_elsewhere(load(engine, game_id).doc):
+                return
             yield from given(found)
             if ended:
                 return
             if not found:
                 current = load(engine, game_id)
+                if resumed_elsewhere(current.doc):
+                    return
                 if is_due(current.doc, current.ruleset, engine.clock()):
                     settle(engine, game_id)
                     continue

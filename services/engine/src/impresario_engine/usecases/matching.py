@@ -18,7 +18,7 @@ from impresario_rules import RULESETS
 from ..store import StoreError
 from ..table import names
 from ..table.access import new_game_id, new_token, token_hash
-from ..table.clock import OPEN, split_options
+from ..table.clock import FINISHED, OPEN, split_options
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
 from ..table.matching import Waiting, bot_level, tables, window
 from ..table.players import Player
@@ -53,7 +53,8 @@ def rating_of(engine: Engine, ruleset: str, player_id: str) -> float:
 def join(engine: Engine, player: Player, ruleset_name: str, players: int,
          wait: int | None) -> dict[str, Any]:
     """Put the player in the queue (a player in another queue moves to this one; in this one
-    already, keeps their place); the player's match as it stands."""
+    already, keeps their place; seated at a game still on, stays there); the player's match as
+    it stands."""
     ruleset = _queue(ruleset_name, players)
     config, queues = engine.config, engine.store.matching
     if wait is None:
@@ -61,6 +62,11 @@ def join(engine: Engine, player: Player, ruleset_name: str, players: int,
     if not 0 <= wait <= config.match_wait_max:
         raise Refused("invalid_wait", INVALID, f"wait_seconds must be from 0 to "
                       f"{config.match_wait_max}", errors={"wait_seconds": ["out of range"]})
+    ticket = queues.ticket(player.id)
+    if ticket is not None:  # seated a moment ago (a retry, another tab): that table stands
+        _v, doc, _i, _r = engine.store.read_game(ticket["game"])
+        if doc is not None and doc["status"] != FINISHED:
+            return status(engine, player)
     found = queues.entry(player.id)
     if found is not None and (found["ruleset"], found["players"]) != (ruleset.name, players):
         queues.leave(player.id)

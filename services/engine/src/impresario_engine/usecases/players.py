@@ -99,6 +99,11 @@ def claim(store: GameStore, code: str) -> tuple[Player, str]:
 
 
 # ---------------------------------------------------------------------------- their games
+#: an entry of a player's games is written before its game's write: one younger than this that
+#: finds no game naming the player may be a creation or a join still on its way, and is kept
+SETTLE_SECONDS = 60
+
+
 def involved(doc: dict[str, Any], player_id: str) -> tuple[int | None, bool] | None:
     """(the player's seat, whether the player hosts) at this game; None: neither."""
     seat = next((i for i, s in enumerate(doc["seats"])
@@ -125,7 +130,8 @@ def my_games(engine: Engine, player: Player, status: str | None, before: float |
             version, doc, _idem, rematch = store.read_game(game_id)
             found = involved(doc, player.id) if doc is not None else None
             if found is None:
-                stale.append(game_id)
+                if when < now - SETTLE_SECONDS:  # not a creation or a join on its way
+                    stale.append(game_id)
                 continue
             if status is None or doc["status"] == status:
                 items.append(_item(doc, version, rematch, found, when, now))
@@ -208,6 +214,8 @@ def forget(engine: Engine, player: Player) -> None:
     that holds the seat's token still plays it) but no longer belong to anyone who can resume
     them; their results in other players' profiles name no one."""
     store = engine.store
+    store.matching.leave(player.id)
+    store.matching.forget_ticket(player.id)
     for name in sorted(RULESETS):
         store.ratings.forget(name, player.id)
     store.players.forget(player.id, {"gone": "1", "kind": player.kind})

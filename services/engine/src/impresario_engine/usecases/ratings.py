@@ -15,7 +15,7 @@ import orjson
 
 from impresario_rules import RULESETS
 
-from ..store import GameStore, StoreError
+from ..store import GameStore, StoreError, StoreUnavailable
 from ..table.clock import FINISHED
 from ..table.players import BOT
 from ..table.ratings import (Change, bot_player_id, bot_player_name, placings, rate,
@@ -45,8 +45,8 @@ def finished(store: GameStore, config: Any, doc: dict[str, Any]) -> None:
     fails)."""
     try:
         rate_game(store, config, doc)
-    except StoreError as exc:
-        log.warning("rating finished game %s failed; the reaper rates it: %s", doc["id"], exc)
+    except Exception:  # noqa: BLE001 - the move is saved: whatever failed, the reaper retries
+        log.exception("rating finished game %s failed; the reaper rates it", doc["id"])
 
 
 def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change]:
@@ -54,11 +54,16 @@ def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change
     (none when rated before, by anyone)."""
     game_id, ruleset = doc["id"], RULESETS[doc["ruleset"]]
     book = store.ratings
-    players = {seat: seat_player(entry) for seat, entry in enumerate(doc["seats"])}
+    aliases = dict(ruleset.bot_aliases)
+    players = {seat: seat_player(entry, aliases) for seat, entry in enumerate(doc["seats"])}
+    levels = {aliases.get(e["bot"], e["bot"]) for e in doc["seats"]
+              if e.get("bot") and not e.get("player") and not e.get("left")}
     store.players.put_new_records({  # the bot levels' players, the first time they play
-        bot_player_id(e["bot"]): {"name": bot_player_name(e["bot"]), "kind": BOT,
-                                  "created": repr(doc["created"])}
-        for e in doc["seats"] if e.get("bot") and not e.get("player")})
+        bot_player_id(level): {"name": bot_player_name(level), "kind": BOT,
+                               "created": repr(doc["created"])} for level in levels})
+    # a player removed since (DELETE /v1/me) plays their seat's side, and is rated no more
+    gone = {pid for pid in {e["player"] for e in doc["seats"] if e.get("player")}
+            if (store.players.get(pid) or {"gone": "1"}).get("gone")}
     sides, ranks = placings(ruleset.score(doc["state"]))
     mark = orjson.dumps({"finished": doc["updated"]}).decode()
     changes: list[Change] = []
@@ -68,6 +73,8 @@ def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change
         changes = rate(sides, ranks, players, current)  # type: ignore[arg-type]
         rows = []
         for change in changes:
+            if change.player in gone:
+                continue
             before, after = Change.displayed(change.before), Change.displayed(change.after)
             # a private game's id is its players' (and its spectator link's) only
             shown_id = None if doc["settings"].get("private") else game_id
@@ -89,15 +96,26 @@ def rate_waiting(store: GameStore, config: Any, now: float, limit: int = 100
     """The reaper's part: rate the queue's games that their requests left behind."""
     report = {"rated": 0, "dropped": 0}
     for game_id in store.ratings.waiting(now - GRACE_SECONDS, limit):
-        _version, doc, _idem, _rematch = store.read_game(game_id)
-        if doc is None:
-            store.ratings.dequeue(game_id)  # expired before anyone rated it: nothing to rate
-            report["dropped"] += 1
-        elif doc["status"] != FINISHED or not rateable(doc):
-            queued = store.ratings.queued_at(game_id)
-            if queued is not None and queued < now - STALE_SECONDS:
-                store.ratings.dequeue(game_id)  # a finishing write that never landed
-                report["dropped"] += 1
-        elif rate_game(store, config, doc):
-            report["rated"] += 1
+        try:
+            _rate_waiting(store, config, now, game_id, report)
+        except StoreUnavailable:
+            raise  # Redis is away: the loop waits it out
+        except Exception:  # noqa: BLE001 - one game's failure holds up no other
+            log.exception("rating finished game %s failed; tried again next pass", game_id)
+            report["failed"] = report.get("failed", 0) + 1
     return report
+
+
+def _rate_waiting(store: GameStore, config: Any, now: float, game_id: str,
+                  report: dict[str, int]) -> None:
+    _version, doc, _idem, _rematch = store.read_game(game_id)
+    if doc is None:
+        store.ratings.dequeue(game_id)  # expired before anyone rated it: nothing to rate
+        report["dropped"] += 1
+    elif doc["status"] != FINISHED or not rateable(doc):
+        queued = store.ratings.queued_at(game_id)
+        if queued is not None and queued < now - STALE_SECONDS:
+            store.ratings.dequeue(game_id)  # a finishing write that never landed
+            report["dropped"] += 1
+    elif rate_game(store, config, doc):
+        report["rated"] += 1

@@ -19,7 +19,7 @@ from impresario_rules import RULESETS
 
 from ..table.access import (authenticate, new_token, rematch_host_token, rematch_token,
                             token_hash)
-from ..table.clock import FINISHED
+from ..table.clock import FINISHED, OPEN
 from ..table.errors import CONFLICT, FORBIDDEN, Refused, contention, game_not_found, missing_token
 from ..table.record import start
 from ..table.seating import FREE, all_claimed, put
@@ -138,6 +138,9 @@ def _claim(engine: Engine, rematch_id: str, origin: str, token: str,
 
         if entry.get("token") == digest:  # claimed already: the same answer again
             return Done(answer(loaded.version, doc))
+        if entry.get("token"):  # its player resumed it on another device since
+            raise Refused("rematch_seat_taken", CONFLICT, "your seat in the rematch is taken "
+                          "by a newer credential of its player (resumed on another device)")
         new = dict(doc)
         claimed_seat = {"name": entry["name"], "token": digest, "bot": None, "from": origin}
         if entry.get("player"):  # the rematch is among the player's games from now on
@@ -150,7 +153,7 @@ def _claim(engine: Engine, rematch_id: str, origin: str, token: str,
         new["seats"] = put(doc["seats"], seat, claimed_seat)
         events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat,
                                          "name": entry["name"], "bot": None}]
-        if all_claimed(new["seats"], doc["players"]):
+        if doc["status"] == OPEN and all_claimed(new["seats"], doc["players"]):
             new = start(new, loaded.ruleset, events, now)
         new["seq"] = doc["seq"] + len(events)
         return Save(new, events, answer(loaded.version + 1, new))

@@ -62,17 +62,17 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
         new_doc = dict(doc)
         entry = {"name": name, "token": token_hash(seat_token) if seat_token else None,
                  "bot": bot}
+        owner = player
         if caller is not None and caller.host and not bot and not any(
                 s.get("host") for s in doc["seats"]):
             entry["host"] = True  # the host's own seat: its player hosts the rematch too
-            if doc.get("host_player"):
-                entry["player"] = doc["host_player"]
-        if player is not None and not bot:
-            if any(s.get("player") == player for s in doc["seats"]):
+            owner = doc.get("host_player") or None
+        if owner is not None and not bot:
+            if any(s.get("player") == owner and claimed(s) for s in doc["seats"]):
                 raise Refused("player_seated", CONFLICT, "this player has a seat at this game "
                               "already (POST /v1/me/games/{game_id}/resume gives its "
                               "credential on this device)")
-            entry["player"] = player
+            entry["player"] = owner
         new_doc["seats"] = put(doc["seats"], seat, entry)
         if entry.get("player"):  # the player's games first: the seat is then never missing
             engine.store.players.note_game(entry["player"], doc["id"], engine.clock())
