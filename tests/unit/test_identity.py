@@ -66,11 +66,12 @@ def _refusal(verifier: Verifier, token: str) -> tuple[int, str]:
 class Jwks:
     """A JWKS URL on 127.0.0.1: its keys, how many times it was fetched, an optional delay."""
 
-    def __init__(self, keys: dict[str, object], delay: float = 0.0) -> None:
+    def __init__(self, keys: dict[str, object], delay: float = 0.0,
+                 body: bytes | None = None) -> None:
         self.fetches = 0
         jwks = {"keys": [{**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(k.public_key())),
                           "kid": kid, "use": "sig", "alg": "RS256"} for kid, k in keys.items()]}
-        body = json.dumps(jwks).encode()
+        body = json.dumps(jwks).encode() if body is None else body
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -170,6 +171,23 @@ def test_a_dead_jwks_url_is_refused_in_its_bound_and_not_asked_again_at_once():
     assert _refusal(verifier, _token()) == (503, "jwks_unavailable")
     clock[0] += 1
     assert _refusal(verifier, _token()) == (503, "jwks_unavailable")  # not fetched: too soon
+
+
+@pytest.mark.parametrize("answer", [b"<html>not json</html>", b'{"keys": []}',
+                                    b'{"keys": [{"kty": "RSA"}]}'])
+def test_a_jwks_url_answering_no_key_set_is_unavailable_not_a_crash(answer):
+    broken = Jwks({}, body=answer)
+    try:
+        clock = [1000.0]
+        verifier = Verifier({ISS: Issuer(ISS, AUD, ("RS256",), jwks_url=broken.url)},
+                            clock=lambda: clock[0])
+        assert _refusal(verifier, _token()) == (503, "jwks_unavailable")
+        fetched = broken.fetches
+        clock[0] += 1
+        assert _refusal(verifier, _token()) == (503, "jwks_unavailable")
+        assert broken.fetches == fetched  # not asked again at once
+    finally:
+        broken.close()
 
 
 def test_a_slow_jwks_url_is_given_up_at_its_timeout(monkeypatch):

@@ -114,7 +114,8 @@ class _Keys:
 
     def __init__(self, issuer: Issuer, clock: Callable[[], float]) -> None:
         self.client = PyJWKClient(issuer.jwks_url, cache_keys=True,
-                                  lifespan=JWKS_LIFESPAN_SECONDS, timeout=JWKS_TIMEOUT_SECONDS)
+                                  lifespan=JWKS_LIFESPAN_SECONDS, timeout=JWKS_TIMEOUT_SECONDS,
+                                  cooldown_duration=JWKS_REFETCH_SECONDS)
         self.clock = clock
         self.failed_at = float("-inf")
         self.lock = threading.Lock()
@@ -139,6 +140,11 @@ class _Keys:
         except jwt.PyJWKClientError as exc:
             raise _refused("jwt_unknown_key", "the token's key (kid) is not among its "
                            "issuer's keys") from exc
+        except (jwt.PyJWTError, ValueError, KeyError, TypeError) as exc:
+            # the issuer answered something that is no key set (a malformed JWKS): as away
+            self.failed_at = self.clock()
+            raise ApiError(503, "jwks_unavailable", "the issuer's keys could not be read; "
+                           "try again shortly", headers={"Retry-After": "10"}) from exc
 
 
 class Verifier:
