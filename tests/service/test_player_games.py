@@ -285,3 +285,19 @@ def test_a_muzicando_team_game_with_one_player_and_three_bots_is_rated(rated_app
     assert profile["ratings"][0]["ruleset"] == "muzicando" and profile["games"] == 1
     bot = client.get(f"/v1/players/{bot_player_id('easy')}").get_json()
     assert bot["ratings"][0]["games"] == 1  # three seats, one level: rated once
+
+
+def test_a_players_idempotency_key_is_theirs_not_their_addresss(client):
+    """Two players behind one address send the same Idempotency-Key to take a seat: each gets
+    a seat of their own; the first one's retry gets its seat and token again."""
+    _a, anna = _player(client, "Anna")
+    _b, bruno = _player(client, "Bruno")
+    made = client.post("/v1/games", json={"ruleset": "turandot", "players": 3}).get_json()
+    url = f"/v1/games/{made['game']['id']}/seats"
+    key = {"Idempotency-Key": "same-key"}
+    first = client.post(url, json={"name": "Anna"}, headers={**auth(anna), **key}).get_json()
+    other = client.post(url, json={"name": "Bruno"}, headers={**auth(bruno), **key})
+    assert other.status_code == 201 and other.get_json()["seat"] != first["seat"]
+    again = client.post(url, json={"name": "Anna"}, headers={**auth(anna), **key})
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.get_json()["token"] == first["token"]

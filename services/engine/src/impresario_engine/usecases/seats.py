@@ -32,8 +32,11 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
     name = names.normalise(name)
     looks = names.likeness(name)
     seat_token = None if bot else new_token()
-    scope = "anon" if token is None else token_id(token)
-    who = client_tag(idempotency_key, client) if token is None and idempotency_key else None
+    # an Idempotency-Key is the caller's: a seat's or the host's token, a player, or else the
+    # address it comes from (a replay hands the seat's token back to that caller only)
+    scope = token_id(token) if token is not None else f"player-{player}" if player else "anon"
+    who = client_tag(idempotency_key, client) \
+        if token is None and player is None and idempotency_key else None
 
     def step(loaded: Loaded):
         replay = idempotency.replayed(engine, loaded, fingerprint, idempotency_key, who)
