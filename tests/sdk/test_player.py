@@ -36,7 +36,7 @@ def test_a_player_is_made_renamed_moved_to_another_device_and_removed(url):
     assert laptop.player(anna.token).me() == anna.info     # the credential is the player
 
     code = anna.device_code()
-    assert len(code["code"]) == 8
+    assert len(code["code"]) == 10
     phone = Client(url).claim_player(code["code"])
     assert phone.id == anna.id and phone.name == "Anna B." and phone.token != anna.token
     assert anna.me()["id"] == anna.id                       # the laptop keeps its credential

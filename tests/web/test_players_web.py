@@ -100,7 +100,7 @@ def test_a_game_resumed_on_another_device_and_taken_back(open_page, shot, web_se
     anna.wait_for_selector("[data-testid=device-code]")
     code = anna.inner_text("[data-testid=device-code]")
     link = anna.input_value("#device-link")
-    assert re.fullmatch(r"[2-9A-HJ-NP-Z]{8}", code) and link == f"{web_server}/#claim={code}"
+    assert re.fullmatch(r"[2-9A-HJ-NP-Z]{10}", code) and link == f"{web_server}/#claim={code}"
     # the QR code is the engine's (segno's) drawing of the link, shown as an image the page's
     # policy allows
     qr = anna.locator("img[data-testid=device-qr]")

@@ -41,7 +41,10 @@ def follow(engine: Engine, loaded: Loaded, viewer: Any, seat: int | None, after:
     held = loaded.doc["seats"][seat].get("token") if seat is not None else None
 
     def resumed_elsewhere(doc: dict[str, Any]) -> bool:
-        return seat is not None and doc["seats"][seat].get("token") != held
+        """The seat has another token now (a seat left has none: its own seat_left ends the
+        stream, after it is given)."""
+        now_held = doc["seats"][seat].get("token") if seat is not None else None
+        return now_held is not None and now_held != held
 
     def given(found: list[tuple[int, dict[str, Any]]]) -> Iterator[dict[str, Any]]:
         """``found`` as the viewer sees it, up to the viewer's own seat_left (``ended``)."""
