@@ -35,3 +35,8 @@ def unpack(raw: bytes) -> Any:
     if raw[:1] == RAW_DEFLATE:
         return orjson.loads(zlib.decompress(raw[1:], -15))  # reads either window
     return orjson.loads(raw)
+
+
+def text(value: Any) -> str:
+    """A Redis reply's string (bytes decoded; a client that decodes gives ``str`` already)."""
+    return value.decode() if isinstance(value, bytes) else value

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .codec import text
+
 
 def player_key(player_id: str) -> str:
     return f"player:{{{player_id}}}"
@@ -42,10 +44,6 @@ def games_key(player_id: str) -> str:
 
 def credentials_key(player_id: str) -> str:
     return f"player-credentials:{{{player_id}}}"
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 class PlayerIndex:
@@ -77,7 +75,17 @@ class PlayerIndex:
 
     def get(self, player_id: str) -> dict[str, str] | None:
         found = self._call(self.client.hgetall, player_key(player_id))
-        return {_text(k): _text(v) for k, v in found.items()} if found else None
+        return {text(k): text(v) for k, v in found.items()} if found else None
+
+    def get_many(self, player_ids: list[str]) -> list[dict[str, str] | None]:
+        """:meth:`get` of several players, in one round trip."""
+        def run():
+            pipe = self.client.pipeline(transaction=False)
+            for player_id in player_ids:
+                pipe.hgetall(player_key(player_id))
+            return pipe.execute()
+        found = self._call(run) if player_ids else []
+        return [{text(k): text(v) for k, v in h.items()} if h else None for h in found]
 
     def put_credential(self, digest: str, player_id: str) -> None:
         # the player's list of credentials first: a credential is never one DELETE /v1/me misses
@@ -90,7 +98,7 @@ class PlayerIndex:
         def run():
             digests = self.client.smembers(credentials_key(player_id))
             for digest in digests:
-                self.client.delete(credential_key(_text(digest)))
+                self.client.delete(credential_key(text(digest)))
             for key in (credentials_key(player_id), games_key(player_id),
                         player_key(player_id)):  # a slot each: one key a command
                 self.client.delete(key)
@@ -113,11 +121,11 @@ class PlayerIndex:
         found = self._call(self.client.zrevrangebyscore, games_key(player_id),
                            "+inf" if before is None else f"({before!r}", "-inf", start=0,
                            num=count, withscores=True)
-        return [(_text(m), float(score)) for m, score in found]
+        return [(text(m), float(score)) for m, score in found]
 
     def holder(self, digest: str) -> str | None:
         found = self._call(self.client.get, credential_key(digest))
-        return _text(found) if found is not None else None
+        return text(found) if found is not None else None
 
     def put_code(self, digest: str, player_id: str, ttl_seconds: int) -> bool:
         return bool(self._call(self.client.set, code_key(digest), player_id, nx=True,
@@ -125,4 +133,4 @@ class PlayerIndex:
 
     def take_code(self, digest: str) -> str | None:
         found = self._call(self._take, keys=[code_key(digest)])
-        return _text(found) if found is not None else None
+        return text(found) if found is not None else None

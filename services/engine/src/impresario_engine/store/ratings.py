@@ -18,6 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .codec import text
+
 QUEUE = "ratings-queue"
 _LUA = (Path(__file__).with_name("ratings.lua")).read_text()
 
@@ -42,10 +44,6 @@ def mark_key(ruleset: str, game_id: str) -> str:
     return f"{_tag(ruleset)}:rated:{game_id}"
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 class RatingBook:
     """Ratings in Redis; every call through the store's guard (``call``)."""
 
@@ -64,7 +62,7 @@ class RatingBook:
                 pipe.hgetall(rating_key(ruleset, pid))
             return pipe.execute()
         found = self._call(run)
-        return {pid: {_text(k): _text(v) for k, v in h.items()} for pid, h in zip(ids, found)}
+        return {pid: {text(k): text(v) for k, v in h.items()} for pid, h in zip(ids, found)}
 
     def apply(self, ruleset: str, game_id: str, mark: str, mark_ttl: int, min_games: int,
               keep_recent: int, rows: list[tuple[str, str, float, float, float, str]]) -> int:
@@ -89,7 +87,7 @@ class RatingBook:
             pipe.zcard(board_key(ruleset))
             return pipe.execute()
         page, total = self._call(run)
-        return [(_text(m), float(s)) for m, s in page], int(total)
+        return [(text(m), float(s)) for m, s in page], int(total)
 
     def recent(self, ruleset: str, player_id: str, count: int) -> list[bytes]:
         return list(self._call(self.client.lrange, recent_key(ruleset, player_id), 0, count - 1))
@@ -113,7 +111,7 @@ class RatingBook:
     def waiting(self, before: float, limit: int) -> list[str]:
         found = self._call(self.client.zrangebyscore, QUEUE, "-inf", before, start=0,
                            num=limit)
-        return [_text(m) for m in found]
+        return [text(m) for m in found]
 
     def queued_at(self, game_id: str) -> float | None:
         found = self._call(self.client.zscore, QUEUE, game_id)

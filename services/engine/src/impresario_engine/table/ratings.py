@@ -74,6 +74,11 @@ def placings(score: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
     return sides, ranks
 
 
+def shown(stored: dict[str, str]) -> float | None:
+    """The displayed rating (μ − 3σ) of a stored rating (None: not rated yet)."""
+    return float(stored["mu"]) - 3 * float(stored["sigma"]) if stored else None
+
+
 @dataclass(frozen=True)
 class Change:
     player: str

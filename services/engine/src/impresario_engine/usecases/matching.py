@@ -22,7 +22,7 @@ from ..table.clock import FINISHED, OPEN, split_options
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
 from ..table.matching import Waiting, bot_level, tables, window
 from ..table.players import Player
-from ..table.ratings import bot_player_id
+from ..table.ratings import bot_player_id, shown
 from ..table.record import start
 from ..table.seating import all_claimed
 from .unit import Done, Engine, Loaded, Save, insert, transact
@@ -47,7 +47,8 @@ def _queue(ruleset_name: str, players: int):
 
 def rating_of(engine: Engine, ruleset: str, player_id: str) -> float:
     found = engine.store.ratings.read(ruleset, [player_id])[player_id]
-    return float(found["mu"]) - 3 * float(found["sigma"]) if found else 0.0
+    rating = shown(found)
+    return 0.0 if rating is None else rating
 
 
 def join(engine: Engine, player: Player, ruleset_name: str, players: int,
@@ -152,12 +153,9 @@ def _unique(name: str, looks: set[str]) -> str:
 
 
 def _bot_for(engine: Engine, ruleset: Any, mean: float) -> str:
-    levels = {level: None for level in ruleset.bot_names}
-    read = engine.store.ratings.read(ruleset.name, [bot_player_id(b) for b in levels])
-    for level in levels:
-        found = read[bot_player_id(level)]
-        if found:
-            levels[level] = float(found["mu"]) - 3 * float(found["sigma"])
+    read = engine.store.ratings.read(ruleset.name,
+                                     [bot_player_id(b) for b in ruleset.bot_names])
+    levels = {level: shown(read[bot_player_id(level)]) for level in ruleset.bot_names}
     default = "medium" if "medium" in levels else ruleset.bot_names[0]
     return bot_level(mean, levels, default)
 

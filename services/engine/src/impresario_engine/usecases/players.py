@@ -197,8 +197,8 @@ def leaderboard(engine: Engine, ruleset: str, start: int, limit: int
     page, total = store.ratings.board(ruleset, start, limit)
     ratings = store.ratings.read(ruleset, [pid for pid, _ in page])
     rows = []
-    for place, (pid, shown) in enumerate(page, start + 1):
-        record = store.players.get(pid)
+    records = store.players.get_many([pid for pid, _ in page])
+    for (place, (pid, shown)), record in zip(enumerate(page, start + 1), records):
         if record is None or record.get("gone"):
             continue  # removed a moment ago (DELETE /v1/me drops it from the board too)
         found = ratings[pid]
