@@ -333,14 +333,16 @@ def play_word_jam_in_a_terminal(term: Terminal) -> None:
     # a prompt is found wherever it is on the screen, not only at its end: what happens at the
     # table meanwhile (a bot's bet, "waiting for ...") may be printed right after it, in the
     # same moment, and a prompt that is no longer the last line is still the question asked
-    while True:  # Enter at every prompt until a bet is asked
+    # an Enter typed for a question may arrive after its window closed (a slow machine) and
+    # answer the next one: a bet counts as left to time out only when its countdown is seen
+    while True:  # Enter at every prompt until a bet is asked and left to run out
         prompt = term.expect(PROMPT + r"[^\n]*\[Enter: [^\]]+\] \[\d+ s\] ").group(1)
-        if prompt == "Your bet":
+        if prompt != "Your bet":
+            term.type("\n")
+        elif term.expect(r"5 s left|bets revealed").group(0) == "5 s left":
             break
-        term.type("\n")
-    term.expect(r"5 s left")
     term.expect(r"time is up")                       # nothing typed: the window closed
-    term.expect(r"turn 2 of 8")
+    term.expect(r"=== Word Jam · turn [2-8] of 8")
     while term.expect(PROMPT + r"[^\n]*\[\d+ s\] ").group(1) != "Open Sesame: type a word":
         term.type("\n")
     term.type("pinguino\n")
