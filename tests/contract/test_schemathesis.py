@@ -80,6 +80,10 @@ POSITIVE_REJECTIONS: dict[tuple[str, str], str] = {
     "at least 4 hands: " + _TWO_FIELDS,
     (CREATE, "auction_needs_four_or_eight"): "the individual game's auction (R11) is for 4 or "
     "8 players: " + _TWO_FIELDS,
+    (CREATE, "invalid_bank_seconds"): "a time bank (`bank_seconds`) is drawn on once a move's "
+    "`move_seconds` are over, so it needs them: " + _TWO_FIELDS,
+    (CREATE, "invalid_bank_refill_seconds"): "`bank_refill_seconds` refills a time bank, so it "
+    "needs `bank_seconds`: " + _TWO_FIELDS,
     (CREATE, "invalid_catalogue"): "a catalogue has 6 singers per category and unique ids "
     "that are not a director's name: rules about the list as a whole (uniqueItems compares "
     "whole singers, not their ids)",

@@ -864,7 +864,7 @@ class LobbyGame(TypedDict):
     """
     options: dict[str, str | int | bool | None]
     """
-    what a joiner wants to know of the options (`move_seconds` and `bot_seconds` when set, the ruleset's: first maestro, Word Jam's windows, Muzicando's mode and hands...); a long option (a custom catalogue or cave) as `custom`
+    what a joiner wants to know of the options (`move_seconds`, `bot_seconds` and a turn-based game's `bank_seconds` and `bank_refill_seconds` when set, the ruleset's: first maestro, Word Jam's windows, Muzicando's mode and hands...); a long option (a custom catalogue or cave) as `custom`
     """
     has_bots: bool
     created: float
@@ -976,6 +976,18 @@ class MuzicandoGame(TypedDict):
     """
     the id of this finished game's rematch, once a player has asked for one (`POST /v1/games/{id}/rematch`)
     """
+    bank_seconds: NotRequired[int]
+    """
+    a turn-based game's time bank: what each seat starts with (only in a game with the option)
+    """
+    bank_refill_seconds: NotRequired[int]
+    """
+    what each move a seat makes itself gives back to its bank, never above bank_seconds
+    """
+    banks: NotRequired[list[float]]
+    """
+    each seat's bank in seconds, as it was when the seat's turn began: a pending seat has move_seconds for its move, then draws on its bank (its deadline counts both: what is left of its bank now is the smaller of its bank and the time to its deadline)
+    """
     ruleset: Literal["muzicando"]
     mode: Literal["team", "individual"]
     auction_variant: bool
@@ -1052,6 +1064,14 @@ class MuzicandoOptions(TypedDict):
     bot_seconds: NotRequired[int | None]
     """
     the longest a bot seat thinks before a move (default: Word Jam 20, others 0, at once) (invalid_bot_seconds)
+    """
+    bank_seconds: NotRequired[int | None]
+    """
+    a turn-based game's time bank: once a move's move_seconds are over, the seat draws on its bank before the engine plays its default (needs move_seconds) (invalid_bank_seconds)
+    """
+    bank_refill_seconds: NotRequired[int | None]
+    """
+    what each move a seat makes itself gives back to its bank, never above bank_seconds (default 0; needs bank_seconds) (invalid_bank_refill_seconds)
     """
 
 
@@ -1843,6 +1863,18 @@ class TurandotGame(TypedDict):
     """
     the id of this finished game's rematch, once a player has asked for one (`POST /v1/games/{id}/rematch`)
     """
+    bank_seconds: NotRequired[int]
+    """
+    a turn-based game's time bank: what each seat starts with (only in a game with the option)
+    """
+    bank_refill_seconds: NotRequired[int]
+    """
+    what each move a seat makes itself gives back to its bank, never above bank_seconds
+    """
+    banks: NotRequired[list[float]]
+    """
+    each seat's bank in seconds, as it was when the seat's turn began: a pending seat has move_seconds for its move, then draws on its bank (its deadline counts both: what is left of its bank now is the smaller of its bank and the time to its deadline)
+    """
     ruleset: Literal["turandot"]
     round: int
     phase: Literal["setup", "bidding", "office", "nominate", "fire", "casting", "finished"]
@@ -1895,6 +1927,14 @@ class TurandotOptions(TypedDict):
     bot_seconds: NotRequired[int | None]
     """
     the longest a bot seat thinks before a move (default: Word Jam 20, others 0, at once) (invalid_bot_seconds)
+    """
+    bank_seconds: NotRequired[int | None]
+    """
+    a turn-based game's time bank: once a move's move_seconds are over, the seat draws on its bank before the engine plays its default (needs move_seconds) (invalid_bank_seconds)
+    """
+    bank_refill_seconds: NotRequired[int | None]
+    """
+    what each move a seat makes itself gives back to its bank, never above bank_seconds (default 0; needs bank_seconds) (invalid_bank_refill_seconds)
     """
 
 

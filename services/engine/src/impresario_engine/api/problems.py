@@ -81,7 +81,8 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
                                         404: ("ruleset_not_found",)}),
     "createGame": (LIMITED, STORE, BODY, IDEMPOTENT, ME, {
         404: ("ruleset_not_found",),
-        422: _rules("options", "invalid_move_seconds", "invalid_bot_seconds"),
+        422: _rules("options", "invalid_move_seconds", "invalid_bot_seconds",
+                    "invalid_bank_seconds", "invalid_bank_refill_seconds"),
         429: ("create_rate_limited",), 503: ("id_collision",)}),
     "listGames": (LIMITED, STORE, {400: ("invalid_filter", "invalid_limit", "invalid_cursor",
                                          "cursor_expired")}),

@@ -24,7 +24,7 @@ from impresario_rules.wordjam.words import (CONSONANTS, EMPTY, FORBIDDEN_CONSONA
                                             INVALID_CHARACTERS, MAX_WORD_CHARS, REASON_TEXT,
                                             TOO_LONG, WORD_PATTERN)
 
-from ..table.clock import seconds_settings
+from ..table.clock import PER_MOVE_SETTINGS, seconds_settings
 from ..table.events import EVENTS as TABLE_EVENTS
 from ..table.events import MOVE_TYPES
 from ..table.names import NAME_MAX
@@ -115,6 +115,17 @@ GAME_BASE: dict[str, Field] = {
     "rematch": D.Str(nullable=True, description="the id of this finished game's rematch, once a "
                                                 "player has asked for one (`POST "
                                                 "/v1/games/{id}/rematch`)"),
+    "bank_seconds": D.Int(required=False, description=(
+        "a turn-based game's time bank: what each seat starts with (only in a game with the "
+        "option)")),
+    "bank_refill_seconds": D.Int(required=False, description=(
+        "what each move a seat makes itself gives back to its bank, never above "
+        "bank_seconds")),
+    "banks": D.List(D.Num(), required=False, description=(
+        "each seat's bank in seconds, as it was when the seat's turn began: a pending seat "
+        "has move_seconds for its move, then draws on its bank (its deadline counts both: "
+        "what is left of its bank now is the smaller of its bank and the time to its "
+        "deadline)")),
 }
 #: what the service adds to each player of a view, after the seat
 SEAT_FIELDS: dict[str, Field] = {
@@ -143,7 +154,8 @@ def game_shape(ruleset: Ruleset) -> D.Shape:
     player = fields_["players"].items.shape  # type: ignore[union-attr]
     fields_["players"] = D.List(D.Obj(player.extended(player.name, SEAT_FIELDS, after="seat")))
     fields_["pending"] = D.List(D.Obj(PENDING))
-    base = {k: f for k, f in GAME_BASE.items() if k != "move_seconds" or ruleset.move_seconds}
+    base = {k: f for k, f in GAME_BASE.items()
+            if k not in (*PER_MOVE_SETTINGS, "banks") or ruleset.move_seconds}
     return D.Shape(f"{title_of(ruleset)}Game", {
         **base, "ruleset": D.Str(enum=[ruleset.name], example=ruleset.name), **fields_},
         view.doc)
@@ -202,6 +214,11 @@ _SERVICE_OPTIONS = {
                     "(null: no deadline)",
     "bot_seconds": "the longest a bot seat thinks before a move (default: Word Jam 20, others "
                    "0, at once)",
+    "bank_seconds": "a turn-based game's time bank: once a move's move_seconds are over, the "
+                    "seat draws on its bank before the engine plays its default (needs "
+                    "move_seconds)",
+    "bank_refill_seconds": "what each move a seat makes itself gives back to its bank, never "
+                           "above bank_seconds (default 0; needs bank_seconds)",
 }
 
 

@@ -35,8 +35,9 @@ class LobbyGameSchema(Base):
     options = fields.Dict(keys=fields.String(), values=fields.Raw(metadata={"anyOf": [
         {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {"type": "null"}]}),
         required=True, metadata={
-        "description": "what a joiner wants to know of the options (`move_seconds` and "
-                       "`bot_seconds` when set, the "
+        "description": "what a joiner wants to know of the options (`move_seconds`, "
+                       "`bot_seconds` and a turn-based game's `bank_seconds` and "
+                       "`bank_refill_seconds` when set, the "
                        "ruleset's: first maestro, Word Jam's windows, Muzicando's mode and "
                        "hands...); a long option (a custom catalogue or cave) as `custom`"})
     has_bots = StrictBool(required=True)

@@ -17,6 +17,9 @@ from .errors import INVALID, Refused
 
 MAX_MOVE_SECONDS = 7 * 86400
 MAX_BOT_SECONDS = 3600
+#: a turn-based game's time bank: at most 30 days, refilled by at most 7 days a move
+MAX_BANK_SECONDS = 30 * 86400
+MAX_BANK_REFILL_SECONDS = 7 * 86400
 #: a bot's think time is drawn in [BOT_PACE[0], BOT_PACE[1]] times its cap: the game's
 #: bot_seconds, at most BOT_WINDOW_SHARE of the window the bot must act in
 BOT_PACE = (0.2, 1.0)
@@ -29,7 +32,12 @@ SEARCH_SECONDS = 1.0
 
 #: the options the service itself handles, name -> (lowest, highest) whole seconds; every
 #: other option goes to the ruleset
-SECONDS_SETTINGS = {"move_seconds": (1, MAX_MOVE_SECONDS), "bot_seconds": (0, MAX_BOT_SECONDS)}
+SECONDS_SETTINGS = {"move_seconds": (1, MAX_MOVE_SECONDS), "bot_seconds": (0, MAX_BOT_SECONDS),
+                    "bank_seconds": (1, MAX_BANK_SECONDS),
+                    "bank_refill_seconds": (0, MAX_BANK_REFILL_SECONDS)}
+#: the settings that only a ruleset with one time for every move has (``Ruleset.move_seconds``):
+#: the time per move and the time bank a slow move draws on (a turn-based game)
+PER_MOVE_SETTINGS = ("move_seconds", "bank_seconds", "bank_refill_seconds")
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 
@@ -37,7 +45,7 @@ OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 def seconds_settings(ruleset: Ruleset) -> dict[str, tuple[int, int]]:
     """The service's own options of a ``ruleset``'s game, with their bounds."""
     return {name: bounds for name, bounds in SECONDS_SETTINGS.items()
-            if name != "move_seconds" or ruleset.move_seconds}
+            if name not in PER_MOVE_SETTINGS or ruleset.move_seconds}
 
 
 def split_options(options: dict[str, Any] | None, ruleset: Ruleset
@@ -45,10 +53,12 @@ def split_options(options: dict[str, Any] | None, ruleset: Ruleset
     """(the ruleset's options, the service's settings) from a game's options."""
     core = dict(options or {})
     settings: dict[str, Any] = {}
-    if not ruleset.move_seconds and "move_seconds" in core:
-        raise Refused("unknown_option", INVALID,
-                      f"move_seconds does not apply to {ruleset.title}: each of its windows "
-                      f"has an option of its own", options=["move_seconds"])
+    if not ruleset.move_seconds:
+        for name in PER_MOVE_SETTINGS:
+            if name in core:
+                raise Refused("unknown_option", INVALID,
+                              f"{name} does not apply to {ruleset.title}: its windows are real "
+                              f"time, each with an option of its own", options=[name])
     for name, (low, high) in seconds_settings(ruleset).items():
         seconds = core.pop(name, None)
         if seconds is None:
@@ -58,7 +68,43 @@ def split_options(options: dict[str, Any] | None, ruleset: Ruleset
                           f"{name} must be an integer from {low} to {high}",
                           errors={"options": {name: ["out of range"]}})
         settings[name] = seconds
+    for name, needs in (("bank_seconds", "move_seconds"), ("bank_refill_seconds", "bank_seconds")):
+        if name in settings and needs not in settings:
+            raise Refused(f"invalid_{name}", INVALID,
+                          f"{name} needs {needs}: a time bank is drawn on once a move's own "
+                          f"time (move_seconds) is over",
+                          errors={"options": {name: [f"needs {needs}"]}})
     return core, settings
+
+
+# A turn-based game's time bank (options bank_seconds, bank_refill_seconds; docs/api.md): each
+# seat has move_seconds for a move, then draws on its bank; when its own move is made, what it
+# drew is gone and bank_refill_seconds come back, never above bank_seconds. A seat whose bank
+# runs out gets its default move (a default refills nothing). The document keeps each seat's
+# bank as it was when the seat's turn began (``doc["banks"]``): its deadline is the turn's
+# start, plus move_seconds, plus that bank.
+BANKS = "banks"
+
+
+def new_banks(doc: dict[str, Any]) -> dict[str, float] | None:
+    """Each seat's full bank, for a game that starts (None: the game has no time bank)."""
+    full = doc["settings"].get("bank_seconds")
+    return None if full is None else {str(s): float(full) for s in range(doc["players"])}
+
+
+def drawn_bank(doc: dict[str, Any], seat: int, seconds: float | None, start: float | None,
+               now: float, own: bool) -> float:
+    """``seat``'s bank once it moved at ``now`` (its turn began at ``start`` and gave it
+    ``seconds`` before the bank): less what the move took beyond ``seconds``, plus the refill
+    when the move was its own (not the engine's default)."""
+    bank = doc[BANKS][str(seat)]
+    if seconds and start is not None:
+        bank = max(0.0, bank - max(0.0, now - start - seconds))
+    if own:
+        settings = doc["settings"]
+        bank = min(float(settings["bank_seconds"]),
+                   bank + settings.get("bank_refill_seconds", 0))
+    return bank
 
 
 def bot_seconds(doc: dict[str, Any]) -> int:
@@ -77,12 +123,13 @@ def deadlines(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
         return {}  # one time for every move (the base's turn_seconds), and the game has none
     state = doc["state"]
     since = doc.get("since", {})
+    banks = doc.get(BANKS)
     out = {}
     for s in pending:
         seconds = ruleset.turn_seconds(state, s, limit)
         start = since.get(str(s))
         if seconds and start is not None:
-            out[s] = start + seconds
+            out[s] = start + seconds + (banks[str(s)] if banks else 0)
     return out
 
 

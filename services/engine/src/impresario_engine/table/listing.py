@@ -85,11 +85,15 @@ def list_of(doc: dict[str, Any]) -> str:
                     bool(doc["settings"].get("private")))
 
 
+#: the service's settings the list shows of a game, when set
+SHOWN_SETTINGS = ("move_seconds", "bot_seconds", "bank_seconds", "bank_refill_seconds")
+
+
 def summary(doc: dict[str, Any], version: int) -> dict[str, Any]:
     """What the list shows of a game, kept in the game's hash by each write (compact keys)."""
     ruleset = RULESETS[doc["ruleset"]]
     options = ruleset.lobby_options(doc["state"], doc["options"])
-    for name in ("move_seconds", "bot_seconds"):  # the service's settings a joiner cares about
+    for name in SHOWN_SETTINGS:  # the service's settings a joiner cares about
         seconds = doc["settings"].get(name)
         if seconds is not None:
             options[name] = seconds

@@ -15,7 +15,7 @@ from typing import Any
 from impresario_rules import Ruleset
 from impresario_rules.base import BotRandom
 
-from .clock import FINISHED, PLAYING, due_moves
+from .clock import BANKS, FINISHED, PLAYING, drawn_bank, due_moves, new_banks
 
 Doc = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -67,6 +67,7 @@ def apply_move(doc: Doc, ruleset: Ruleset, seat: int, action: dict[str, Any], by
     old_keys = doc.get("turn_keys", {})
     since: dict[str, float] = {}
     keys: dict[str, str] = {}
+    ended = True  # whether the mover's turn ended with its move (it waits anew, or not at all)
     for s, kinds in after.items():
         key = str(s)
         window = ruleset.turn_key(new_state, s)
@@ -75,10 +76,19 @@ def apply_move(doc: Doc, ruleset: Ruleset, seat: int, action: dict[str, Any], by
             same = old_keys.get(key) == window
         else:
             same = s != seat and before.get(s) == kinds
-        since[key] = old_since[key] if same and key in old_since else now
+        kept = same and key in old_since
+        since[key] = old_since[key] if kept else now
+        if s == seat and kept:
+            ended = False
     new = dict(doc)
     if keys or old_keys:
         new["turn_keys"] = keys
+    if ended and BANKS in doc:
+        # the seat's turn ended with this move: its bank pays what the move took beyond the
+        # move's own time, and a move of its own earns the refill
+        seconds = ruleset.turn_seconds(state, seat, doc["settings"].get("move_seconds"))
+        new[BANKS] = {**doc[BANKS], str(seat): drawn_bank(
+            doc, seat, seconds, old_since.get(str(seat)), now, by != "deadline")}
     new["state"] = new_state
     new["since"] = since
     new["moves"] = doc["moves"] + [[seat, action, by]]
@@ -169,6 +179,9 @@ def start(doc: Doc, ruleset: Ruleset, events: Events, now: float) -> Doc:
     new["state"] = state
     pending = who_acts(ruleset, state)
     new["since"] = {str(s): now for s in pending}
+    banks = new_banks(doc)
+    if banks is not None:
+        new[BANKS] = banks
     # the windows the seats start in (as apply_move keeps them): without them the first move
     # of the game would restart everyone else's window
     keys = {str(s): k for s in pending if (k := ruleset.turn_key(state, s)) is not None}

@@ -10,7 +10,7 @@ from typing import Any
 from impresario_rules import RULESETS, Ruleset
 from impresario_rules.base import redact_event
 
-from .clock import OPEN, PLAYING, bot_seconds, deadlines
+from .clock import BANKS, OPEN, PLAYING, bot_seconds, deadlines
 from .record import who_acts
 from .seating import seats_taken
 
@@ -76,6 +76,14 @@ def table_fields(doc: dict[str, Any], version: int, rematch: str | None, status:
     }
     if not RULESETS[doc["ruleset"]].move_seconds:
         del out["move_seconds"]  # the ruleset has windows of its own
+    settings = doc["settings"]
+    full = settings.get("bank_seconds")
+    if full is not None:  # a turn-based game: each seat's bank as its turn began
+        banks = doc.get(BANKS)
+        out["bank_seconds"] = full
+        out["bank_refill_seconds"] = settings.get("bank_refill_seconds", 0)
+        out["banks"] = [float(full) if banks is None else banks[str(s)]
+                        for s in range(doc["players"])]
     return out
 
 
