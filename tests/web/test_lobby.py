@@ -184,3 +184,38 @@ def test_a_rematch_asked_by_two_players_seats_both_in_one_game(open_page, shot, 
         assert game_id(page) == rematch
     view = api(web_server, "GET", f"/v1/games/{rematch}")
     assert sorted(p["name"] for p in view["players"]) == ["Anna", "Bruno"]
+
+
+def test_a_turn_based_table_set_up_shows_its_banks_in_the_list_and_at_the_table(open_page,
+                                                                                 web_server):
+    """A day a move and a three-day bank chosen in the form: the game has them, the list of
+    games says so, and the table shows each player's bank beside whose move it is."""
+    anna = open_page("desktop").page
+    anna.goto("/")
+    anna.fill("#player-name", "Anna")
+    anna.click("[data-ruleset=turandot] >> text=Set up a table…")
+    assert not anna.locator("#create-turandot-bank").count()  # only for a move of an hour or more
+    anna.fill("#create-turandot-players", "3")
+    anna.fill("#create-turandot-bots", "1")
+    anna.select_option("#create-turandot-move", "86400")
+    anna.select_option("#create-turandot-bank", "259200")
+    anna.click("text=Create the table")
+    anna.wait_for_selector("section.setup")
+    gid = game_id(anna)
+    view = api(web_server, "GET", f"/v1/games/{gid}")
+    assert (view["move_seconds"], view["bank_seconds"], view["bank_refill_seconds"]) == (
+        86400, 259200, 3600)
+    bruno = open_page("phone").page
+    bruno.goto("/")
+    bruno.select_option("#list-ruleset", "turandot")
+    item = bruno.locator(f"li[data-game='{gid}']")
+    item.wait_for()
+    assert "1 day a move" in item.inner_text() and "time bank 3 days, 1 hour back a move" in \
+        item.inner_text(), item.inner_text()
+    item.get_by_role("link", name="Join").click()
+    bruno.fill("#join-name", "Bruno")
+    bruno.click("text=Take a seat")
+    for page in (anna, bruno):
+        page.wait_for_selector("[data-testid=banks]")
+        text = page.inner_text("[data-testid=banks]")
+        assert "Time banks" in text and "Anna: 3 days" in text and "Bruno: 3 days" in text, text

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any, Callable, Sequence, TypeVar
 
 from .._generated import models
 from .._generated.operations import JSONObject
 from ..i18n import N_, _
-from .console import Console
+from .console import Console, duration
 
 #: what a screen's question answers: a move to send (the spec's, or the same as a plain dict)
 Move = models.Move | JSONObject
@@ -133,12 +134,30 @@ class Screen:
         raise NotImplementedError
 
     def waiting(self, view: models.Game) -> str:
-        """One line saying whom the game waits for."""
+        """One line saying whom the game waits for (and, in a turn-based game, each player's
+        time bank)."""
         pending = [p for p in view["pending"] if p["seat"] != self.me]
         if not pending:
             return ""
         who = ", ".join(self.name(p["seat"]) for p in pending)
-        return "  " + _("waiting for {who}…").format(who=who)
+        line = "  " + _("waiting for {who}…").format(who=who)
+        banks = self.banks(view)
+        return f"{line}\n{banks}" if banks else line
+
+    def banks(self, view: models.Game, now: float | None = None) -> str:
+        """A turn-based game's time banks, one line: each player's now (a pending seat's drawn
+        down once its move's own time is over); empty for a game without them."""
+        banks: Sequence[float] | None = view.get("banks")  # type: ignore[assignment]
+        if not banks:
+            return ""
+        now = time.time() if now is None else now
+        due = {p["seat"]: p["deadline"] for p in view["pending"]}
+        left = []
+        for s, bank in enumerate(banks):
+            deadline = due.get(s)
+            left.append(bank if deadline is None else min(bank, max(0.0, deadline - now)))
+        return "  " + _("time banks: {banks}").format(banks=", ".join(
+            f"{self.name(s)} {duration(b)}" for s, b in enumerate(left)))
 
     def score(self, score: models.Score, lines: Sequence[str] | None = None) -> None:
         players = score["players"]

@@ -20,6 +20,19 @@ from ..i18n import _
 REMINDERS = (60, 30, 10, 5)
 
 
+def duration(seconds: float) -> str:
+    """A time left as a player reads it: days and hours, hours and minutes, minutes, seconds."""
+    s = max(0, int(seconds))
+    d, h, m = s // 86400, s % 86400 // 3600, s % 3600 // 60
+    if d:
+        return _("{d} d {h} h").format(d=d, h=h)
+    if h:
+        return _("{h} h {m} min").format(h=h, m=m)
+    if m:
+        return _("{m} min").format(m=m)
+    return _("{seconds} s").format(seconds=s)
+
+
 class EndOfInput(Exception):
     """Standard input ended (Ctrl-D, or the end of a script) at a prompt."""
 
@@ -83,7 +96,10 @@ class Console:
         """One line typed at ``prompt`` (``ask`` without the rules)."""
         if deadline is not None:
             seconds = int(max(0, deadline - self.clock()))
-            prompt = prompt + _("[{seconds} s]").format(seconds=seconds) + " "
+            # a turn-based game's hours and days, as a player reads them
+            shown = _("[{seconds} s]").format(seconds=seconds) if seconds < 120 else \
+                "[" + duration(seconds) + "]"
+            prompt = prompt + shown + " "
         self.stdout.write(prompt)
         self.stdout.flush()
         said = {r for r in REMINDERS if deadline is not None and deadline - self.clock() <= r}

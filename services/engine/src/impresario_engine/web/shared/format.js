@@ -88,10 +88,31 @@ export function looksAlike(a, b) {
   return fold(a) === fold(b);
 }
 
-function secondsText(s) {
+export function secondsText(s) {
+  if (s % 86400 === 0) return t("format.days", { n: s / 86400 });
   if (s % 3600 === 0) return t("format.hours", { n: s / 3600 });
   if (s % 60 === 0) return t("format.minutes", { n: s / 60 });
   return t("format.seconds_short", { n: s });
+}
+
+/** A time left, rounded down to what a player reads: days and hours, hours and minutes,
+ * minutes, or seconds under a minute. */
+export function durationText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  if (d) return h ? t("format.duration_dh", { d, h }) : t("format.days", { n: d });
+  if (h) return m ? t("format.duration_hm", { h, m }) : t("format.hours", { n: h });
+  if (m) return t("format.duration_m", { m });
+  return t("format.seconds_short", { n: s });
+}
+
+/** A seat's time bank now: as its turn began, less what its pending move has drawn (the time
+ * to its deadline, once its move's own time is over). */
+export function bankLeft(view, seat, now) {
+  const bank = (view.banks || [])[seat];
+  if (typeof bank !== "number") return null;
+  const p = pendingOf(view, seat);
+  return p && typeof p.deadline === "number" ? Math.max(0, Math.min(bank, p.deadline - now)) : bank;
 }
 
 /** Word Jam's languages (option language), by their codes: the catalogue's key of each. */
@@ -102,6 +123,7 @@ export function gameSummary(game) {
   const o = game.options || {};
   const parts = [t("format.seats_taken", { taken: game.seats_taken, total: game.seats_total })];
   if (typeof o.move_seconds === "number") parts.push(t("format.per_move", { time: secondsText(o.move_seconds) }));
+  if (typeof o.bank_seconds === "number") parts.push(t("format.bank", { time: secondsText(o.bank_seconds), refill: secondsText(o.bank_refill_seconds || 0) }));
   if (game.ruleset === "wordjam" && typeof o.think_seconds === "number") parts.push(t("format.to_find_word", { time: secondsText(o.think_seconds) }));
   if (game.ruleset === "wordjam" && o.language) parts.push(t("format.words_in", { language: LANGUAGES[o.language] ? t(LANGUAGES[o.language]) : o.language }));
   if (game.ruleset === "wordjam" && o.dictionary) parts.push(t("format.dictionary_only"));

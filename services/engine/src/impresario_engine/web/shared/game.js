@@ -6,9 +6,9 @@
 // acts at it; noticed while the page only follows the game, it is offered (a button), so two
 // open devices never take the seat from each other by themselves.
 import { html, useCallback, useEffect, useRef, useState } from "../lib.js";
-import { call, explain, isStale, Problem } from "./api.js";
+import { call, explain, isStale, Problem, serverNow } from "./api.js";
 import { follow } from "./feed.js";
-import { listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase } from "./format.js";
+import { bankLeft, durationText, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase } from "./format.js";
 import { forgetSeat, remember, seatOf, setFlash, storedPlayer, takeFlash } from "./store.js";
 import { Alert, botLevel, Countdown, DialogRule, focusHeading, focusLost } from "./ui.js";
 import { onLanguage, t } from "./i18n.js";
@@ -361,7 +361,19 @@ function TurnBar({ view, me, module, refresh }) {
     <span class="turn-say"><span class="turn-text">${text}</span>
       ${module && html`<${WhyLink} ruleset=${view.ruleset} kinds=${mine ? mine.kinds : []} phase=${view.phase} />`}</span>
     ${typeof deadline === "number" && html`<${Countdown} deadline=${deadline} label=${mine ? t("game.your_time") : t("ui.time_left")} onExpire=${refresh} />`}
+    ${view.banks && html`<${Banks} view=${view} />`}
   </div>`;
+}
+
+/** A turn-based game's time banks: each player's, the pending ones' drawn down as time goes. */
+function Banks({ view }) {
+  const [now, setNow] = useState(serverNow());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(serverNow()), 30000);
+    return () => clearInterval(timer);
+  }, [view]);
+  return html`<span class="banks small" data-testid="banks">${t("game.banks")}:
+    ${view.banks.map((_, seat) => html` <span class="bank">${t("game.bank_of", { name: nameOf(view, seat), time: durationText(bankLeft(view, seat, now)) })}</span>`)}</span>`;
 }
 
 function Finished({ view, id, module, seatToken, spectator }) {

@@ -189,6 +189,7 @@ function CreateForm({ ruleset, name, onCancel }) {
   const [bots, setBots] = useState(players - 1);
   const [botKind, setBotKind] = useState(botsOf(ruleset)[0]);
   const [moveSeconds, setMoveSeconds] = useState("");
+  const [bankSeconds, setBankSeconds] = useState("");
   const [isPrivate, setPrivate] = useState(false);
   const [values, setValues] = useState({});
   const [error, setError] = useState(null);
@@ -210,6 +211,11 @@ function CreateForm({ ruleset, name, onCancel }) {
       if (v !== f.initial || f.key === "hands") options[f.key] = v;
     }
     if (moveSeconds) options.move_seconds = Number(moveSeconds);
+    if (moveSeconds && bankSeconds && Number(moveSeconds) >= 3600) {
+      // a turn-based table: the bank, and an hour back for each move a player makes
+      options.bank_seconds = Number(bankSeconds);
+      options.bank_refill_seconds = 3600;
+    }
     setBusy(true); setError(null);
     try {
       const id = await startTable({ ruleset, players, options, isPrivate, name: name.trim(), bots: Math.min(bots, players - 1), botKind });
@@ -244,6 +250,17 @@ function CreateForm({ ruleset, name, onCancel }) {
         <option value="60">${t("format.minutes", { n: 1 })}</option>
         <option value="120">${t("format.minutes", { n: 2 })}</option>
         <option value="300">${t("format.minutes", { n: 5 })}</option>
+        <option value="3600">${t("format.hours", { n: 1 })}</option>
+        <option value="86400">${t("format.days", { n: 1 })}</option>
+      </select>
+    </div>`}
+    ${ruleset.name !== "wordjam" && Number(moveSeconds) >= 3600 && html`<div class="field">
+      <label for=${`${prefix}-bank`}>${t("lobby.time_bank")}</label>
+      <select id=${`${prefix}-bank`} value=${bankSeconds} onChange=${(e) => setBankSeconds(e.target.value)}>
+        <option value="">${t("lobby.no_bank")}</option>
+        <option value="86400">${t("format.days", { n: 1 })}</option>
+        <option value="259200">${t("format.days", { n: 3 })}</option>
+        <option value="604800">${t("format.days", { n: 7 })}</option>
       </select>
     </div>`}
     ${fields.filter((f) => !f.when || f.when(current)).map((f) => {
