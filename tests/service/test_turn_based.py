@@ -98,7 +98,7 @@ def test_time_bank_options_are_checked_and_word_jam_stays_real_time(client):
                           ({"move_seconds": HOUR, "bank_refill_seconds": 60},
                            "invalid_bank_refill_seconds"),
                           ({"move_seconds": HOUR, "bank_seconds": 0}, "invalid_bank_seconds"),
-                          ({"move_seconds": HOUR, "bank_seconds": 31 * DAY},
+                          ({"move_seconds": HOUR, "bank_seconds": 15 * DAY},
                            "invalid_bank_seconds"),
                           ({"move_seconds": HOUR, "bank_seconds": DAY,
                             "bank_refill_seconds": "1h"}, "invalid_bank_refill_seconds")]:
@@ -113,3 +113,20 @@ def test_a_game_without_a_bank_shows_none(client, make_game):
     game = make_game(players=3, move_seconds=60)
     view = client.get(game.url).get_json()
     assert "banks" not in view and "bank_seconds" not in view
+
+
+def test_a_turn_based_game_is_never_taken_for_abandoned_while_a_deadline_is_ahead(app_factory):
+    """A week without a move abandons a game without deadlines; a turn-based game's deadlines
+    move it on themselves, days apart perhaps: it is left to them."""
+    from impresario_engine.usecases.upkeep import abandon_game
+
+    clock = FakeClock()
+    app = app_factory(clock=clock)
+    client = app.test_client()
+    engine = app.extensions["impresario"]
+    gid, _ = _game(client, "turandot", 3, 8, {"move_seconds": DAY, "bank_seconds": 14 * DAY})
+    clock.advance(engine.config.abandon_after + 1)
+    assert abandon_game(engine, gid) is False
+    view = client.get(f"/v1/games/{gid}").get_json()
+    assert view["status"] == "playing" and "abandoned" not in view
+    assert all(p["deadline"] > clock.now for p in view["pending"])

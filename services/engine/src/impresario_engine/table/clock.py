@@ -17,8 +17,10 @@ from .errors import INVALID, Refused
 
 MAX_MOVE_SECONDS = 7 * 86400
 MAX_BOT_SECONDS = 3600
-#: a turn-based game's time bank: at most 30 days, refilled by at most 7 days a move
-MAX_BANK_SECONDS = 30 * 86400
+#: a turn-based game's time bank: at most 14 days (with the longest move, 21 days between two
+#: moves, inside the 30 days Redis keeps a game in play without a move: IDLE_TTL_SECONDS),
+#: refilled by at most 7 days a move
+MAX_BANK_SECONDS = 14 * 86400
 MAX_BANK_REFILL_SECONDS = 7 * 86400
 #: a bot's think time is drawn in [BOT_PACE[0], BOT_PACE[1]] times its cap: the game's
 #: bot_seconds, at most BOT_WINDOW_SHARE of the window the bot must act in

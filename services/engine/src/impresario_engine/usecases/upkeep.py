@@ -56,6 +56,8 @@ def abandon_game(engine: Engine, game_id: str) -> bool:
         idle = now - doc["updated"]
         if doc["status"] != PLAYING or idle < engine.config.abandon_after:
             return Done(False)
+        if doc.get("scheduled"):  # its deadlines move it on: a turn-based game may take days
+            return Done(False)
         new, events = finish_abandoned(doc, loaded.ruleset, idle, now)
         return Save(new, events, True)
 
