@@ -35,7 +35,12 @@ def get_vapid_public_key():
 
 @blp.route("/me/push-subscriptions", methods=["POST"])
 @blp.doc(operationId="createPushSubscription", security=ME, requestBody={
-    "required": True, "content": {"application/json": {"schema": "PushSubscription"}}})
+    "required": True, "content": {"application/json": {"schema": "PushSubscription", "example": {
+        "endpoint": "https://push.example.net/send/dGhpcyBpcyBhbiBleGFtcGxl",
+        "expirationTime": None,
+        "keys": {"p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1X"
+                           "bjhazAkj7I99e8QcYP7DkM", "auth": "tBHItJI5svbpez7KI4CCXg"},
+        "lang": "en"}}}})
 @blp.response(201, s.SubscriptionSchema, description="The subscription, new")
 @blp.alt_response(200, schema=s.SubscriptionSchema, description="The subscription, which "
                   "the player had already (its language updated)")
