@@ -65,6 +65,8 @@ def test_notices_reach_the_players_browsers_once_in_their_language_and_say_nothi
         seat0 = client.post(f"{url}/seats", json={"name": "Anna"},
                             headers=auth(made["host_token"])).get_json()
         plain = client.post("/v1/games", json={"ruleset": "turandot", "players": 3}).get_json()
+        updated = stored(redis_client, game_id)[1]["updated"]
+        clock.advance(60)
         anna_phone = service.browser("anna-phone")
         sub = client.post("/v1/me/push-subscriptions", headers=auth(anna_token),
                           json=anna_phone.subscription("it"))
@@ -72,7 +74,9 @@ def test_notices_reach_the_players_browsers_once_in_their_language_and_say_nothi
         again = client.post("/v1/me/push-subscriptions", headers=auth(anna_token),
                             json=anna_phone.subscription("it"))
         assert again.status_code == 200 and again.get_json()["id"] == sub.get_json()["id"]
-        assert stored(redis_client, game_id)[1].get("notify") is True
+        flagged = stored(redis_client, game_id)[1]
+        assert flagged.get("notify") is True
+        assert flagged["updated"] == updated  # a flag is no activity: the idle time goes on
         assert "notify" not in stored(redis_client, plain["game"]["id"])[1]
         # Bruno subscribed (German) before he joins: the game he joins is flagged too
         bruno_laptop = service.browser("bruno-laptop")

@@ -213,7 +213,7 @@ def flag_games(engine: Engine, player_id: str) -> int:
         def step(loaded: Loaded):
             new = dict(loaded.doc)
             new["notify"] = True
-            return Save(new, [])
+            return Save(new, [], quiet=True)  # no activity: the game's idle time goes on
         try:
             transact(engine, game_id, step)
             flagged += 1
