@@ -4,14 +4,20 @@ click asks the browser's permission, registers the service worker at /sw.js (sco
 subscribes with the server's application server key and sends the subscription, in the
 page's language, to the real API; "Stop" deletes it. Chromium's own push service is not
 reachable here, so ``PushManager.subscribe`` is stubbed inside the page only: it records the
-key it was given and answers a subscription of keys made in the test. A server without a
-VAPID key offers nothing. The words in four languages; axe-core on the view."""
+key it was given and answers a subscription of keys made in the test. A push message
+delivered to the service worker through Chromium's DevTools protocol is shown as the
+notification the engine wrote. A server without a VAPID key offers nothing. The words in four
+languages; axe-core on the view."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import requests
 from py_vapid import Vapid
+
+from impresario_engine.table import notices
 
 from .test_accessibility import axe_violations, report
 from .test_i18n import load, switch_language
@@ -86,6 +92,32 @@ def test_notify_me_subscribes_and_stops_with_the_servers_key(browser, push_serve
         ((sub),) = subs["subscriptions"]
         assert (sub["endpoint"], sub["lang"]) == ("https://push.example.test/send/anna", "it")
         assert mine.get_by_role("status").inner_text() == it["notify.on"]
+        # a push message delivered to the service worker (through Chromium's DevTools
+        # protocol, as its push service would) is shown as the notification the engine wrote
+        message = notices.message(notices.Notice(notices.YOUR_MOVE, 0, made["player"]["id"],
+                                                 "1.0", deadline=None), gid, "Turandot", "it", 0)
+        cdp = context.new_cdp_session(page)
+        registrations: list[dict] = []
+        cdp.on("ServiceWorker.workerRegistrationUpdated",
+               lambda event: registrations.extend(event["registrations"]))
+        cdp.send("ServiceWorker.enable")
+        for _ in range(100):
+            if any(r["scopeURL"] == push_server + "/" for r in registrations):
+                break
+            page.wait_for_timeout(50)
+        (registration,) = [r for r in registrations if r["scopeURL"] == push_server + "/"][:1]
+        cdp.send("ServiceWorker.deliverPushMessage", {
+            "origin": push_server, "registrationId": registration["registrationId"],
+            "data": json.dumps(message)})
+        shown: list = []
+        for _ in range(100):
+            shown = page.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                                  ".then(ns => ns.map(n => [n.title, n.body, n.tag, n.data]))")
+            if shown:
+                break
+            page.wait_for_timeout(50)
+        assert shown == [[message["title"], message["body"], message["tag"],
+                          {"url": f"{push_server}/#/game/{gid}"}]]
         violations = axe_violations(page)
         assert not violations, report([dict(v, where="my games, notify on") for v in violations])
         # the table offers it too, on in this browser; in each language
