@@ -236,3 +236,23 @@ def test_subscriptions_are_listed_deleted_and_go_with_the_player(push_app, redis
                                  headers=auth(token)), 404, "subscription_not_found")
     assert client.delete("/v1/me", headers=auth(token)).status_code == 204
     assert list(redis_client.scan_iter(match="push-subs*")) == []
+
+
+def test_a_quick_match_game_of_a_subscribed_player_is_flagged_and_others_are_not(
+        push_app, clock, redis_client):
+    client = push_app.test_client()
+    _anna, anna = _player(client, "Anna")
+    _bruno, bruno = _player(client, "Bruno")
+    with PushService() as service:
+        assert client.post("/v1/me/push-subscriptions", headers=auth(anna),
+                           json=service.browser("anna").subscription("en")).status_code == 201
+    games = {}
+    for token, ruleset in ((anna, "muzicando"), (bruno, "turandot")):
+        client.post("/v1/match", json={"ruleset": ruleset, "players": 4, "wait_seconds": 10},
+                    headers=auth(token))
+    clock.advance(11)
+    for token in (anna, bruno):
+        match = client.get("/v1/match", headers=auth(token)).get_json()
+        assert match["status"] == "seated", match
+        games[token] = stored(redis_client, match["game"])[1]
+    assert games[anna].get("notify") is True and "notify" not in games[bruno]
