@@ -51,18 +51,13 @@ def test_time_running_out_once_near_the_end_of_a_long_turn_only():
     assert notices.deadlines_near(_doc(move_seconds=3600), TURANDOT, NOW + 1800, 3600) == []
 
 
-def test_the_end_tells_the_place_of_each_players_seat():
+def test_the_end_tells_the_place_of_each_players_seat(monkeypatch):
     doc = _doc()
     doc["status"] = FINISHED
-    doc["state"] = dict(doc["state"])
     score = {"players": [{"seat": 0, "total": 3}, {"seat": 1, "total": 9},
                          {"seat": 2, "total": 1}]}
-    original = TURANDOT.score
-    try:
-        type(TURANDOT).score = lambda self, state: score  # type: ignore[method-assign]
-        (notice,) = notices.after_write(doc, TURANDOT, NOW)
-    finally:
-        type(TURANDOT).score = original  # type: ignore[method-assign]
+    monkeypatch.setattr(TURANDOT, "score", lambda state: score)  # this instance, this test
+    (notice,) = notices.after_write(doc, TURANDOT, NOW)
     assert (notice.kind, notice.place, notice.sides) == ("game_over", 2, 3)
     text = notices.message(notice, "g1", "Turandot", "de", NOW)
     assert text["body"] == "Die Partie g1 ist beendet: Du bist auf Platz 2 von 3."
@@ -112,3 +107,17 @@ def test_nothing_is_sent_to_a_local_or_private_address(tmp_path, endpoint):
     config = Config(vapid_private_key_file=str(path), vapid_subject="mailto:o@example.test")
     record = {"endpoint": endpoint, "keys": {"p256dh": "x", "auth": "y"}}
     assert push.send(config, record, b"{}", 60) == push.FAILED
+
+
+def test_a_missing_or_bad_vapid_key_file_stops_the_start_and_is_never_made(tmp_path):
+    from impresario_engine.app import create_app
+
+    missing = tmp_path / "none.pem"
+    settings = {"redis_url": "redis://127.0.0.1:1", "vapid_subject": "mailto:o@example.test"}
+    with pytest.raises(SystemExit, match="VAPID_PRIVATE_KEY_FILE: cannot read"):
+        create_app({**settings, "vapid_private_key_file": str(missing)})
+    assert not missing.exists()  # py_vapid's from_file would have made one
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a key")
+    with pytest.raises(SystemExit, match="holds no PEM private key"):
+        create_app({**settings, "vapid_private_key_file": str(bad)})

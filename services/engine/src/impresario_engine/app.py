@@ -91,6 +91,13 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     described = api.spec.to_dict
     api.spec.to_dict = lambda: contract.finish(described())  # type: ignore[method-assign]
 
+    if cfg.vapid_private_key_file:  # Web Push on: its key read now, a bad one stops the start
+        from .usecases import push
+
+        try:
+            push.vapid(cfg)
+        except push.VapidKeyError as exc:
+            raise SystemExit(f"VAPID_PRIVATE_KEY_FILE: {exc}") from None
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
     app.extensions["impresario"] = Engine(store, cfg, clock or time.time)
     app.extensions["impresario_store"] = store

@@ -69,8 +69,14 @@ _keys: dict[str, Any] = {}
 _keys_lock = threading.Lock()
 
 
+class VapidKeyError(Exception):
+    """``VAPID_PRIVATE_KEY_FILE`` cannot be read, or holds no P-256 private key."""
+
+
 def vapid(config: Config) -> Any:
-    """The service's VAPID key (py_vapid), read once per file."""
+    """The service's VAPID key (py_vapid), read once per file. Read here, not by
+    ``Vapid.from_file``, which makes and writes a new key where the file is missing (each pod
+    would sign with a key of its own, and the browsers' subscriptions would not match)."""
     if not configured(config):
         raise unavailable()
     path = config.vapid_private_key_file
@@ -79,7 +85,20 @@ def vapid(config: Config) -> Any:
         if found is None:
             from py_vapid import Vapid  # only where Web Push is on
 
-            found = _keys[path] = Vapid.from_file(path)
+            try:
+                with open(path, "rb") as fh:
+                    pem = fh.read()
+            except OSError as exc:
+                raise VapidKeyError(f"cannot read {path}: {exc.strerror}") from None
+            try:
+                found = Vapid.from_pem(pem)
+            except Exception:  # noqa: BLE001 (py_vapid raises what cryptography raised)
+                raise VapidKeyError(f"{path} holds no PEM private key (python -m "
+                                    "impresario_engine vapid-key writes one)") from None
+            if getattr(found.private_key, "curve", None) is None \
+                    or found.private_key.curve.name != "secp256r1":
+                raise VapidKeyError(f"{path}: a VAPID key is a P-256 (secp256r1) key")
+            _keys[path] = found
     return found
 
 
@@ -329,6 +348,9 @@ def send(config: Config, record: dict[str, Any], data: bytes, ttl: int,
     except requests.RequestException as exc:
         log.warning("web push to %s failed: %s after %.1f s", host, type(exc).__name__,
                     time.monotonic() - started)
+        return FAILED
+    except Exception as exc:  # noqa: BLE001 (one subscription never stops the others)
+        log.warning("web push to %s failed: %s", host, type(exc).__name__)
         return FAILED
     finally:
         session.close()
