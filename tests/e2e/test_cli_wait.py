@@ -83,3 +83,44 @@ def test_wait_rings_when_it_is_the_players_move(live_server, tmp_path):
     assert other.returncode == 1 and other.stdout == ""
     assert "game zzzzzzzzzzzz is not one of your games ('impresario games' lists them)" in \
         other.stderr
+
+
+def test_wait_asks_a_private_game_every_poll_seconds(live_server, tmp_path):
+    """A private game's stream needs a token of the game: the command asks the player's games
+    every --poll seconds instead, and rings all the same."""
+    env = _env(tmp_path / "p.json")
+    assert subprocess.run([*CLI, "--url", live_server, "player", "--name", "Anna"], env=env,
+                          capture_output=True, text=True, timeout=60).returncode == 0
+    (kept,) = json.loads((tmp_path / "p.json").read_text())["engines"].values()
+    game = _api(live_server, "POST", "/v1/games", kept["token"],
+                json={"ruleset": "turandot", "players": 3, "seed": 6, "private": True})
+    gid, join = game["game"]["id"], game["join_token"]
+    tokens = {0: _api(live_server, "POST", f"/v1/games/{gid}/seats", game["host_token"],
+                      json={"name": "Anna"})["token"]}
+    for seat, name in ((1, "Bo"), (2, "Cy")):
+        tokens[seat] = _api(live_server, "POST", f"/v1/games/{gid}/seats?join={join}",
+                            json={"name": name})["token"]
+
+    def pending() -> list[int]:
+        view = _api(live_server, "GET", f"/v1/games/{gid}", tokens[1])
+        return [p["seat"] for p in view["pending"]]
+
+    _move(live_server, gid, tokens[0])
+    assert 0 not in pending()
+    waiting = subprocess.Popen([*CLI, "--url", live_server, "wait", gid, "--poll", "0.3"],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        time.sleep(1.5)
+        assert waiting.poll() is None, waiting.communicate()
+        for _ in range(50):
+            now = pending()
+            if 0 in now:
+                break
+            _move(live_server, gid, tokens[min(now)])
+        out, err = waiting.communicate(timeout=30)
+    finally:
+        if waiting.poll() is None:
+            waiting.kill()
+    assert waiting.returncode == 0, err
+    assert out.startswith("\a") and f"Your move at game {gid}" in out
