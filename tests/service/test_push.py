@@ -167,6 +167,11 @@ def test_the_end_of_a_game_tells_each_player_their_place(push_app, clock):
         assert message["title"] == "Partie terminée — Turandot"
         assert message["kind"] == "game_over" and " sur 3." in message["body"]
         assert service.errors == []
+    # her seat in the rematch, claimed: that game is flagged too
+    again = client.post(f"{url}/rematch", headers=auth(tokens[0]))
+    assert again.status_code in (200, 201), again.get_data(as_text=True)
+    assert stored(push_app.extensions["impresario_store"].client,
+                  again.get_json()["rematch"])[1].get("notify") is True
 
 
 BAD = [
