@@ -17,7 +17,8 @@ Steps (each prints its progress on stderr):
  6. profiles (py-spy) of the gunicorn workers under load (engine and floor) and of the rules loop;
     what the table's guards cost in process (bench/features.py: sealing, lapse notes, stream
     slots); what players cost in process (bench/players.py: a rated game's last move, a page
-    of a player's games, quick match); and instructions per request in process, engine and floor (valgrind, when
+    of a player's games, quick match); what a Web Push notice costs (bench/push.py: to a
+    local push service); and instructions per request in process, engine and floor (valgrind, when
     installed: counts that other tenants of the machine cannot disturb);
  then the plot (bench/throughput.png) and the table.
 
@@ -323,6 +324,9 @@ def main() -> int:
     log("what players cost in process (a rated game's last move, my games, quick match)")
     import players
     results["players"] = players.run(url, log)
+    log("what the Web Push channel costs in process (a notice to a local push service)")
+    import push
+    results["push"] = push.run(url, log)
 
     engine.stop()
     floor.stop()

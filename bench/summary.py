@@ -93,6 +93,9 @@ def table(r: dict) -> str:
     if "players" in r:
         import players
         lines += players.table(r["players"])
+    if "push" in r:
+        import push
+        lines += push.table(r["push"])
     lines += ["", "storage per finished game    players  at finish B  kept B   hash  "
               "events  idem records"]
     for x in r["storage"]:

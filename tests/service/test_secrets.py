@@ -349,3 +349,82 @@ def test_players_answers_show_nothing_secret(client, redis_client):
     profile = client.get(f"/v1/players/{people[0]['player']['id']}").get_json()
     assert profile["games"] == 2 and None in [r["game"] for r in profile["recent"]]
     check_all(tokens + hidden_tokens)
+
+
+def test_web_push_notifications_show_nothing_secret(app_factory, redis_client, tmp_path,
+                                                    engine_log):
+    """A game of three players, each subscribed to Web Push in a language of their own, played
+    at random to its end with the channel (``push.deliver``) called after every write: every
+    notification the local push service decrypts is checked like the views (no deck card,
+    no forbidden key), is one of the catalogue's sentences filled with the game's id, the
+    ruleset's title, a time left or a place and nothing else, and holds no credential; no log
+    line names a subscription's endpoint path or keys."""
+    import re
+
+    from py_vapid import Vapid
+
+    from impresario_engine.table.notices import TEXTS
+    from impresario_engine.usecases import push
+    from push_service import PushService
+
+    key = Vapid()
+    key.generate_keys()
+    (tmp_path / "vapid.pem").write_bytes(key.private_pem())
+    app = app_factory(vapid_private_key_file=str(tmp_path / "vapid.pem"),
+                      vapid_subject="mailto:ops@example.test", push_allow_private=True)
+    client, engine = app.test_client(), app.extensions["impresario"]
+    people = [client.post("/v1/players", json={"name": n}).get_json() for n in ("A", "B", "C")]
+    creds = [p["token"] for p in people]
+    with PushService() as service:
+        browsers = []
+        for lang, cred, name in zip(("en", "it", "fr"), creds, "abc"):
+            browser = service.browser(name)
+            browsers.append(browser)
+            assert client.post("/v1/me/push-subscriptions", headers=auth(cred),
+                               json=browser.subscription(lang)).status_code == 201
+        made = client.post("/v1/games", headers=auth(creds[0]), json={
+            "ruleset": "turandot", "players": 3, "seed": 41,
+            "options": {"move_seconds": 86400}}).get_json()
+        gid, url = made["game"]["id"], f"/v1/games/{made['game']['id']}"
+        tokens = [client.post(f"{url}/seats", json={"name": "A"},
+                              headers=auth(made["host_token"])).get_json()["token"]]
+        tokens += [client.post(f"{url}/seats", json={"name": n}, headers=auth(c)).get_json()[
+            "token"] for n, c in (("B", creds[1]), ("C", creds[2]))]
+        obs = Observer(redis_client, gid, 3)
+        rng = random.Random(41)
+        seq = 0
+        while True:
+            _v, doc, _i, _r = engine.store.read_game(gid)
+            events = engine.store.events(gid, seq)
+            seq = doc["seq"]
+            push.deliver(engine, gid, doc, events)
+            view = client.get(url).get_json()
+            if view["status"] == "finished":
+                break
+            seat = rng.choice([p["seat"] for p in view["pending"]])
+            actions = client.get(f"{url}/actions", headers=auth(tokens[seat])).get_json()
+            assert client.post(f"{url}/moves", json=random_move(actions, rng),
+                               headers=auth(tokens[seat])).status_code == 200
+            for received in service.received[obs.checked:]:
+                obs.check(None, received["message"], "notification")
+    assert service.errors == [] and len(service.received) >= 6
+    kinds = {r["message"]["kind"] for r in service.received}
+    assert kinds == {"your_move", "game_over"}
+    fill = {"game": re.escape(gid), "ruleset": "Turandot", "left": r"[0-9]+ [A-Za-z.]+"
+            r"(?: [0-9]+ [A-Za-z.]+)?", "place": "[1-3]", "sides": "3"}
+    credentials = [*creds, *tokens, made["host_token"]]
+    for received in service.received:
+        message = received["message"]
+        texts = TEXTS[message["lang"]]
+        for part in ("title", "body"):
+            sentences = [v for k, v in texts.items() if k.startswith(message["kind"] + ".")]
+            assert any(re.fullmatch(re.sub(r"\\\{(\w+)\\\}", lambda m: fill[m.group(1)],
+                                           re.escape(s)), message[part])
+                       for s in sentences), (part, message)
+        text = orjson.dumps(message).decode()
+        assert not any(c in text for c in credentials)
+    logged = "\n".join(r.getMessage() for r in engine_log.records)
+    for browser in browsers:
+        sub = browser.subscription()
+        assert browser.endpoint.split("/", 3)[-1] not in logged
+        assert sub["keys"]["p256dh"] not in logged and sub["keys"]["auth"] not in logged

@@ -15,6 +15,7 @@ the open games or a leaderboard.
   impresario tournament --games 500 --bots medium,easy,easy,easy --jobs 2
   impresario tournament --games 500 --in-process --out results.csv
   impresario watch GAME_ID
+  impresario wait GAME_ID                    ring the terminal's bell when it is your move
   impresario lobby                           the open games, as a table
 
 The engine's address comes from --url (before or after the command), else the IMPRESARIO_URL
@@ -50,6 +51,7 @@ from .terminal import play as play_game_here
 from .terminal.problems import explain
 from .terminal import watch as watch_game
 from .tournament import GameResult, TournamentResult, run_tournament
+from .wait import add_wait_command, cmd_wait
 
 RULESETS = ("turandot", "wordjam", "muzicando")
 #: the SDK bots a tournament seats when --bots is not given
@@ -321,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the SDK's version and the API version it was generated from")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help=_("play, games, player, claim, leaderboard, tournament, "
-                                       "watch or lobby (COMMAND --help for its options)"))
+                                       "watch, lobby or wait (COMMAND --help for its "
+                                       "options)"))
 
     def bots_help(where: str, translated: bool = True) -> str:
         text = N_("a count (3: that many bots of --bot's kind) or bot names, one per seat "
@@ -417,13 +420,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help=_("start after this event number (default 0: from the "
                               "beginning)"))
     add_lobby_command(sub, common)
+    add_wait_command(sub, common)
     return parser
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": cmd_play, "games": cmd_my_games, "player": cmd_player, "claim": cmd_claim,
     "leaderboard": cmd_leaderboard, "tournament": cmd_tournament, "watch": cmd_watch,
-    "lobby": cmd_lobby}
+    "lobby": cmd_lobby, "wait": cmd_wait}
 
 
 def early_language(argv: list[str]) -> str:

@@ -176,9 +176,48 @@ def run_seal_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_vapid_key(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "vapid-key", help="write a new VAPID private key (PEM) for VAPID_PRIVATE_KEY_FILE "
+                          "(Web Push)",
+        description="Writes a new P-256 private key, PEM, to FILE (readable by its owner only; "
+                    "an existing FILE is never overwritten) and prints its public key, the "
+                    "application server key browsers subscribe with. Browsers' subscriptions "
+                    "are bound to that key: a new key means every player subscribes again "
+                    "(docs/players.md, 'Notifications').")
+    parser.add_argument("file", metavar="FILE")
+    parser.set_defaults(handler=run_vapid_key)
+
+
+def run_vapid_key(args: argparse.Namespace) -> int:
+    from cryptography.hazmat.primitives import serialization
+    from py_vapid import Vapid
+
+    key = Vapid()
+    key.generate_keys()
+    pem = key.private_pem()
+    try:
+        fd = os.open(args.file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        print(f"{args.file} exists already: not overwritten", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"cannot write {args.file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(pem)
+    raw = key.public_key.public_bytes(serialization.Encoding.X962,
+                                      serialization.PublicFormat.UncompressedPoint)
+    import base64
+
+    print(f"wrote {args.file}; its public key (application server key): "
+          f"{base64.urlsafe_b64encode(raw).decode().rstrip('=')}")
+    return 0
+
+
 #: every command, in the order ``--help`` lists them
 COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap, add_alive,
-                                                                  add_seal_key]
+                                                                  add_seal_key, add_vapid_key]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,6 +21,7 @@ from .api import games as games_api
 from .api import lobby as lobby_api
 from .api import ops as ops_api
 from .api import players as players_api
+from .api import push as push_api
 from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import schemas_rulesets as sr
@@ -81,6 +82,7 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     app.url_map.converters["player_id"] = players_api.PlayerIdConverter
     api.register_converter(players_api.PlayerIdConverter, players_api.player_id_schema)
     api.register_blueprint(players_api.blp)
+    api.register_blueprint(push_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
@@ -89,6 +91,13 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     described = api.spec.to_dict
     api.spec.to_dict = lambda: contract.finish(described())  # type: ignore[method-assign]
 
+    if cfg.vapid_private_key_file:  # Web Push on: its key read now, a bad one stops the start
+        from .usecases import push
+
+        try:
+            push.vapid(cfg)
+        except push.VapidKeyError as exc:
+            raise SystemExit(f"VAPID_PRIVATE_KEY_FILE: {exc}") from None
     store = GameStore(connect(cfg.redis_url, cfg.redis_timeout))
     app.extensions["impresario"] = Engine(store, cfg, clock or time.time)
     app.extensions["impresario_store"] = store
@@ -122,6 +131,7 @@ def _document(api: Api) -> None:
     spec.components.schema("NewPlayer", schema=players_api.s.NewPlayerSchema)
     spec.components.schema("Claim", schema=players_api.s.ClaimSchema)
     spec.components.schema("MatchRequest", schema=players_api.s.MatchRequestSchema)
+    spec.components.schema("PushSubscription", schema=push_api.s.PushSubscriptionSchema)
     spec.components.schema("Calculator", schema=sr.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)

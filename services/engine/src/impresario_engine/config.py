@@ -142,6 +142,19 @@ class Config:
     #: BIND); the API's port then answers ``/metrics`` with 404, so an ingress in front of the
     #: API never shows it. 0: ``/metrics`` on the API's port (local runs)
     metrics_port: int = 0
+    #: Web Push ("your move" notices to a browser, usecases/push.py): the VAPID private key,
+    #: a PEM file (``python -m impresario_engine vapid-key`` writes one). Empty: no Web Push
+    #: (the API answers 404 ``push_unavailable``, the page does not offer it)
+    vapid_private_key_file: str = ""
+    #: the contact the push services see in the VAPID claims (``mailto:`` or ``https:``)
+    vapid_subject: str = ""
+    #: seconds a push service may take to answer one notice
+    push_timeout: float = 5.0
+    #: a deadline this near (seconds) gets a "deadline near" notice, once per turn, when the
+    #: turn is at least twice as long
+    push_deadline_near_seconds: int = 3600
+    #: send to loopback and private addresses, and over plain http (tests only)
+    push_allow_private: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -186,6 +199,14 @@ class Config:
             log_level=os.environ.get("LOG_LEVEL", cls.log_level),
             trusted_proxies=_int("TRUSTED_PROXIES", cls.trusted_proxies),
             metrics_port=_int("METRICS_PORT", cls.metrics_port),
+            vapid_private_key_file=os.environ.get("VAPID_PRIVATE_KEY_FILE",
+                                                  cls.vapid_private_key_file),
+            vapid_subject=os.environ.get("VAPID_SUBJECT", cls.vapid_subject),
+            push_timeout=_float("PUSH_TIMEOUT_SECONDS", cls.push_timeout),
+            push_deadline_near_seconds=_int("PUSH_DEADLINE_NEAR_SECONDS",
+                                            cls.push_deadline_near_seconds),
+            push_allow_private=os.environ.get("PUSH_ALLOW_PRIVATE", "0")
+            in ("1", "true", "yes"),
         )
 
     def __post_init__(self) -> None:
@@ -203,6 +224,14 @@ class Config:
             raise SystemExit("LATE_MOVE_SECONDS must be from 0 to 60")
         if not 0 <= self.log_batch_seconds <= 60:
             raise SystemExit("LOG_BATCH_SECONDS must be from 0 to 60")
+        if self.vapid_private_key_file and not self.vapid_subject.startswith(("mailto:",
+                                                                               "https://")):
+            raise SystemExit("VAPID_SUBJECT must be a mailto: or https: contact when "
+                             "VAPID_PRIVATE_KEY_FILE is set (push services ask for one)")
+        if not 0 < self.push_timeout <= 60:
+            raise SystemExit("PUSH_TIMEOUT_SECONDS must be above 0 and at most 60")
+        if self.push_deadline_near_seconds < 1:
+            raise SystemExit("PUSH_DEADLINE_NEAR_SECONDS must be at least 1")
         if not 0 <= self.metrics_port <= 65535:
             raise SystemExit("METRICS_PORT must be a port number (0: /metrics on the API's port)")
 

@@ -1481,6 +1481,33 @@ class PublicPlayer(TypedDict):
     kind: Literal["anonymous", "platform", "bot"]
 
 
+class PushKeys(TypedDict):
+    p256dh: str
+    """
+    the browser's P-256 public key (65 bytes, base64url)
+    """
+    auth: str
+    """
+    the browser's authentication secret (16 bytes, base64url)
+    """
+
+
+class PushSubscription(TypedDict):
+    endpoint: str
+    """
+    the push service's URL for this browser (https)
+    """
+    keys: PushKeys
+    expirationTime: NotRequired[float | None]
+    """
+    as the browser gives it; not used
+    """
+    lang: Literal["en", "it", "de", "fr"]
+    """
+    the language of the notifications
+    """
+
+
 class Rating(TypedDict):
     ruleset: Literal["muzicando", "turandot", "wordjam"]
     rating: float
@@ -1813,6 +1840,20 @@ class StreamTicket(TypedDict):
     """
 
 
+class Subscription(TypedDict):
+    id: str
+    endpoint: str
+    lang: Literal["en", "it", "de", "fr"]
+    created: float
+    """
+    Unix time (seconds)
+    """
+
+
+class Subscriptions(TypedDict):
+    subscriptions: list[Subscription]
+
+
 class TableBlockedEvent(TypedDict):
     seq: int
     """
@@ -1972,6 +2013,13 @@ class TurnSkippedEvent(TypedDict):
     type: Literal["turn_skipped"]
     hand: int
     seat: int
+
+
+class VapidKey(TypedDict):
+    public_key: str
+    """
+    the application server key: `applicationServerKey` of `PushManager.subscribe` (an uncompressed P-256 point, base64url)
+    """
 
 
 class WordCheck(TypedDict):

@@ -679,6 +679,61 @@ def leave_match(transport: Transport, *, token: str | None = None) -> None:
     transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
 
 
+def get_vapid_public_key(transport: Transport, *, token: str | None = None) -> models.VapidKey:
+    """Web Push key (`GET /v1/push/vapid-public-key`).
+
+    The application server key (VAPID) a browser passes to `PushManager.subscribe` as
+    `applicationServerKey`. 404 `push_unavailable` when this server sends no notifications.
+    """
+    path = "/v1/push/vapid-public-key"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_vapid_key(data)
+
+
+def create_push_subscription(transport: Transport, body: models.PushSubscription | JSONObject, *, token: str | None = None) -> models.Subscription:
+    """Notify me (`POST /v1/me/push-subscriptions`).
+
+    Keeps a browser's `PushSubscription` (its `toJSON()`, with `lang`: en, it, de or fr) for
+    the caller's player: from now on the player is told when it is their move at a game they
+    sit at (once per turn), when their time is running out in a long turn, and when a game is
+    over, in that language; never anything secret (no hand, bid or word). The endpoint must
+    be an https URL of a public host, `p256dh` a P-256 key and `auth` 16 bytes (422
+    `invalid_subscription` otherwise, nothing kept); at most 10 subscriptions a player (409
+    `too_many_subscriptions`). 404 `push_unavailable` when this server sends none.
+    """
+    path = "/v1/me/push-subscriptions"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_subscription(data)
+
+
+def list_push_subscriptions(transport: Transport, *, token: str | None = None) -> models.Subscriptions:
+    """My notification subscriptions (`GET /v1/me/push-subscriptions`).
+
+    The browsers the caller's player is notified on.
+    """
+    path = "/v1/me/push-subscriptions"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_subscriptions(data)
+
+
+def delete_push_subscription(transport: Transport, sub_id: str, *, token: str | None = None) -> None:
+    """Stop notifying me (`DELETE /v1/me/push-subscriptions/{sub_id}`).
+
+    No more notifications on that browser. 404 `subscription_not_found` when the player has
+    no such subscription. No body.
+    """
+    path = f"/v1/me/push-subscriptions/{sub_id}"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
+
+
 def as_rulesets(data: object) -> models.Rulesets:
     """``data`` (decoded JSON) as a Rulesets, once its top-level shape is checked."""
     return cast("models.Rulesets", _checked(data, "Rulesets", [["rulesets"]]))
@@ -814,6 +869,21 @@ def as_match(data: object) -> models.Match:
     return cast("models.Match", _checked(data, "Match", [["game", "players", "ruleset", "seat", "since", "status", "wait_seconds", "window"]]))
 
 
+def as_vapid_key(data: object) -> models.VapidKey:
+    """``data`` (decoded JSON) as a VapidKey, once its top-level shape is checked."""
+    return cast("models.VapidKey", _checked(data, "VapidKey", [["public_key"]]))
+
+
+def as_subscription(data: object) -> models.Subscription:
+    """``data`` (decoded JSON) as a Subscription, once its top-level shape is checked."""
+    return cast("models.Subscription", _checked(data, "Subscription", [["created", "endpoint", "id", "lang"]]))
+
+
+def as_subscriptions(data: object) -> models.Subscriptions:
+    """``data`` (decoded JSON) as a Subscriptions, once its top-level shape is checked."""
+    return cast("models.Subscriptions", _checked(data, "Subscriptions", [["subscriptions"]]))
+
+
 def as_create_game(data: object) -> models.CreateGame:
     """``data`` (decoded JSON) as a CreateGame, once its top-level shape is checked."""
     return cast("models.CreateGame", _checked(data, "CreateGame", tag="ruleset", variants={"turandot": ["players", "ruleset"], "wordjam": ["players", "ruleset"], "muzicando": ["players", "ruleset"]}))
@@ -834,4 +904,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription"]

@@ -120,6 +120,13 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "requestRematch": (LIMITED, STORE, AUTHENTICATED, {
         403: ("not_a_seat", "spectator_read_only"),
         409: ("game_not_finished", "rematch_seat_taken")}),
+    "getVapidPublicKey": (LIMITED, {404: ("push_unavailable",)}),
+    "createPushSubscription": (LIMITED, STORE, BODY, ME, {
+        404: ("push_unavailable",), 409: ("too_many_subscriptions",),
+        422: ("invalid_subscription",)}),
+    "listPushSubscriptions": (LIMITED, STORE, ME, {404: ("push_unavailable",)}),
+    "deletePushSubscription": (LIMITED, STORE, ME, {404: ("push_unavailable",
+                                                          "subscription_not_found")}),
     "readyz": ({503: ("storage_unavailable", "storage_refuses_writes")},),
     "metrics": ({404: ("not_found",)},),
 }

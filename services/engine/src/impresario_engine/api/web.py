@@ -112,6 +112,13 @@ def asset(name: str) -> Response:
     return _send(path, FILE_CSP)
 
 
+@blp.route("/sw.js", methods=["GET"])
+def service_worker() -> Response:
+    """The service worker that shows Web Push notifications (web/sw.js): served at the root,
+    so that its scope covers the page (a worker's scope is at most its own folder)."""
+    return _send(ROOT / "sw.js", "default-src 'none'; img-src 'self'")
+
+
 #: a file never runs as a page of its own: it gets the strictest policy
 FILE_CSP = "default-src 'none'; frame-ancestors 'none'"
 _rules: dict[tuple[str, str], _File] = {}

@@ -34,6 +34,7 @@ from . import codec
 from .connection import Lane, LeanScript
 from .lobby import LobbyIndex
 from .players import PlayerIndex
+from .push import PushBook
 from .matching import MatchQueues
 from .ratings import RatingBook
 
@@ -126,6 +127,8 @@ class GameStore:
         self.ratings = RatingBook(client, self._call)
         #: quick match: its queues in a slot of their own
         self.matching = MatchQueues(client, self._call)
+        #: Web Push subscriptions: each player's in a slot of its own
+        self.push = PushBook(client, self._call)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):
@@ -274,6 +277,13 @@ class GameStore:
     def due_games(self, now: float, limit: int = 1000) -> list[str]:
         ids = self._call(self.client.zrangebyscore, self.DEADLINES, "-inf", now, start=0,
                          num=limit)
+        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+    def due_between(self, after: float, until: float, limit: int = 1000) -> list[str]:
+        """The games whose earliest time in the deadline index is after ``after`` and not
+        after ``until``, earliest first."""
+        ids = self._call(self.client.zrangebyscore, self.DEADLINES, f"({after!r}", until,
+                         start=0, num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
     def next_due(self) -> float | None:

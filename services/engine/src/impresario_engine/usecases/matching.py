@@ -25,6 +25,7 @@ from ..table.players import Player
 from ..table.ratings import bot_player_id, shown
 from ..table.record import start
 from ..table.seating import all_claimed
+from . import push
 from .unit import Done, Engine, Loaded, Save, insert, transact
 
 log = logging.getLogger("impresario_engine.matching")
@@ -180,6 +181,8 @@ def form(engine: Engine, game_id: str, record: dict[str, Any]) -> None:
               "seeded": False, "options": core, "settings": settings,
               "host": token_hash(new_token()), "spectator": None, "joiner": None,
               "seats": seats, "state": state}
+    if any(push.wanted(engine, s.get("player")) for s in seats):
+        fields["notify"] = True  # a subscribed player's game: the sender tells them
     insert(engine, fields, events, game_id=game_id)  # None: made already
 
     def begin(loaded: Loaded):

@@ -218,4 +218,5 @@ def forget(engine: Engine, player: Player) -> None:
     store.matching.forget_ticket(player.id)
     for name in sorted(RULESETS):
         store.ratings.forget(name, player.id)
+    store.push.forget(player.id)
     store.players.forget(player.id, {"gone": "1", "kind": player.kind})

@@ -24,7 +24,7 @@ from ..table.errors import CONFLICT, FORBIDDEN, Refused, contention, game_not_fo
 from ..table.record import start
 from ..table.seating import FREE, all_claimed, put
 from ..table.views import game_view
-from . import lobby
+from . import lobby, push
 from .unit import Done, Engine, Loaded, Save, insert, load, transact
 
 
@@ -146,6 +146,8 @@ def _claim(engine: Engine, rematch_id: str, origin: str, token: str,
         if entry.get("player"):  # the rematch is among the player's games from now on
             claimed_seat["player"] = entry["player"]
             engine.store.players.note_game(entry["player"], rematch_id, now)
+            if not doc.get("notify") and push.wanted(engine, entry["player"]):
+                new["notify"] = True  # a subscribed player's game: the sender tells them
         if doc.get("host_from") in (origin, ""):  # this player hosts the rematch
             new["host_from"] = origin
             new["host"] = token_hash(host_token)

@@ -15,7 +15,7 @@ from ..table.errors import (CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, UNAUTHENTIC
 from ..table.record import advance, start
 from ..table.seating import FREE, all_claimed, claimed, free_seat, held, occupied, put
 from ..table.views import game_view
-from . import idempotency
+from . import idempotency, push
 from .unit import Answer, Done, Engine, Loaded, Save, transact
 
 
@@ -79,6 +79,8 @@ def join(engine: Engine, game_id: str, name: str, idempotency_key: str | None = 
         new_doc["seats"] = put(doc["seats"], seat, entry)
         if entry.get("player"):  # the player's games first: the seat is then never missing
             engine.store.players.note_game(entry["player"], doc["id"], engine.clock())
+            if not doc.get("notify") and push.wanted(engine, entry["player"]):
+                new_doc["notify"] = True  # a subscribed player's game: the sender tells them
         events: list[dict[str, Any]] = [{"type": "seat_taken", "seat": seat, "name": name,
                                          "bot": bot}]
         if all_claimed(new_doc["seats"], doc["players"]):

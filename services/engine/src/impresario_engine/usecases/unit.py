@@ -89,6 +89,9 @@ class Save:
     result: Any = None
     idem: tuple[str, bytes] | None = None
     refusal: Exception | None = None
+    #: a write that is no activity at the table (a flag the service keeps, usecases/push.py):
+    #: the game's ``updated`` stays, so its idle time (ABANDON_AFTER_SECONDS) goes on
+    quiet: bool = False
 
 
 @dataclass(slots=True)
@@ -118,7 +121,8 @@ def transact(engine: Engine, game_id: str, step: Callable[[Loaded], Save | Done]
         outcome = step(loaded)
         if isinstance(outcome, Done):
             return outcome.result
-        if save(engine, game_id, loaded, outcome.doc, outcome.events, outcome.idem) is not None:
+        if save(engine, game_id, loaded, outcome.doc, outcome.events, outcome.idem,
+                quiet=outcome.quiet) is not None:
             if outcome.refusal is not None:
                 raise outcome.refusal
             return outcome.result
@@ -126,12 +130,15 @@ def transact(engine: Engine, game_id: str, step: Callable[[Loaded], Save | Done]
 
 
 def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any],
-         events: list[dict[str, Any]], idem: tuple[str, bytes] | None = None) -> int | None:
-    """Compare-and-set; returns the new version, or None when another writer won."""
+         events: list[dict[str, Any]], idem: tuple[str, bytes] | None = None,
+         quiet: bool = False) -> int | None:
+    """Compare-and-set; returns the new version, or None when another writer won. ``quiet``:
+    the write is no activity at the table, the game's ``updated`` stays."""
     store, config = engine.store, engine.config
     first_seq = (loaded.doc["seq"] if loaded else 0) + 1
     doc["seq"] = first_seq - 1 + len(events)
-    doc["updated"] = engine.clock()
+    if not quiet or loaded is None:
+        doc["updated"] = engine.clock()
     ruleset = RULESETS[doc["ruleset"]]
     deadline = next_deadline(doc, ruleset, who_acts(ruleset, doc["state"]))
     doc["scheduled"] = deadline is not None

@@ -15,6 +15,7 @@ import { onLanguage, t } from "./i18n.js";
 import { openRules, RulesHost, WhyLink } from "./rules.js";
 import { heldSeats, LeaveGame, Setup } from "./seating.js";
 import { resumeSeat, tokenEnded } from "./players.js";
+import { NotifyMe } from "./notify.js";
 import turandot from "../games/turandot.js";
 import wordjam from "../games/wordjam.js";
 import muzicando from "../games/muzicando.js";
@@ -295,6 +296,7 @@ export function GamePage({ id, query }) {
       <${FeedStatus} feed=${feed} status=${view.status} />
     </div>
     <p class="who">${me !== null ? html`${t("game.you_are")} <strong>${nameOf(view, me)}</strong>.` : spectator ? t("game.watching_link") : t("game.watching")}</p>
+    ${me !== null && view.status !== "finished" && !elsewhere && storedPlayer() && html`<${NotifyMe} where="table" />`}
     <${Alert} message=${error} onDismiss=${() => setError(null)} />
     <${Alert} message=${notice} kind="notice" onDismiss=${() => setNotice(null)} />
     ${elsewhere && html`<section class="card elsewhere" role="alert" data-testid="elsewhere">

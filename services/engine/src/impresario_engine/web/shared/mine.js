@@ -9,6 +9,7 @@ import { myGames, seatOf, storedPlayer } from "./store.js";
 import { Alert, Countdown, ShareLink } from "./ui.js";
 import { formatNumber, t } from "./i18n.js";
 import { asPlayer, credentialEnded, playerCall, qrImage, resumeSeat, usePlayer } from "./players.js";
+import { NotifyMe } from "./notify.js";
 
 const MY_PAGE = 10;
 const STATUS_WORDS = { open: "list.open", playing: "list.playing", finished: "list.finished" };
@@ -93,6 +94,7 @@ export function MyGames() {
   if (!player && !local.length) return null;
   return html`<section class="card" aria-labelledby="my-games-title" data-testid="my-games">
     <h2 id="my-games-title">${t("mine.title")}</h2>
+    ${player && html`<${NotifyMe} where="mine" />`}
     <${Alert} message=${error} />
     ${player && games === null && !error && html`<p>${t("list.looking")}</p>`}
     ${player && games !== null && games.length === 0 && !local.length && html`<p>${t("mine.none")}</p>`}
