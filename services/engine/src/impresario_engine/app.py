@@ -25,6 +25,7 @@ from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import schemas_rulesets as sr
 from .api import web as web_client
+from .api import webhooks as webhooks_api
 from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api.identity import Verifier, load_issuers
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
@@ -81,6 +82,7 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     app.url_map.converters["player_id"] = players_api.PlayerIdConverter
     api.register_converter(players_api.PlayerIdConverter, players_api.player_id_schema)
     api.register_blueprint(players_api.blp)
+    api.register_blueprint(webhooks_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem

@@ -45,6 +45,33 @@ class AssignOfficeSpace(TypedDict):
     slots: list[int]
 
 
+class Attempt(TypedDict):
+    message_id: str
+    event_type: str | None
+    """
+    the event's `type` (the message's body says it too)
+    """
+    game_id: str
+    seq: int
+    attempt: int
+    """
+    1: the first attempt
+    """
+    at: float
+    """
+    Unix time of the attempt
+    """
+    status: int | None
+    """
+    the receiver's HTTP status (null: no answer)
+    """
+    error: str | None
+    ms: int
+    """
+    how long it took
+    """
+
+
 class Auction(TypedDict):
     calls: list[Call]
     bid: StandingBid | None
@@ -437,6 +464,25 @@ class CreatedGame(TypedDict):
     """
 
 
+class CreatedWebhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created: float
+    """
+    Unix time
+    """
+    disabled: bool
+    """
+    no more deliveries: it failed for longer than the retry schedule
+    """
+    disabled_reason: str | None
+    secret: str
+    """
+    the signing secret (`whsec_...`, Standard Webhooks), shown only here
+    """
+
+
 class DeadlinePassedEvent(TypedDict):
     seq: int
     """
@@ -455,6 +501,14 @@ class DealerMustBidEvent(TypedDict):
     type: Literal["dealer_must_bid"]
     hand: int
     seat: int
+
+
+class Deliveries(TypedDict):
+    endpoint: Webhook
+    attempts: list[Attempt]
+    """
+    the latest attempts, newest first (at most `WEBHOOK_LOG_SIZE`)
+    """
 
 
 class DeviceCode(TypedDict):
@@ -1489,6 +1543,11 @@ class RedealEvent(TypedDict):
     reason: str
 
 
+class Redelivered(TypedDict):
+    message_id: str
+    scheduled: bool
+
+
 class Rematch(TypedDict):
     rematch: str
     """
@@ -1932,6 +1991,25 @@ class TurnSkippedEvent(TypedDict):
     type: Literal["turn_skipped"]
     hand: int
     seat: int
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created: float
+    """
+    Unix time
+    """
+    disabled: bool
+    """
+    no more deliveries: it failed for longer than the retry schedule
+    """
+    disabled_reason: str | None
+
+
+class Webhooks(TypedDict):
+    webhooks: list[Webhook]
 
 
 class WordCheck(TypedDict):

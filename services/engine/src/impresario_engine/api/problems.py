@@ -119,6 +119,22 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "requestRematch": (LIMITED, STORE, AUTHENTICATED, {
         403: ("not_a_seat", "spectator_read_only"),
         409: ("game_not_finished", "rematch_seat_taken")}),
+    "createWebhook": (LIMITED, STORE, BODY, AUTHENTICATED, {
+        403: ("host_only",), 409: ("too_many_webhooks",),
+        422: ("webhook_url_refused", "invalid_webhook_events")}),
+    "listWebhooks": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",)}),
+    "deleteWebhook": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",),
+                                                      404: ("webhook_not_found",)}),
+    "listWebhookDeliveries": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",),
+                                                              404: ("webhook_not_found",)}),
+    "redeliverWebhookMessage": (LIMITED, STORE, AUTHENTICATED, {
+        403: ("host_only",), 404: ("webhook_not_found", "message_not_found"),
+        409: ("webhook_disabled",)}),
+    "listOperatorWebhookDeliveries": (LIMITED, STORE, {401: ("missing_token",
+                                                             "invalid_token")}),
+    "redeliverOperatorWebhookMessage": (LIMITED, STORE, {
+        401: ("missing_token", "invalid_token"), 404: ("message_not_found",),
+        409: ("webhook_disabled",)}),
     "readyz": ({503: ("storage_unavailable", "storage_refuses_writes")},),
     "metrics": ({404: ("not_found",)},),
 }
