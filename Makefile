@@ -153,7 +153,7 @@ SERIAL_TESTS := tests/faults tests/contract/test_schemathesis.py
 STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
 	tests/service/test_race.py tests/service/test_move_race.py tests/service/test_lobby_race.py \
 	tests/live/test_lobby.py tests/live/test_deadlines.py tests/live/test_seating.py \
-	tests/live/test_streams.py tests/live/test_credentials_at_rest.py
+	tests/live/test_streams.py tests/live/test_credentials_at_rest.py tests/service/test_outbox.py
 PYTEST       := IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 TEST_PASS_1  := $(PYTEST) tests -m "not deep" -n $(TEST_WORKERS) --dist loadfile \
 	--no-loadscope-reorder $(SERIAL_TESTS:%=--ignore=%)

@@ -127,6 +127,7 @@ def _document(api: Api) -> None:
     spec.components.schema("Calculator", schema=sr.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)
+    spec.components.schema("NewWebhook", schema=webhooks_api.NewWebhookSchema)
     games, scores = {}, {}
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         scores[ruleset] = _component(spec, score_schema)

@@ -676,8 +676,11 @@ class EdgeProblem(TypedDict):
     """
 
 
+Event: TypeAlias = str
+
+
 class Events(TypedDict):
-    events: list[Event]
+    events: list[Event1]
     last_seq: int
 
 
@@ -982,7 +985,7 @@ class Me(TypedDict):
 
 class MoveResult(TypedDict):
     version: int
-    events: list[Event]
+    events: list[Event1]
     game: Game
 
 
@@ -1237,6 +1240,17 @@ class MyGames(TypedDict):
 
 class NewPlayer(TypedDict):
     name: str
+
+
+class NewWebhook(TypedDict):
+    url: str
+    """
+    where the events are POSTed: https, to a public address
+    """
+    events: NotRequired[list[Event]]
+    """
+    the event types wanted (`type` of the game's events), or `["*"]` (the default): every one
+    """
 
 
 class NominateMove(TypedDict):
@@ -2847,7 +2861,7 @@ class WordJamWordSubmittedEvent(TypedDict):
     """
 
 
-Event: TypeAlias = SeatTakenEvent | SeatHeldEvent | SeatLeftEvent | GameStartedEvent | DeadlinePassedEvent | GameAbandonedEvent | RematchOfEvent | RoundStartedEvent | DirectorsRemovedEvent | BidCommittedEvent | BidsRevealedEvent | SlotTiedEvent | HiredEvent | HelperHiredEvent | HelperMissedEvent | OfficePendingEvent | DummyReceivedEvent | CardDiscardedEvent | NominatedEvent | DirectorFiredEvent | RoundEndedEvent | CastingStartedEvent | CastEvent | GameFinishedEvent | WordJamTurnStartedEvent | WordJamSideChosenEvent | WordJamSidesChosenEvent | WordJamSesameCalledEvent | WordJamNoCallEvent | WordJamNobodyCalledEvent | WordJamChallengeWindowEvent | WordJamWordChallengedEvent | WordJamNoChallengeEvent | WordJamWordStandsEvent | WordJamVoteCastEvent | WordJamVoteResultEvent | WordJamCallVoidedEvent | WordJamBettingOpenedEvent | WordJamBetPlacedEvent | WordJamBetsRevealedEvent | WordJamWindowOpenedEvent | WordJamWordSubmittedEvent | WordJamWindowPassedEvent | WordJamWindowClosedEvent | WordJamSidesRevealedEvent | WordJamDeclarationEvent | WordJamDeclarationVoidedEvent | WordJamChiefThiefEvent | WordJamWordCountedEvent | WordJamTurnScoredEvent | WordJamExtraTurnEvent | HandDealtEvent | AuctionStartedEvent | ChooserEvent | ChoicePassedEvent | RedealEvent | AuctionBidEvent | AuctionPassEvent | DealerMustBidEvent | AuctionWonEvent | LayoutChosenEvent | CardPlacedEvent | RunStartedEvent | RunPassedEvent | RunEndedEvent | BlockQueuedEvent | BlockedEvent | TurnSkippedEvent | PassedEvent | PlayerOutEvent | TableBlockedEvent | HandScoredEvent
+Event1: TypeAlias = SeatTakenEvent | SeatHeldEvent | SeatLeftEvent | GameStartedEvent | DeadlinePassedEvent | GameAbandonedEvent | RematchOfEvent | RoundStartedEvent | DirectorsRemovedEvent | BidCommittedEvent | BidsRevealedEvent | SlotTiedEvent | HiredEvent | HelperHiredEvent | HelperMissedEvent | OfficePendingEvent | DummyReceivedEvent | CardDiscardedEvent | NominatedEvent | DirectorFiredEvent | RoundEndedEvent | CastingStartedEvent | CastEvent | GameFinishedEvent | WordJamTurnStartedEvent | WordJamSideChosenEvent | WordJamSidesChosenEvent | WordJamSesameCalledEvent | WordJamNoCallEvent | WordJamNobodyCalledEvent | WordJamChallengeWindowEvent | WordJamWordChallengedEvent | WordJamNoChallengeEvent | WordJamWordStandsEvent | WordJamVoteCastEvent | WordJamVoteResultEvent | WordJamCallVoidedEvent | WordJamBettingOpenedEvent | WordJamBetPlacedEvent | WordJamBetsRevealedEvent | WordJamWindowOpenedEvent | WordJamWordSubmittedEvent | WordJamWindowPassedEvent | WordJamWindowClosedEvent | WordJamSidesRevealedEvent | WordJamDeclarationEvent | WordJamDeclarationVoidedEvent | WordJamChiefThiefEvent | WordJamWordCountedEvent | WordJamTurnScoredEvent | WordJamExtraTurnEvent | HandDealtEvent | AuctionStartedEvent | ChooserEvent | ChoicePassedEvent | RedealEvent | AuctionBidEvent | AuctionPassEvent | DealerMustBidEvent | AuctionWonEvent | LayoutChosenEvent | CardPlacedEvent | RunStartedEvent | RunPassedEvent | RunEndedEvent | BlockQueuedEvent | BlockedEvent | TurnSkippedEvent | PassedEvent | PlayerOutEvent | TableBlockedEvent | HandScoredEvent
 
 
 class WordJamYou(TypedDict):
