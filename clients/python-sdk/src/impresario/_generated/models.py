@@ -468,9 +468,9 @@ class CreatedWebhook(TypedDict):
     id: str
     url: str
     events: list[str]
-    created: float
+    created: float | None
     """
-    Unix time
+    Unix time (null: an endpoint of the operator's WEBHOOKS_FILE)
     """
     disabled: bool
     """
@@ -2011,9 +2011,9 @@ class Webhook(TypedDict):
     id: str
     url: str
     events: list[str]
-    created: float
+    created: float | None
     """
-    Unix time
+    Unix time (null: an endpoint of the operator's WEBHOOKS_FILE)
     """
     disabled: bool
     """

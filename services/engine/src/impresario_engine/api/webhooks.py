@@ -43,7 +43,8 @@ class WebhookSchema(Base):
     id = fields.String(required=True)
     url = fields.String(required=True)
     events = fields.List(fields.String(), required=True)
-    created = fields.Float(required=True, metadata={"description": "Unix time"})
+    created = fields.Float(required=True, allow_none=True, metadata={
+        "description": "Unix time (null: an endpoint of the operator's WEBHOOKS_FILE)"})
     disabled = fields.Boolean(required=True, metadata={
         "description": "no more deliveries: it failed for longer than the retry schedule"})
     disabled_reason = fields.String(allow_none=True, required=True)

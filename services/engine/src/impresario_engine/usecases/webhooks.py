@@ -60,6 +60,7 @@ def register(engine: Engine, game_id: str, token: str | None, url: str, events: 
 def shown(engine: Engine, endpoint: dict[str, Any]) -> dict[str, Any]:
     """An endpoint as GET shows it: no secret; ``disabled`` (and why) when it is."""
     out = wh.public(endpoint)
+    out.setdefault("created", None)
     off = engine.store.webhooks.disabled(endpoint["id"])
     out["disabled"] = off is not None
     out["disabled_reason"] = off["reason"] if off else None
