@@ -99,6 +99,17 @@ class WebhookStore:
 
         self._call(run)
 
+    def prune_consumers(self, idle_ms: int) -> int:
+        """Forget the group's consumers with nothing pending and idle for ``idle_ms`` (each
+        sender process is a consumer of its own: the stopped ones would pile up)."""
+        gone = 0
+        for consumer in self._call(self.client.xinfo_consumers, OUTBOX, GROUP):
+            if consumer.get("pending") == 0 and consumer.get("idle", 0) > idle_ms:
+                self._call(self.client.xgroup_delconsumer, OUTBOX, GROUP,
+                           _text(consumer["name"]))
+                gone += 1
+        return gone
+
     def backlog(self) -> int:
         return int(self._call(self.client.xlen, OUTBOX))
 

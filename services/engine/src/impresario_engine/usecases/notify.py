@@ -51,6 +51,8 @@ BATCH = 50
 BLOCK_MS = 500
 #: a cluster's staged entries left by a process that died are swept this often (seconds)
 SWEEP_SECONDS = 30.0
+#: a consumer (a sender process) idle this long with nothing pending is removed from the group
+CONSUMER_IDLE_MS = 3600 * 1000
 
 _NAME: tuple[int, str] | None = None
 
@@ -82,8 +84,10 @@ class Sender:
         if not self.grouped:
             hooks.ensure_group()
             self.grouped = True
-        if store.lane.pool is None and time.monotonic() - self.swept >= SWEEP_SECONDS:
-            store.sweep_staged()  # a cluster's entries a dead process left staged
+        if time.monotonic() - self.swept >= SWEEP_SECONDS:
+            if store.lane.pool is None:
+                store.sweep_staged()  # a cluster's entries a dead process left staged
+            hooks.prune_consumers(CONSUMER_IDLE_MS)  # stopped senders, nothing pending
             self.swept = time.monotonic()
         claim_ms = int(self.engine.config.webhook_claim_seconds * 1000)
         # one entry at a time: an entry read is being worked on at once (its idle time reset
