@@ -279,10 +279,10 @@ k8s-check: k8s-validate ## checkov on both rendered overlays: no failed check (d
 	$(CHECKOV_VENV)/bin/checkov -f build/k8s/dev.yaml --framework kubernetes --compact --quiet --skip-download \
 		--skip-check CKV_K8S_43,CKV_K8S_15,CKV_K8S_40
 
-# `make bench` (not part of `make test`; about 13 minutes on 2 cores): the rules core, HTTP through
-# gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
-# in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
-bench: install ## ~13 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams (docs/performance.md)
+# `make bench` (not part of `make test`; about 18 minutes on 2 cores): the rules core, HTTP through
+# gunicorn as shipped against a bare floor endpoint, storage per game, scale, the SDK and the
+# outbox's cost per move (bench/outbox.py), measured in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
+bench: install ## ~18 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams, the outbox (docs/performance.md)
 	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
 	@$(BIN)/python -m pip install --quiet -r bench/requirements-openspiel.txt \
 		|| echo "open-spiel could not be installed: the rules core is measured without its goofspiel mark"
