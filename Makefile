@@ -281,7 +281,8 @@ k8s-check: k8s-validate ## checkov on both rendered overlays: no failed check (d
 
 # `make bench` (not part of `make test`; about 18 minutes on 2 cores): the rules core, HTTP through
 # gunicorn as shipped against a bare floor endpoint, storage per game, scale, the SDK and the
-# outbox's cost per move (bench/outbox.py), measured in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
+# outbox's cost per move (bench/outbox.py), measured in one run; writes bench/results.json and
+# bench/throughput.png (docs/performance.md).
 bench: install ## ~18 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams, the outbox (docs/performance.md)
 	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
 	@$(BIN)/python -m pip install --quiet -r bench/requirements-openspiel.txt \
