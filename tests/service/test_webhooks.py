@@ -170,3 +170,32 @@ def test_a_malformed_webhooks_file_stops_the_service(app_factory, tmp_path, text
     path.write_text(text)
     with pytest.raises(SystemExit):
         app_factory(webhooks_file=str(path))
+
+
+def test_a_failing_endpoint_is_probed_once_while_its_other_messages_wait(app_factory,
+                                                                        monkeypatch,
+                                                                        redis_client):
+    """A dead receiver costs one attempt per retry delay, not one timeout per message: the
+    messages behind the failed one wait in the retry set (not counted as attempts)."""
+    now = [time.time()]
+    app = app_factory(lambda: now[0], **LOCAL, webhook_retry_schedule="10,10,10")
+    client = app.test_client()
+    game_id, host = _game(client, 3)
+    client.post(f"/v1/games/{game_id}/webhooks", json={"url": URL, "events": ["seat_taken"]},
+                headers=auth(host))
+    for name in ("Anna", "Bruno"):
+        client.post(f"/v1/games/{game_id}/seats", json={"name": name})
+    sent = Sent(500, 500)
+    monkeypatch.setattr(outgoing, "post", sent)
+    sender = notify.Sender(app.extensions["impresario"], name="probe-test")
+    sender.turn(block_ms=None)
+    assert len(sent.messages) == 1  # the second message waits instead
+    assert redis_client.zcard("impresario:webhooks:retries") == 2
+    now[0] += 10
+    sender.turn(block_ms=None)  # one probe (fails again), the other waits again
+    assert len(sent.messages) == 2
+    now[0] += 10
+    sender.turn(block_ms=None)  # the receiver is back: both go
+    ids = [h["webhook-id"] for _u, h, _m in sent.messages]
+    assert sorted(set(ids)) == sorted({f"msg_{game_id}_1", f"msg_{game_id}_2"})
+    assert len(sent.messages) == 4 and redis_client.zcard("impresario:webhooks:retries") == 0

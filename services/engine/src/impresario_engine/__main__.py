@@ -163,7 +163,7 @@ def run_notify(args: argparse.Namespace) -> int:
     engine = engine_from_env()
     configure_logging(engine.config.log_level)
     heart = Heartbeat("notify", args.heartbeat, engine.store)
-    sender = Sender(engine)
+    sender = Sender(engine, beat=heart.beat)
 
     def turn() -> float:
         report = sender.turn(block_ms=500 if args.loop else None)

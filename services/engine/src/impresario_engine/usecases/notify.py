@@ -69,12 +69,19 @@ class Sender:
     """One sender process's state: its name, when it last swept the staged entries."""
 
     def __init__(self, engine: Engine, name: str | None = None,
-                 resolver: outgoing.Resolver = socket.getaddrinfo) -> None:
+                 resolver: outgoing.Resolver = socket.getaddrinfo,
+                 beat: Callable[[], None] | None = None) -> None:
         self.engine = engine
         self.name = name or process_name()
         self.resolver = resolver
+        #: the loop's heartbeat, beaten after every attempt: a long pass is not a hung one
+        self.beat = beat or (lambda: None)
         self.swept = float("-inf")
         self.grouped = False
+        #: endpoint id -> when this sender last saw it fail: for the first retry delay after
+        #: that, its other messages wait in the retry set instead of each waiting out a dead
+        #: receiver's timeouts here (one attempt probes it meanwhile)
+        self.down: dict[str, float] = {}
 
     # -- a pass
     def turn(self, block_ms: int | None = BLOCK_MS) -> dict[str, Any]:
@@ -139,6 +146,7 @@ class Sender:
                 if wh.wants(endpoint["events"], str(event.get("type"))):
                     self.deliver(endpoint, game_id, seq, event, at_ms, 0, report)
                     engine.store.webhooks.keep_claim(self.name, entry_id)
+                    self.beat()
         for channel in CHANNELS:
             try:
                 channel(engine, game_id, doc, events)
@@ -166,6 +174,16 @@ class Sender:
             if member is not None:
                 hooks.settle(member)
             return
+        down = self.down.get(eid)
+        pause = config.retry_schedule[0]
+        if down is not None and now - down < pause:
+            # failing a moment ago: this attempt waits (not counted) until a probe may tell
+            following = {**retry, "a": attempt}
+            if member is not None:
+                hooks.settle(member, following, down + pause)
+            else:
+                hooks.schedule(following, down + pause)
+            return
         if hooks.hit(eid, int(now)) > config.webhook_rate_per_second:
             # over the endpoint's rate: the same attempt in the next second
             following = {**retry, "a": attempt}
@@ -186,12 +204,14 @@ class Sender:
                          "status": outcome.status, "error": outcome.error, "ms": outcome.ms,
                          "t": at_ms}, config.webhook_log_size)
         if outcome.delivered:
+            self.down.pop(eid, None)
             hooks.succeeded(eid)
             report["sent"] += 1
             if member is not None:
                 hooks.settle(member)
             return
         report["failed"] += 1
+        self.down[eid] = now
         schedule = config.retry_schedule
         since = hooks.failing_since(eid, now)
         if now - since > sum(schedule):
@@ -230,6 +250,7 @@ class Sender:
                 continue
             self.deliver(endpoint, game_id, seq, found[0][1], int(retry["t"]),
                          int(retry["a"]), report, member=member)
+            self.beat()
 
 
 def endpoints(engine: Engine, doc: dict[str, Any]) -> list[dict[str, Any]]:
