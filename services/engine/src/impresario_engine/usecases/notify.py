@@ -114,7 +114,14 @@ class Sender:
                 break
             wait = None
             for entry_id, fields in entries:
-                self.entry(entry_id, fields, report)
+                try:
+                    self.entry(entry_id, fields, report)
+                except StoreError:
+                    raise  # left pending: this or another sender takes it again
+                except Exception:  # noqa: BLE001 - never a poison entry that kills every sender
+                    log.exception("outbox entry %s (%s) could not be handled; dropped (its "
+                                  "events stay in the game: a redelivery sends them)",
+                                  entry_id, fields)
                 hooks.done(entry_id)
                 report["entries"] += 1
         self.retries(report)
@@ -248,8 +255,14 @@ class Sender:
             if endpoint is None or not found:  # the game or the endpoint is gone
                 hooks.settle(member)
                 continue
-            self.deliver(endpoint, game_id, seq, found[0][1], int(retry["t"]),
-                         int(retry["a"]), report, member=member)
+            try:
+                self.deliver(endpoint, game_id, seq, found[0][1], int(retry["t"]),
+                             int(retry["a"]), report, member=member)
+            except StoreError:
+                raise  # its lease ends, and it is claimed again
+            except Exception:  # noqa: BLE001 - never a poison retry that kills every sender
+                log.exception("retry %s could not be handled; dropped", retry)
+                hooks.settle(member)
             self.beat()
 
 
