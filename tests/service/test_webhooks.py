@@ -199,3 +199,20 @@ def test_a_failing_endpoint_is_probed_once_while_its_other_messages_wait(app_fac
     ids = [h["webhook-id"] for _u, h, _m in sent.messages]
     assert sorted(set(ids)) == sorted({f"msg_{game_id}_1", f"msg_{game_id}_2"})
     assert len(sent.messages) == 4 and redis_client.zcard("impresario:webhooks:retries") == 0
+
+
+def test_a_finished_games_webhooks_no_longer_change(app_factory, redis_client):
+    client = app_factory(**LOCAL).test_client()
+    game_id, host = _game(client, 2)
+    made = client.post(f"/v1/games/{game_id}/webhooks", json={"url": URL},
+                       headers=auth(host)).get_json()
+    for n in range(2):  # bots at 0 s: the game plays to its end in the last seat's request
+        client.post(f"/v1/games/{game_id}/seats", json={"name": f"B{n}", "bot": "easy"},
+                    headers=auth(host))
+    assert stored(redis_client, game_id)[1]["status"] == "finished"
+    assert_problem(client.post(f"/v1/games/{game_id}/webhooks", json={"url": URL},
+                               headers=auth(host)), 409, "game_finished")
+    assert_problem(client.delete(f"/v1/games/{game_id}/webhooks/{made['id']}",
+                                 headers=auth(host)), 409, "game_finished")
+    listed = client.get(f"/v1/games/{game_id}/webhooks", headers=auth(host)).get_json()
+    assert [w["id"] for w in listed["webhooks"]] == [made["id"]]

@@ -687,6 +687,7 @@ def create_webhook(transport: Transport, game_id: str, body: models.NewWebhook |
     the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature` with the
     secret returned here, once); a receiver answers 2xx, else the message is tried again for
     about two days. The URL must be https to a public address (422 `webhook_url_refused`).
+    A finished game takes none (409 `game_finished`).
     """
     path = f"/v1/games/{game_id}/webhooks"
     params: dict[str, str | int] = {}
@@ -710,7 +711,8 @@ def list_webhooks(transport: Transport, game_id: str, *, token: str | None = Non
 def delete_webhook(transport: Transport, game_id: str, endpoint_id: str, *, token: str | None = None) -> None:
     """Delete a game's webhook (`DELETE /v1/games/{game_id}/webhooks/{endpoint_id}`).
 
-    With the host's token. No body.
+    With the host's token. No body. A finished game's webhooks no longer change (409
+    `game_finished`).
     """
     path = f"/v1/games/{game_id}/webhooks/{endpoint_id}"
     params: dict[str, str | int] = {}

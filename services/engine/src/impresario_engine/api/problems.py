@@ -120,11 +120,12 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
         403: ("not_a_seat", "spectator_read_only"),
         409: ("game_not_finished", "rematch_seat_taken")}),
     "createWebhook": (LIMITED, STORE, BODY, AUTHENTICATED, {
-        403: ("host_only",), 409: ("too_many_webhooks",),
+        403: ("host_only",), 409: ("too_many_webhooks", "game_finished"),
         422: ("webhook_url_refused", "invalid_webhook_events")}),
     "listWebhooks": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",)}),
     "deleteWebhook": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",),
-                                                      404: ("webhook_not_found",)}),
+                                                      404: ("webhook_not_found",),
+                                                      409: ("game_finished",)}),
     "listWebhookDeliveries": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",),
                                                               404: ("webhook_not_found",)}),
     "redeliverWebhookMessage": (LIMITED, STORE, AUTHENTICATED, {

@@ -110,6 +110,7 @@ def create_webhook(game_id: str):
     the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature` with the
     secret returned here, once); a receiver answers 2xx, else the message is tried again for
     about two days. The URL must be https to a public address (422 `webhook_url_refused`).
+    A finished game takes none (409 `game_finished`).
     """
     token = _token()
     body = load_body(_NEW, json_body())
@@ -135,11 +136,12 @@ def list_webhooks(game_id: str):
            parameters=[GAME_ID_PARAM, ENDPOINT_PARAM])
 @blp.doc(operationId="deleteWebhook", security=HOST)
 @blp.response(204, description="The webhook is gone, with its delivery log")
-@problems(401, 403, 404, 503, blueprint=blp)
+@problems(401, 403, 404, 409, 503, blueprint=blp)
 def delete_webhook(game_id: str, endpoint_id: str):
     """Delete a game's webhook
 
-    With the host's token. No body.
+    With the host's token. No body. A finished game's webhooks no longer change (409
+    `game_finished`).
     """
     webhooks.delete(engine(), checked_game_id(game_id), _token(), endpoint_id)
     return json_response(b"", 204)

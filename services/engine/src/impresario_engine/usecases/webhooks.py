@@ -11,6 +11,7 @@ from typing import Any
 
 from ..table import webhooks as wh
 from ..table.access import authenticate
+from ..table.clock import FINISHED
 from ..table.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, UNAUTHENTICATED, Refused
 from . import outgoing
 from .notify import find_endpoint
@@ -27,6 +28,14 @@ def _host(loaded: Loaded, token: str | None) -> None:
         raise Refused("host_only", FORBIDDEN, "only the game's host manages its webhooks")
 
 
+def _open(loaded: Loaded) -> None:
+    """A finished game is archived and takes no write: no endpoint comes or goes (its log and
+    redeliveries still work)."""
+    if loaded.doc["status"] == FINISHED:
+        raise Refused("game_finished", CONFLICT, "the game is over: its webhooks no longer "
+                      "change (their logs and redeliveries still work)")
+
+
 def _not_found(endpoint_id: str) -> Refused:
     return Refused("webhook_not_found", NOT_FOUND, f"there is no webhook {endpoint_id!r} here")
 
@@ -35,7 +44,9 @@ def register(engine: Engine, game_id: str, token: str | None, url: str, events: 
              resolver: Resolver = socket.getaddrinfo) -> dict[str, Any]:
     """A new endpoint of the game: its id, url, events and secret (the secret shown only
     here). The URL is checked (outgoing.py) before anything is written."""
-    _host(load(engine, game_id), token)
+    first = load(engine, game_id)
+    _host(first, token)
+    _open(first)
     types = wh.event_types(events if events is not None else [wh.EVERY])
     if types is None:
         raise Refused("invalid_webhook_events", INVALID, 'events: a list of event types, or '
@@ -46,6 +57,7 @@ def register(engine: Engine, game_id: str, token: str | None, url: str, events: 
 
     def step(loaded: Loaded) -> Save:
         _host(loaded, token)
+        _open(loaded)
         hooks = dict(loaded.doc.get("hooks") or {})
         if len(hooks) >= engine.config.webhooks_per_game:
             raise Refused("too_many_webhooks", CONFLICT, f"a game has at most "
@@ -76,6 +88,7 @@ def listing(engine: Engine, game_id: str, token: str | None) -> list[dict[str, A
 def delete(engine: Engine, game_id: str, token: str | None, endpoint_id: str) -> None:
     def step(loaded: Loaded) -> Save | Done:
         _host(loaded, token)
+        _open(loaded)
         hooks = dict(loaded.doc.get("hooks") or {})
         if endpoint_id not in hooks:
             raise _not_found(endpoint_id)
