@@ -676,11 +676,8 @@ class EdgeProblem(TypedDict):
     """
 
 
-Event: TypeAlias = str
-
-
 class Events(TypedDict):
-    events: list[Event1]
+    events: list[Event]
     last_seq: int
 
 
@@ -985,7 +982,7 @@ class Me(TypedDict):
 
 class MoveResult(TypedDict):
     version: int
-    events: list[Event1]
+    events: list[Event]
     game: Game
 
 
@@ -1247,9 +1244,9 @@ class NewWebhook(TypedDict):
     """
     where the events are POSTed: https, to a public address
     """
-    events: NotRequired[list[Event]]
+    events: NotRequired[list[str]]
     """
-    the event types wanted (`type` of the game's events), or `["*"]` (the default): every one
+    the event types wanted (`type` of the game's events: lower case letters, digits and `_`), or `["*"]` (the default): every one; another value is 422 `invalid_webhook_events`
     """
 
 
@@ -2861,7 +2858,7 @@ class WordJamWordSubmittedEvent(TypedDict):
     """
 
 
-Event1: TypeAlias = SeatTakenEvent | SeatHeldEvent | SeatLeftEvent | GameStartedEvent | DeadlinePassedEvent | GameAbandonedEvent | RematchOfEvent | RoundStartedEvent | DirectorsRemovedEvent | BidCommittedEvent | BidsRevealedEvent | SlotTiedEvent | HiredEvent | HelperHiredEvent | HelperMissedEvent | OfficePendingEvent | DummyReceivedEvent | CardDiscardedEvent | NominatedEvent | DirectorFiredEvent | RoundEndedEvent | CastingStartedEvent | CastEvent | GameFinishedEvent | WordJamTurnStartedEvent | WordJamSideChosenEvent | WordJamSidesChosenEvent | WordJamSesameCalledEvent | WordJamNoCallEvent | WordJamNobodyCalledEvent | WordJamChallengeWindowEvent | WordJamWordChallengedEvent | WordJamNoChallengeEvent | WordJamWordStandsEvent | WordJamVoteCastEvent | WordJamVoteResultEvent | WordJamCallVoidedEvent | WordJamBettingOpenedEvent | WordJamBetPlacedEvent | WordJamBetsRevealedEvent | WordJamWindowOpenedEvent | WordJamWordSubmittedEvent | WordJamWindowPassedEvent | WordJamWindowClosedEvent | WordJamSidesRevealedEvent | WordJamDeclarationEvent | WordJamDeclarationVoidedEvent | WordJamChiefThiefEvent | WordJamWordCountedEvent | WordJamTurnScoredEvent | WordJamExtraTurnEvent | HandDealtEvent | AuctionStartedEvent | ChooserEvent | ChoicePassedEvent | RedealEvent | AuctionBidEvent | AuctionPassEvent | DealerMustBidEvent | AuctionWonEvent | LayoutChosenEvent | CardPlacedEvent | RunStartedEvent | RunPassedEvent | RunEndedEvent | BlockQueuedEvent | BlockedEvent | TurnSkippedEvent | PassedEvent | PlayerOutEvent | TableBlockedEvent | HandScoredEvent
+Event: TypeAlias = SeatTakenEvent | SeatHeldEvent | SeatLeftEvent | GameStartedEvent | DeadlinePassedEvent | GameAbandonedEvent | RematchOfEvent | RoundStartedEvent | DirectorsRemovedEvent | BidCommittedEvent | BidsRevealedEvent | SlotTiedEvent | HiredEvent | HelperHiredEvent | HelperMissedEvent | OfficePendingEvent | DummyReceivedEvent | CardDiscardedEvent | NominatedEvent | DirectorFiredEvent | RoundEndedEvent | CastingStartedEvent | CastEvent | GameFinishedEvent | WordJamTurnStartedEvent | WordJamSideChosenEvent | WordJamSidesChosenEvent | WordJamSesameCalledEvent | WordJamNoCallEvent | WordJamNobodyCalledEvent | WordJamChallengeWindowEvent | WordJamWordChallengedEvent | WordJamNoChallengeEvent | WordJamWordStandsEvent | WordJamVoteCastEvent | WordJamVoteResultEvent | WordJamCallVoidedEvent | WordJamBettingOpenedEvent | WordJamBetPlacedEvent | WordJamBetsRevealedEvent | WordJamWindowOpenedEvent | WordJamWordSubmittedEvent | WordJamWindowPassedEvent | WordJamWindowClosedEvent | WordJamSidesRevealedEvent | WordJamDeclarationEvent | WordJamDeclarationVoidedEvent | WordJamChiefThiefEvent | WordJamWordCountedEvent | WordJamTurnScoredEvent | WordJamExtraTurnEvent | HandDealtEvent | AuctionStartedEvent | ChooserEvent | ChoicePassedEvent | RedealEvent | AuctionBidEvent | AuctionPassEvent | DealerMustBidEvent | AuctionWonEvent | LayoutChosenEvent | CardPlacedEvent | RunStartedEvent | RunPassedEvent | RunEndedEvent | BlockQueuedEvent | BlockedEvent | TurnSkippedEvent | PassedEvent | PlayerOutEvent | TableBlockedEvent | HandScoredEvent
 
 
 class WordJamYou(TypedDict):

@@ -33,10 +33,10 @@ HOST = [{"bearer": []}]
 class NewWebhookSchema(Base):
     url = fields.String(required=True, validate=validate.Length(1, 2000), metadata={
         "description": "where the events are POSTed: https, to a public address"})
-    events = fields.List(fields.String(validate=validate.Length(1, 40)),
-                         validate=validate.Length(1, 50), metadata={
-        "description": "the event types wanted (`type` of the game's events), or `[\"*\"]` "
-                       "(the default): every one"})
+    events = fields.List(fields.String(), validate=validate.Length(1, 50), metadata={
+        "description": "the event types wanted (`type` of the game's events: lower case "
+                       "letters, digits and `_`), or `[\"*\"]` (the default): every one; "
+                       "another value is 422 `invalid_webhook_events`"})
 
 
 class WebhookSchema(Base):
