@@ -153,7 +153,7 @@ SERIAL_TESTS := tests/faults tests/contract/test_schemathesis.py
 STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
 	tests/service/test_race.py tests/service/test_move_race.py tests/service/test_lobby_race.py \
 	tests/live/test_lobby.py tests/live/test_deadlines.py tests/live/test_seating.py \
-	tests/live/test_streams.py tests/live/test_credentials_at_rest.py
+	tests/live/test_streams.py tests/live/test_credentials_at_rest.py tests/service/test_outbox.py
 PYTEST       := IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 TEST_PASS_1  := $(PYTEST) tests -m "not deep" -n $(TEST_WORKERS) --dist loadfile \
 	--no-loadscope-reorder $(SERIAL_TESTS:%=--ignore=%)
@@ -279,10 +279,11 @@ k8s-check: k8s-validate ## checkov on both rendered overlays: no failed check (d
 	$(CHECKOV_VENV)/bin/checkov -f build/k8s/dev.yaml --framework kubernetes --compact --quiet --skip-download \
 		--skip-check CKV_K8S_43,CKV_K8S_15,CKV_K8S_40
 
-# `make bench` (not part of `make test`; about 13 minutes on 2 cores): the rules core, HTTP through
-# gunicorn as shipped against a bare floor endpoint, storage per game, scale and the SDK, measured
-# in one run; writes bench/results.json and bench/throughput.png (docs/performance.md).
-bench: install ## ~13 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams (docs/performance.md)
+# `make bench` (not part of `make test`; about 18 minutes on 2 cores): the rules core, HTTP through
+# gunicorn as shipped against a bare floor endpoint, storage per game, scale, the SDK and the
+# outbox's cost per move (bench/outbox.py), measured in one run; writes bench/results.json and
+# bench/throughput.png (docs/performance.md).
+bench: install ## ~18 min: rules core against its marks, HTTP against a floor, storage, the list of games, scale, SDK, streams, the outbox (docs/performance.md)
 	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
 	@$(BIN)/python -m pip install --quiet -r bench/requirements-openspiel.txt \
 		|| echo "open-spiel could not be installed: the rules core is measured without its goofspiel mark"

@@ -20,6 +20,9 @@ Steps (each prints its progress on stderr):
     of a player's games, quick match); what a Web Push notice costs (bench/push.py: to a
     local push service); and instructions per request in process, engine and floor (valgrind, when
     installed: counts that other tenants of the machine cannot disturb);
+ 7. the outbox (bench/outbox.py): instructions per bid move with a webhook and without, a move
+    without one against the code before the outbox (merge base with main; at most 3 % more),
+    and Redis's own time per write script with and without the outbox entry;
  then the plot (bench/throughput.png) and the table.
 
 Every server binds 127.0.0.1 and is stopped at the end, also on failure or Ctrl-C.
@@ -343,6 +346,14 @@ def main() -> int:
     except RuntimeError as exc:
         log(f"instruction counts by kind failed: {exc}")
         results["instructions_by_type"] = {"error": str(exc)}
+    log("the outbox's cost per move: with a webhook and without, and a move without one "
+        "against the code before the outbox (valgrind; ~5 minutes)")
+    import outbox
+    try:
+        results["outbox"] = outbox.run(url, 20 if QUICK else 40, log)
+    except RuntimeError as exc:
+        log(f"the outbox's counts failed: {exc}")
+        results["outbox"] = {"error": str(exc)}
     server.stop()
     results["elapsed_s"] = time.time() - started
     results["loadavg_at_end"] = loadavg()

@@ -116,8 +116,9 @@ def test_overlay_passes_strict_schema_validation(overlay):
 @needs_kubectl
 def test_base_renders_alone():
     kinds = sorted(d["kind"] for d in render(K8S / "base"))
-    assert kinds == ["ConfigMap", "Deployment", "Deployment", "HorizontalPodAutoscaler",
-                     "NetworkPolicy", "NetworkPolicy", "PodDisruptionBudget", "Service"]
+    assert kinds == ["ConfigMap", "Deployment", "Deployment", "Deployment",
+                     "HorizontalPodAutoscaler", "NetworkPolicy", "NetworkPolicy",
+                     "NetworkPolicy", "PodDisruptionBudget", "Service"]
 
 
 # ----------------------------------------------------------------------------- engine pods
@@ -674,9 +675,10 @@ def _pod_labels(docs, kind: str, name: str) -> dict[str, str]:
 
 
 @needs_kubectl
-def test_only_the_engine_and_the_reaper_reach_redis():
+def test_only_the_engine_the_reaper_and_the_sender_reach_redis():
     """The dev Redis holds every secret of every game and has no password inside its
-    namespace: a NetworkPolicy admits the engine's and the reaper's pods, and no other."""
+    namespace: a NetworkPolicy admits the engine's, the reaper's and the webhook sender's
+    pods, and no other."""
     docs = rendered("dev")
     policy = only(docs, "NetworkPolicy", "impresario-redis")
     redis_labels = _pod_labels(docs, "StatefulSet", "impresario-redis")
@@ -684,6 +686,7 @@ def test_only_the_engine_and_the_reaper_reach_redis():
     assert "Ingress" in policy["spec"]["policyTypes"]
     assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-engine")) == {"redis"}
     assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-reaper")) == {"redis"}
+    assert _admits(policy, _pod_labels(docs, "Deployment", "impresario-notify")) == {"redis"}
     stranger = {"app.kubernetes.io/name": "debug", "app.kubernetes.io/part-of": "impresario",
                 "app.kubernetes.io/instance": "impresario-dev"}
     assert _admits(policy, stranger) == set()
@@ -729,3 +732,62 @@ def test_only_the_ingress_controller_reaches_the_api_and_only_monitoring_the_met
     assert reaper["spec"]["policyTypes"] == ["Ingress"] and not reaper["spec"]["ingress"]
     for labels, namespace in [*spoofers, INGRESS_CONTROLLER, PROMETHEUS]:
         assert _admits(reaper, labels, namespace) == set()
+
+
+# ----------------------------------------------------------------------------- webhook sender
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_webhook_sender_runs_notify_with_heartbeat_probes(overlay):
+    docs = rendered(overlay)
+    sender = only(docs, "Deployment", "impresario-notify")
+    labels = sender["spec"]["template"]["metadata"]["labels"]
+    assert matches(sender["spec"]["selector"]["matchLabels"], labels)
+    engine = only(docs, "Deployment", "impresario-engine")
+    assert not matches(engine["spec"]["selector"]["matchLabels"], labels)
+    (container,) = sender["spec"]["template"]["spec"]["containers"]
+    assert container["command"][:4] == ["python", "-m", "impresario_engine", "notify"]
+    assert "--heartbeat" in container["command"]
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        assert container[probe]["exec"]["command"][:4] == ["python", "-m", "impresario_engine",
+                                                           "alive"], probe
+    assert "--outage-ok" in container["livenessProbe"]["exec"]["command"]
+    assert "--outage-ok" not in container["readinessProbe"]["exec"]["command"]
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_webhook_sender_reaches_public_443_dns_and_redis_only(overlay):
+    """Nothing connects to the sender; it connects to DNS, Redis's port, and 443 outside the
+    private, loopback, link-local (cloud metadata), shared and multicast ranges."""
+    import ipaddress
+
+    docs = rendered(overlay)
+    policy = only(docs, "NetworkPolicy", "impresario-notify")
+    assert _selects(policy["spec"]["podSelector"],
+                    _pod_labels(docs, "Deployment", "impresario-notify"))
+    assert sorted(policy["spec"]["policyTypes"]) == ["Egress", "Ingress"]
+    assert policy["spec"]["ingress"] == []
+    web = [rule for rule in policy["spec"]["egress"]
+           if any(p["port"] == 443 for p in rule.get("ports", []))]
+    assert len(web) == 1 and [p["port"] for p in web[0]["ports"]] == [443]
+    blocks = [peer["ipBlock"] for peer in web[0]["to"]]
+    assert {b["cidr"] for b in blocks} == {"0.0.0.0/0", "::/0"}
+
+    def reachable(address: str) -> bool:
+        ip = ipaddress.ip_address(address)
+        for block in blocks:
+            if ip.version != ipaddress.ip_network(block["cidr"]).version:
+                continue
+            if ip in ipaddress.ip_network(block["cidr"]) and not any(
+                    ip in ipaddress.ip_network(e) for e in block.get("except", [])):
+                return True
+        return False
+
+    for private in ("10.1.2.3", "172.20.0.1", "192.168.0.10", "169.254.169.254", "127.0.0.1",
+                    "100.64.1.1", "0.0.0.0", "::1", "fd00::1", "fe80::1", "::ffff:10.0.0.1"):
+        assert not reachable(private), private
+    for public in ("93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"):
+        assert reachable(public), public
+    others = {p["port"] for rule in policy["spec"]["egress"] if rule not in web
+              for p in rule.get("ports", [])}
+    assert others == {53, 6379}

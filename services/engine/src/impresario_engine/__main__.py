@@ -134,6 +134,46 @@ def run_reap(args: argparse.Namespace) -> int:
     return code
 
 
+def add_notify(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "notify", help="send the games' webhooks (and other notification channels) from the "
+                       "outbox, with retries (beside make run; its own Deployment on Kubernetes)",
+        description="Reads the outbox (REDIS_URL selects the Redis) as a consumer of the group "
+                    "'senders': each write of a game that notifies has an entry there. Signs "
+                    "and sends each event to every endpoint that wants it (Standard Webhooks), "
+                    "retries failed deliveries on WEBHOOK_RETRY_SCHEDULE, takes over the "
+                    "entries of a sender that died. Safe to run from several places at once.")
+    parser.add_argument("--loop", type=float, default=0, metavar="SECONDS",
+                        help="repeat instead of one pass (SECONDS: the longest wait between "
+                             "two passes while Redis is away)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print a pass's report only when it did something")
+    parser.add_argument("--heartbeat", metavar="FILE", default=None,
+                        help="with --loop, touch FILE at every pass, for the probes: python -m "
+                             "impresario_engine alive FILE (as the reaper's)")
+    parser.set_defaults(handler=run_notify)
+
+
+def run_notify(args: argparse.Namespace) -> int:
+    from .logs import configure_logging
+    from .loops import Heartbeat, run_loop
+    from .usecases.notify import Sender
+    from .usecases.reaper import engine_from_env
+
+    engine = engine_from_env()
+    configure_logging(engine.config.log_level)
+    heart = Heartbeat("notify", args.heartbeat, engine.store)
+    sender = Sender(engine, beat=heart.beat)
+
+    def turn() -> float:
+        report = sender.turn(block_ms=500 if args.loop else None)
+        if not args.quiet or report["entries"] or report["retries"]:
+            print(json.dumps(report), flush=True)
+        return sender.wait(args.loop) if args.loop else 0.0
+
+    return run_loop(turn, heart, args.loop or None)
+
+
 def add_alive(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "alive", help="exit 0 if a loop's heartbeat file was touched lately (a liveness probe)",
@@ -216,8 +256,9 @@ def run_vapid_key(args: argparse.Namespace) -> int:
 
 
 #: every command, in the order ``--help`` lists them
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap, add_alive,
-                                                                  add_seal_key, add_vapid_key]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_sim, add_reap, add_notify,
+                                                                  add_alive, add_seal_key,
+                                                                  add_vapid_key]
 
 
 def build_parser() -> argparse.ArgumentParser:

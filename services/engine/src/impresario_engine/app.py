@@ -26,6 +26,7 @@ from .api import rulesets as rulesets_api
 from .api import schemas as s
 from .api import schemas_rulesets as sr
 from .api import web as web_client
+from .api import webhooks as webhooks_api
 from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
 from .api.identity import Verifier, load_issuers
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
@@ -83,6 +84,7 @@ def create_app(config: Config | dict[str, Any] | None = None, *,
     api.register_converter(players_api.PlayerIdConverter, players_api.player_id_schema)
     api.register_blueprint(players_api.blp)
     api.register_blueprint(push_api.blp)
+    api.register_blueprint(webhooks_api.blp)
     app.register_blueprint(docs_ui.bp)  # Swagger UI from the pinned package, not a CDN
     app.register_blueprint(web_client.blp)  # the browser table: static files, not in the spec
     for unused in ("Error", "PaginationMetadata"):  # flask-smorest's defaults; ours is Problem
@@ -135,6 +137,7 @@ def _document(api: Api) -> None:
     spec.components.schema("Calculator", schema=sr.CalculatorSchema)
     spec.components.schema("WordJamValueRequest", schema=s.WordJamValueRequestSchema)
     spec.components.schema("WordCheckRequest", schema=s.WordCheckRequestSchema)
+    spec.components.schema("NewWebhook", schema=webhooks_api.NewWebhookSchema)
     games, scores = {}, {}
     for ruleset, (game_schema, score_schema) in s.VIEW_SCHEMAS.items():
         scores[ruleset] = _component(spec, score_schema)

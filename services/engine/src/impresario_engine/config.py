@@ -155,6 +155,30 @@ class Config:
     push_deadline_near_seconds: int = 3600
     #: send to loopback and private addresses, and over plain http (tests only)
     push_allow_private: bool = False
+    #: the operator's webhook endpoints (a platform's games, or every game): JSON, a
+    #: Kubernetes Secret (usecases/webhooks.py, docs/operations.md); empty: none
+    webhooks_file: str = ""
+    #: hosts a webhook may be sent to over plain http (comma-separated; tests, local runs):
+    #: any other endpoint must be https
+    webhook_allow_http_hosts: str = ""
+    #: let webhooks go to loopback, private, link-local and other non-public addresses (tests,
+    #: local runs only: otherwise any such address is refused, at registration and at send)
+    webhook_allow_private: bool = False
+    #: seconds between a failed delivery and each retry (comma-separated; then the message is
+    #: given up and its endpoint disabled): Standard Webhooks' schedule, about 2.3 days
+    webhook_retry_schedule: str = "5,300,1800,7200,18000,36000,50400,72000"
+    #: seconds a delivery may take to connect, and to answer
+    webhook_connect_timeout: float = 3.0
+    webhook_read_timeout: float = 10.0
+    #: deliveries a second one endpoint receives at most (more wait for the next second)
+    webhook_rate_per_second: int = 20
+    #: seconds after which a sender's unfinished outbox entry or claimed retry is taken over by
+    #: another sender (one that was killed)
+    webhook_claim_seconds: float = 60.0
+    #: the attempts each endpoint's delivery log keeps (the latest)
+    webhook_log_size: int = 100
+    #: the endpoints a game's host may register
+    webhooks_per_game: int = 5
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -207,6 +231,20 @@ class Config:
                                             cls.push_deadline_near_seconds),
             push_allow_private=os.environ.get("PUSH_ALLOW_PRIVATE", "0")
             in ("1", "true", "yes"),
+            webhooks_file=os.environ.get("WEBHOOKS_FILE", cls.webhooks_file),
+            webhook_allow_http_hosts=os.environ.get("WEBHOOK_ALLOW_HTTP_HOSTS",
+                                                    cls.webhook_allow_http_hosts),
+            webhook_allow_private=os.environ.get("WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true",
+                                                                                 "yes"),
+            webhook_retry_schedule=os.environ.get("WEBHOOK_RETRY_SCHEDULE",
+                                                  cls.webhook_retry_schedule),
+            webhook_connect_timeout=_float("WEBHOOK_CONNECT_TIMEOUT",
+                                           cls.webhook_connect_timeout),
+            webhook_read_timeout=_float("WEBHOOK_READ_TIMEOUT", cls.webhook_read_timeout),
+            webhook_rate_per_second=_int("WEBHOOK_RATE_PER_SECOND", cls.webhook_rate_per_second),
+            webhook_claim_seconds=_float("WEBHOOK_CLAIM_SECONDS", cls.webhook_claim_seconds),
+            webhook_log_size=_int("WEBHOOK_LOG_SIZE", cls.webhook_log_size),
+            webhooks_per_game=_int("WEBHOOKS_PER_GAME", cls.webhooks_per_game),
         )
 
     def __post_init__(self) -> None:
@@ -232,8 +270,31 @@ class Config:
             raise SystemExit("PUSH_TIMEOUT_SECONDS must be above 0 and at most 60")
         if self.push_deadline_near_seconds < 1:
             raise SystemExit("PUSH_DEADLINE_NEAR_SECONDS must be at least 1")
+        try:
+            schedule = self.retry_schedule
+        except ValueError:
+            raise SystemExit("WEBHOOK_RETRY_SCHEDULE must be seconds, comma-separated, not "
+                             f"{self.webhook_retry_schedule!r}") from None
+        if not schedule or any(s < 0 for s in schedule):
+            raise SystemExit("WEBHOOK_RETRY_SCHEDULE needs at least one delay, none negative")
+        if self.webhook_rate_per_second < 1 or self.webhook_log_size < 1:
+            raise SystemExit("WEBHOOK_RATE_PER_SECOND and WEBHOOK_LOG_SIZE must be at least 1")
+        if not 0 < self.webhook_connect_timeout <= 60 or not 0 < self.webhook_read_timeout <= 60:
+            raise SystemExit("WEBHOOK_CONNECT_TIMEOUT and WEBHOOK_READ_TIMEOUT must be from 0 "
+                             "to 60 seconds")
         if not 0 <= self.metrics_port <= 65535:
             raise SystemExit("METRICS_PORT must be a port number (0: /metrics on the API's port)")
+
+    @property
+    def retry_schedule(self) -> tuple[float, ...]:
+        """The webhook retry delays, seconds (``WEBHOOK_RETRY_SCHEDULE``)."""
+        return tuple(float(p) for p in self.webhook_retry_schedule.split(",") if p.strip())
+
+    @property
+    def http_hosts(self) -> frozenset[str]:
+        """The hosts a webhook may reach over plain http (``WEBHOOK_ALLOW_HTTP_HOSTS``)."""
+        return frozenset(h.strip().lower() for h in self.webhook_allow_http_hosts.split(",")
+                         if h.strip())
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> "Config":
         if not overrides:

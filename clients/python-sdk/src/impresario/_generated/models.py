@@ -45,6 +45,33 @@ class AssignOfficeSpace(TypedDict):
     slots: list[int]
 
 
+class Attempt(TypedDict):
+    message_id: str
+    event_type: str | None
+    """
+    the event's `type` (the message's body says it too)
+    """
+    game_id: str
+    seq: int
+    attempt: int
+    """
+    1: the first attempt
+    """
+    at: float
+    """
+    Unix time of the attempt
+    """
+    status: int | None
+    """
+    the receiver's HTTP status (null: no answer)
+    """
+    error: str | None
+    ms: int
+    """
+    how long it took
+    """
+
+
 class Auction(TypedDict):
     calls: list[Call]
     bid: StandingBid | None
@@ -437,6 +464,25 @@ class CreatedGame(TypedDict):
     """
 
 
+class CreatedWebhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created: float | None
+    """
+    Unix time (null: an endpoint of the operator's WEBHOOKS_FILE)
+    """
+    disabled: bool
+    """
+    no more deliveries: it failed for longer than the retry schedule
+    """
+    disabled_reason: str | None
+    secret: str
+    """
+    the signing secret (`whsec_...`, Standard Webhooks), shown only here
+    """
+
+
 class DeadlinePassedEvent(TypedDict):
     seq: int
     """
@@ -455,6 +501,14 @@ class DealerMustBidEvent(TypedDict):
     type: Literal["dealer_must_bid"]
     hand: int
     seat: int
+
+
+class Deliveries(TypedDict):
+    endpoint: Webhook
+    attempts: list[Attempt]
+    """
+    the latest attempts, newest first (at most `WEBHOOK_LOG_SIZE`)
+    """
 
 
 class DeviceCode(TypedDict):
@@ -1205,6 +1259,17 @@ class NewPlayer(TypedDict):
     name: str
 
 
+class NewWebhook(TypedDict):
+    url: str
+    """
+    where the events are POSTed: https, to a public address
+    """
+    events: NotRequired[list[str]]
+    """
+    the event types wanted (`type` of the game's events: lower case letters, digits and `_`), or `["*"]` (the default): every one; another value is 422 `invalid_webhook_events`
+    """
+
+
 class NominateMove(TypedDict):
     type: Literal["nominate"]
     seat: int
@@ -1534,6 +1599,11 @@ class RedealEvent(TypedDict):
     hand: int
     dealer: int
     reason: str
+
+
+class Redelivered(TypedDict):
+    message_id: str
+    scheduled: bool
 
 
 class Rematch(TypedDict):
@@ -2020,6 +2090,25 @@ class VapidKey(TypedDict):
     """
     the application server key: `applicationServerKey` of `PushManager.subscribe` (an uncompressed P-256 point, base64url)
     """
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    events: list[str]
+    created: float | None
+    """
+    Unix time (null: an endpoint of the operator's WEBHOOKS_FILE)
+    """
+    disabled: bool
+    """
+    no more deliveries: it failed for longer than the retry schedule
+    """
+    disabled_reason: str | None
+
+
+class Webhooks(TypedDict):
+    webhooks: list[Webhook]
 
 
 class WordCheck(TypedDict):

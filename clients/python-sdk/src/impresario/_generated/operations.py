@@ -734,6 +734,97 @@ def delete_push_subscription(transport: Transport, sub_id: str, *, token: str | 
     transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
 
 
+def create_webhook(transport: Transport, game_id: str, body: models.NewWebhook | JSONObject, *, token: str | None = None) -> models.CreatedWebhook:
+    """Register a webhook of a game (`POST /v1/games/{game_id}/webhooks`).
+
+    With the host's token. From now on each event of the game that the endpoint wants is
+    POSTed to `url` as a spectator sees it (never a hand, a sealed bid or the deck), signed
+    the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature` with the
+    secret returned here, once); a receiver answers 2xx, else the message is tried again for
+    about two days. The URL must be https to a public address (422 `webhook_url_refused`).
+    A finished game takes none (409 `game_finished`).
+    """
+    path = f"/v1/games/{game_id}/webhooks"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=body, params=params or None, headers=headers or None, token=token)
+    return as_created_webhook(data)
+
+
+def list_webhooks(transport: Transport, game_id: str, *, token: str | None = None) -> models.Webhooks:
+    """List a game's webhooks (`GET /v1/games/{game_id}/webhooks`).
+
+    With the host's token. A disabled webhook says why.
+    """
+    path = f"/v1/games/{game_id}/webhooks"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_webhooks(data)
+
+
+def delete_webhook(transport: Transport, game_id: str, endpoint_id: str, *, token: str | None = None) -> None:
+    """Delete a game's webhook (`DELETE /v1/games/{game_id}/webhooks/{endpoint_id}`).
+
+    With the host's token. No body. A finished game's webhooks no longer change (409
+    `game_finished`).
+    """
+    path = f"/v1/games/{game_id}/webhooks/{endpoint_id}"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    transport.request("DELETE", path, json=None, params=params or None, headers=headers or None, token=token, raw=True)
+
+
+def list_webhook_deliveries(transport: Transport, game_id: str, endpoint_id: str, *, token: str | None = None) -> models.Deliveries:
+    """A game's webhook's delivery log (`GET /v1/games/{game_id}/webhooks/{endpoint_id}/deliveries`).
+
+    With the host's token: each attempt's time, status (or error) and duration, newest first.
+    """
+    path = f"/v1/games/{game_id}/webhooks/{endpoint_id}/deliveries"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_deliveries(data)
+
+
+def redeliver_webhook_message(transport: Transport, game_id: str, endpoint_id: str, message_id: str, *, token: str | None = None) -> models.Redelivered:
+    """Send a message of a game's webhook again (`POST /v1/games/{game_id}/webhooks/{endpoint_id}/deliveries/{message_id}/redeliver`).
+
+    With the host's token: the message (same `webhook-id`) is sent again now, with retries
+    if it fails. No body.
+    """
+    path = f"/v1/games/{game_id}/webhooks/{endpoint_id}/deliveries/{message_id}/redeliver"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_redelivered(data)
+
+
+def list_operator_webhook_deliveries(transport: Transport, endpoint_id: str, *, token: str | None = None) -> models.Deliveries:
+    """An operator webhook's delivery log (`GET /v1/webhooks/{endpoint_id}/deliveries`).
+
+    For a webhook of the operator's `WEBHOOKS_FILE` (a platform's games, or every game), with
+    its key as the bearer.
+    """
+    path = f"/v1/webhooks/{endpoint_id}/deliveries"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_deliveries(data)
+
+
+def redeliver_operator_webhook_message(transport: Transport, endpoint_id: str, message_id: str, *, token: str | None = None) -> models.Redelivered:
+    """Send a message of an operator webhook again (`POST /v1/webhooks/{endpoint_id}/deliveries/{message_id}/redeliver`).
+
+    With the webhook's key as the bearer. No body.
+    """
+    path = f"/v1/webhooks/{endpoint_id}/deliveries/{message_id}/redeliver"
+    params: dict[str, str | int] = {}
+    headers: dict[str, str] = {}
+    data = transport.request("POST", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_redelivered(data)
+
+
 def as_rulesets(data: object) -> models.Rulesets:
     """``data`` (decoded JSON) as a Rulesets, once its top-level shape is checked."""
     return cast("models.Rulesets", _checked(data, "Rulesets", [["rulesets"]]))
@@ -884,6 +975,26 @@ def as_subscriptions(data: object) -> models.Subscriptions:
     return cast("models.Subscriptions", _checked(data, "Subscriptions", [["subscriptions"]]))
 
 
+def as_created_webhook(data: object) -> models.CreatedWebhook:
+    """``data`` (decoded JSON) as a CreatedWebhook, once its top-level shape is checked."""
+    return cast("models.CreatedWebhook", _checked(data, "CreatedWebhook", [["created", "disabled", "disabled_reason", "events", "id", "secret", "url"]]))
+
+
+def as_webhooks(data: object) -> models.Webhooks:
+    """``data`` (decoded JSON) as a Webhooks, once its top-level shape is checked."""
+    return cast("models.Webhooks", _checked(data, "Webhooks", [["webhooks"]]))
+
+
+def as_deliveries(data: object) -> models.Deliveries:
+    """``data`` (decoded JSON) as a Deliveries, once its top-level shape is checked."""
+    return cast("models.Deliveries", _checked(data, "Deliveries", [["attempts", "endpoint"]]))
+
+
+def as_redelivered(data: object) -> models.Redelivered:
+    """``data`` (decoded JSON) as a Redelivered, once its top-level shape is checked."""
+    return cast("models.Redelivered", _checked(data, "Redelivered", [["message_id", "scheduled"]]))
+
+
 def as_create_game(data: object) -> models.CreateGame:
     """``data`` (decoded JSON) as a CreateGame, once its top-level shape is checked."""
     return cast("models.CreateGame", _checked(data, "CreateGame", tag="ruleset", variants={"turandot": ["players", "ruleset"], "wordjam": ["players", "ruleset"], "muzicando": ["players", "ruleset"]}))
@@ -904,4 +1015,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription", "create_webhook", "list_webhooks", "delete_webhook", "list_webhook_deliveries", "redeliver_webhook_message", "list_operator_webhook_deliveries", "redeliver_operator_webhook_message"]

@@ -11,7 +11,7 @@ from ..usecases import create, play, reading, seats, tickets
 from . import schemas as s
 from . import schemas_streams as ss
 from . import streams
-from .players import is_player_bearer, player_of
+from .players import is_player_bearer, platform_of, player_of
 from .declared import load_body
 from .credentials import checked_game_id, credentials_first
 from .edge import client_address
@@ -122,13 +122,14 @@ def create_game():
     """
     token = bearer_token(JWT_MAX)
     player = player_of(token).id if token is not None and is_player_bearer(token) else None
+    platform = platform_of(token) if player is not None else None
     body = load_body(_CREATE, json_body())
     key = idempotency_key()
     answer = create.create_game(engine(), body["ruleset"], body["players"], body.get("seed"),
                                 body.get("options"), private=body["private"],
                                 idempotency_key=key, fingerprint=fingerprint() if key else "",
                                 client=client_address(), host_player=player,
-                                rated=body.get("rated"))
+                                rated=body.get("rated"), platform=platform)
     headers = replay_headers(answer)
     headers["Location"] = f"/v1/games/{answer.body['game']['id']}"
     if not answer.replayed:

@@ -54,6 +54,11 @@ def player_of(token: str) -> Player:
     return players.of_credential(ctx.store, token)
 
 
+def platform_of(token: str) -> str | None:
+    """The trusted issuer of a platform user's bearer (None for a player credential)."""
+    return verifier().verify(token).issuer if looks_like_jwt(token) else None
+
+
 def is_player_bearer(token: str | None) -> bool:
     """Whether a bearer on a game's route is a player's (a JWT, or a player credential) rather
     than one of the game's tokens: told apart by form alone."""

@@ -127,6 +127,23 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "listPushSubscriptions": (LIMITED, STORE, ME, {404: ("push_unavailable",)}),
     "deletePushSubscription": (LIMITED, STORE, ME, {404: ("push_unavailable",
                                                           "subscription_not_found")}),
+    "createWebhook": (LIMITED, STORE, BODY, AUTHENTICATED, {
+        403: ("host_only",), 409: ("too_many_webhooks", "game_finished"),
+        422: ("webhook_url_refused", "invalid_webhook_events")}),
+    "listWebhooks": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",)}),
+    "deleteWebhook": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",),
+                                                      404: ("webhook_not_found",),
+                                                      409: ("game_finished",)}),
+    "listWebhookDeliveries": (LIMITED, STORE, AUTHENTICATED, {403: ("host_only",),
+                                                              404: ("webhook_not_found",)}),
+    "redeliverWebhookMessage": (LIMITED, STORE, AUTHENTICATED, {
+        403: ("host_only",), 404: ("webhook_not_found", "message_not_found"),
+        409: ("webhook_disabled",)}),
+    "listOperatorWebhookDeliveries": (LIMITED, STORE, {401: ("missing_token",
+                                                             "invalid_token")}),
+    "redeliverOperatorWebhookMessage": (LIMITED, STORE, {
+        401: ("missing_token", "invalid_token"), 404: ("message_not_found",),
+        409: ("webhook_disabled",)}),
     "readyz": ({503: ("storage_unavailable", "storage_refuses_writes")},),
     "metrics": ({404: ("not_found",)},),
 }

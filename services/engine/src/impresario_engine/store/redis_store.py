@@ -37,6 +37,7 @@ from .players import PlayerIndex
 from .push import PushBook
 from .matching import MatchQueues
 from .ratings import RatingBook
+from .webhooks import WebhookStore
 
 
 class StoreError(Exception):
@@ -85,6 +86,12 @@ def ticket_key(game_id: str, digest: str) -> str:
     return f"game:{{{game_id}}}:ticket:{digest}"
 
 
+def staging_key(game_id: str) -> str:
+    """On a cluster, a game's outbox entries wait here (the game's slot) until they are moved
+    to the outbox (``GameStore.move_staged``)."""
+    return f"game:{{{game_id}}}:outbox"
+
+
 def claim_key(game_id: str) -> str:
     """The reaper's claim on a game (``GameStore.claim``)."""
     return f"game:{{{game_id}}}:claim"
@@ -112,6 +119,7 @@ class GameStore:
         self._take = client.register_script(self.TAKE)
         self._release = client.register_script(self.RELEASE)
         self._beat = client.register_script(self.BEAT)
+        self._unstage = client.register_script(self.UNSTAGE)
         #: what every request runs: on the lane's connections
         self.lane = Lane.of(client)
         self._read = LeanScript(client, self.lane, self.READ)
@@ -129,6 +137,8 @@ class GameStore:
         self.matching = MatchQueues(client, self._call)
         #: Web Push subscriptions: each player's in a slot of its own
         self.push = PushBook(client, self._call)
+        #: the webhook senders' keys: the outbox's group, retries, endpoints' state and logs
+        self.webhooks = WebhookStore(client, self._call)
 
     # -- guarded calls: any Redis failure becomes StoreUnavailable (503 for clients)
     def _call(self, fn, *args, **kwargs):
@@ -190,13 +200,18 @@ class GameStore:
               first_seq: int, ttl_seconds: int, idempotency_key: str | None = None,
               idempotency_record: bytes | None = None, idempotency_ttl: int = 0,
               summary: bytes = b"",
-              deadline: float | str | None = None) -> tuple[bool, int | None]:
+              deadline: float | str | None = None,
+              notify: bool = False) -> tuple[bool, int | None]:
         """Compare-and-set: write ``doc`` if the game's version is still ``expected`` (``None``:
         the game must not exist). Returns (written, the version now stored). ``summary``: what
         the list of games shows of the game (field ``lobby``), written in the same step.
         ``deadline``: the game's entry in the deadline index the reaper reads: its next deadline,
         :data:`UNSCHEDULED` (it has none now), or None (leave the index as it is); in the same
-        step on a single server, right after it on a cluster (the index is in another slot)."""
+        step on a single server, right after it on a cluster (the index is in another slot).
+        ``notify``: the game has someone to tell (webhooks, other channels): the write's events
+        get one entry in the outbox (:data:`OUTBOX`), in the same step; on a cluster in the
+        game's own staging stream, moved to the outbox right after (:meth:`move_staged`; a
+        sender's sweep moves what a process that died in between left)."""
         keys = [game_key(game_id), events_key(game_id), idem_hash_key(game_id)]
         args: list[Any] = [
             "" if expected is None else str(expected),
@@ -209,12 +224,20 @@ class GameStore:
             summary,
             "" if deadline is None else deadline if deadline == UNSCHEDULED else repr(deadline),
             game_id,
+            "1" if notify else "",
         ]
         one_step = self.lane.pool is not None
+        if notify:
+            keys.append(self.OUTBOX if one_step else staging_key(game_id))
         if one_step and deadline is not None:
             keys.append(self.DEADLINES)
         args.extend(orjson.dumps(e) for e in events)
         ok, version = self._call(self._write, keys=keys, args=args)
+        if ok and notify and not one_step and events:
+            try:  # else the sender's sweep moves it
+                self.move_staged(game_id)
+            except StoreError:
+                pass
         if ok and not one_step and deadline is not None:
             # advisory, as the reaper re-checks every game it finds due
             if deadline == UNSCHEDULED:
@@ -264,6 +287,35 @@ class GameStore:
             for eid, fields in entries:
                 out.append((int(eid.split(b"-")[0]), orjson.loads(fields[b"e"])))
         return out
+
+    # -- the outbox: one entry per write of a game that notifies (fields g, f, l: the game, the
+    # first and the last seq of the write's events), read by the sender (usecases/notify.py)
+    OUTBOX = "impresario:outbox"
+    #: a cluster's staging entries, deleted once copied to the outbox (and the stream with them
+    #: when empty), in the game's slot
+    UNSTAGE = ("for i = 1, #ARGV do redis.call('XDEL', KEYS[1], ARGV[i]) end "
+               "if redis.call('XLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[1]) end")
+
+    def move_staged(self, game_id: str) -> int:
+        """Move a game's staged outbox entries (a cluster's) to the outbox: each is added there,
+        then deleted from the staging stream; a process that dies in between leaves it staged
+        (a sweep moves it again: at worst an entry twice, whose messages keep their ids)."""
+        staged = self._call(self.client.xrange, staging_key(game_id), "-", "+")
+        if not staged:
+            return 0
+        for _eid, fields in staged:
+            self._call(self.client.xadd, self.OUTBOX, fields)
+        self._call(self._unstage, keys=[staging_key(game_id)], args=[e for e, _ in staged])
+        return len(staged)
+
+    def sweep_staged(self, batch: int = 500) -> int:
+        """Move every staged outbox entry (a cluster's; none on a single server)."""
+        moved = 0
+        for key in self._call(self.client.scan_iter, match="game:{*}:outbox", count=batch,
+                              _type="stream"):
+            k = key.decode() if isinstance(key, bytes) else key
+            moved += self.move_staged(k[len("game:{"):-len("}:outbox")])
+        return moved
 
     # -- the deadline index: game id -> its earliest move deadline (epoch seconds)
     DEADLINES = "impresario:deadlines"

@@ -24,7 +24,8 @@ log = logging.getLogger("impresario_engine.create")
 def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | None,
                 options: dict[str, Any] | None, private: bool = False,
                 idempotency_key: str | None = None, fingerprint: str = "", client: str = "",
-                host_player: str | None = None, rated: bool | None = None) -> Answer:
+                host_player: str | None = None, rated: bool | None = None,
+                platform: str | None = None) -> Answer:
     """A new open game: ``{"game", "host_token", "spectator_token", "spectator_link",
     "join_token", "join_link"}`` (the game as its host sees it; the spectator's and the
     joiner's credentials only for a private game, each shown once and stored hashed). With an
@@ -32,7 +33,9 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
     (:func:`~.idempotency.planned_create`): a retry gets the same game and credentials, the
     game as it is then. Created by a player (``host_player``: its id), the game is among the
     player's games, and the host's seat is the player's. ``rated`` (None: the default, rated
-    when public) is kept only when given."""
+    when public) is kept only when given. ``platform``: the trusted issuer whose user created
+    it (its operator webhooks then cover the game); the game notifies (its writes fill the
+    outbox) when an operator's webhook covers it from the start."""
     ruleset = RULESETS.get(ruleset_name)
     if ruleset is None:
         raise Refused("ruleset_not_found", NOT_FOUND,
@@ -55,6 +58,10 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
               "options": core_options, "settings": settings}
     if host_player is not None:
         fields["host_player"] = host_player
+    if platform is not None:
+        fields["platform"] = platform
+    if engine.hooks.covering(fields):
+        fields["notify"] = True
     if idempotency_key is None and host_player is None:
         plan, before = _plan(private, None), False
         made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state}, events)

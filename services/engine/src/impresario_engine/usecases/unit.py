@@ -25,6 +25,7 @@ from ..store import UNSCHEDULED, GameStore, StoreError
 from ..table import listing
 from ..table.access import new_game_id, new_secret
 from ..table.sealing import Sealer
+from ..table.webhooks import OperatorEndpoints
 from ..table.clock import FINISHED, OPEN, PLAYING, next_deadline
 from ..table.errors import BUSY, Refused, contention, game_not_found
 from ..table.record import who_acts
@@ -43,10 +44,18 @@ class Engine:
     config: Config
     clock: Callable[[], float] = field(default=time.time)
     sealer: Sealer = field(default_factory=Sealer)
+    #: the operator's webhook endpoints (``WEBHOOKS_FILE``; table/webhooks.py)
+    hooks: OperatorEndpoints = field(default_factory=OperatorEndpoints)
 
     def __post_init__(self) -> None:
         if not self.sealer.keys and self.config.seal_keys_file:
             self.sealer = Sealer.from_file(self.config.seal_keys_file)
+        if not self.hooks.endpoints and self.config.webhooks_file:
+            try:
+                with open(self.config.webhooks_file, encoding="utf-8") as fh:
+                    self.hooks = OperatorEndpoints.parse(fh.read())
+            except (OSError, ValueError) as exc:
+                raise SystemExit(f"WEBHOOKS_FILE {self.config.webhooks_file}: {exc}") from exc
 
 
 @dataclass
@@ -157,7 +166,8 @@ def save(engine: Engine, game_id: str, loaded: Loaded | None, doc: dict[str, Any
         idempotency_key=idem[0] if idem else None,
         idempotency_record=idem[1] if idem else None,
         idempotency_ttl=min(config.idempotency_ttl, keep),
-        summary=orjson.dumps(listing.summary(doc, version_next)), deadline=due)
+        summary=orjson.dumps(listing.summary(doc, version_next)), deadline=due,
+        notify=bool(doc.get("notify")))
     if not ok:
         CAS_RETRIES.inc()
         return None
