@@ -155,7 +155,7 @@ STORE_TESTS  := tests/service/test_store.py tests/service/test_idempotency.py \
 	tests/live/test_lobby.py tests/live/test_deadlines.py tests/live/test_seating.py \
 	tests/live/test_streams.py tests/live/test_credentials_at_rest.py tests/service/test_outbox.py
 PYTEST       := IMPRESARIO_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
-TEST_PASS_1  := $(PYTEST) tests -m "not deep" -n $(TEST_WORKERS) --dist loadfile \
+TEST_PASS_1  := $(PYTEST) tests -m "not deep" -n $(TEST_WORKERS) --dist loadfile --durations=25 \
 	--no-loadscope-reorder $(SERIAL_TESTS:%=--ignore=%)
 TEST_PASS_2  := $(PYTEST) -m "not deep" $(SERIAL_TESTS)
 DEEP_PASS_1  := $(PYTEST) tests -m deep -n $(TEST_WORKERS) --dist loadfile \
