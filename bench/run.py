@@ -21,7 +21,7 @@ Steps (each prints its progress on stderr):
     local push service); and instructions per request in process, engine and floor (valgrind, when
     installed: counts that other tenants of the machine cannot disturb);
  7. the outbox (bench/outbox.py): instructions per bid move with a webhook and without, a move
-    without one against the code before the outbox (merge base with main; at most 3 % more),
+    without one against the code before the outbox (outbox.BEFORE_OUTBOX; at most 3 % more),
     and Redis's own time per write script with and without the outbox entry;
  then the plot (bench/throughput.png) and the table.
 
