@@ -99,7 +99,8 @@ def hooks_env(receiver, tmp_path_factory) -> dict[str, str]:
         "key_sha256": hashlib.sha256(OPERATOR_KEY.encode()).hexdigest()}]}))
     return {"WEBHOOKS_FILE": str(path), "WEBHOOK_ALLOW_PRIVATE": "1",
             "WEBHOOK_ALLOW_HTTP_HOSTS": "127.0.0.1", "WEBHOOK_RETRY_SCHEDULE": SCHEDULE,
-            "WEBHOOK_CLAIM_SECONDS": "1", "WEBHOOK_RATE_PER_SECOND": "1000"}
+            "WEBHOOK_CONNECT_TIMEOUT": "1", "WEBHOOK_READ_TIMEOUT": "1",
+            "WEBHOOK_CLAIM_SECONDS": "3", "WEBHOOK_RATE_PER_SECOND": "1000"}
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,14 @@ from __future__ import annotations
 import http.server
 import socket
 import threading
+import time
 
 import pytest
 
 from impresario_engine.config import Config
 from impresario_engine.usecases import outgoing
-from impresario_engine.usecases.outgoing import UrlRefused, address_refused, checked, post
+from impresario_engine.usecases.outgoing import (UrlRefused, address_refused, check_url, checked,
+                                                 post)
 
 STRICT = Config()
 LOCAL = Config(webhook_allow_private=True, webhook_allow_http_hosts="127.0.0.1,hooks.test")
@@ -146,3 +148,76 @@ def test_no_answer_is_a_failure_within_the_timeouts():
     assert outcome.status is None and "Timeout" in outcome.error
     assert outcome.ms < 3000
     assert outgoing.BODY_CAP <= 64 * 1024
+
+
+def test_a_receiver_trickling_its_answer_is_cut_off_after_both_timeouts():
+    """A timeout bounds each read: a receiver sending a byte every 0.2 s would hold a sender
+    for ever. The whole attempt ends after the connect and read timeouts together."""
+    stop = threading.Event()
+    with socket.socket() as slow:
+        slow.bind(("127.0.0.1", 0))
+        slow.listen()
+        port = slow.getsockname()[1]
+
+        def trickle():
+            conn, _ = slow.accept()
+            with conn:
+                conn.recv(65536)
+                for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 200:
+                    if stop.is_set():
+                        return
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        return
+                    time.sleep(0.2)
+
+        threading.Thread(target=trickle, daemon=True).start()
+        config = Config(webhook_allow_private=True, webhook_allow_http_hosts="127.0.0.1",
+                        webhook_read_timeout=0.5, webhook_connect_timeout=0.5)
+        started = time.monotonic()
+        outcome = post(f"http://127.0.0.1:{port}/", b"{}", {}, config)
+        took = time.monotonic() - started
+        stop.set()
+    assert outcome.status is None and outcome.error == "no whole answer within 1 s", outcome
+    assert took < 5
+
+
+def test_a_host_beyond_ascii_is_sent_as_its_idna_name():
+    config = Config(webhook_allow_private=True)
+    assert check_url("https://bücher.example/hook", config).host == "xn--bcher-kva.example"
+    with pytest.raises(UrlRefused):
+        check_url("https://a\u200d\u0000b.example/", config)
+
+
+def test_the_address_adapter_connects_to_the_checked_address_and_keeps_the_name():
+    """What Web Push's requests go through (usecases/push.py): the URL's name is never resolved
+    again (a name that resolves elsewhere a moment later changes nothing), and the request
+    still names it (Host; TLS's server name likewise)."""
+    import requests
+
+    seen: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            seen.append(self.headers["Host"])
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        session = requests.Session()
+        session.mount("http://", outgoing.AddressAdapter("127.0.0.1"))
+        answer = session.post(f"http://push.nowhere.invalid:{port}/send/x", data=b"{}",
+                              timeout=5)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert answer.status_code == 201
+    assert seen == [f"push.nowhere.invalid:{port}"]

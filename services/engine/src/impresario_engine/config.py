@@ -282,6 +282,10 @@ class Config:
         if not 0 < self.webhook_connect_timeout <= 60 or not 0 < self.webhook_read_timeout <= 60:
             raise SystemExit("WEBHOOK_CONNECT_TIMEOUT and WEBHOOK_READ_TIMEOUT must be from 0 "
                              "to 60 seconds")
+        if self.webhook_claim_seconds <= self.webhook_connect_timeout + self.webhook_read_timeout:
+            raise SystemExit("WEBHOOK_CLAIM_SECONDS must be longer than WEBHOOK_CONNECT_TIMEOUT "
+                             "and WEBHOOK_READ_TIMEOUT together (a delivery may take that long; "
+                             "a shorter claim hands a sender's entry to another mid-delivery)")
         if not 0 <= self.metrics_port <= 65535:
             raise SystemExit("METRICS_PORT must be a port number (0: /metrics on the API's port)")
 
