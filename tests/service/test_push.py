@@ -261,3 +261,26 @@ def test_a_quick_match_game_of_a_subscribed_player_is_flagged_and_others_are_not
         assert match["status"] == "seated", match
         games[token] = stored(redis_client, match["game"])[1]
     assert games[anna].get("notify") is True and "notify" not in games[bruno]
+
+
+def test_a_webhook_deleted_leaves_a_subscribed_players_game_notifying(push_app, redis_client):
+    """The game's last endpoint goes: its player's Web Push still needs the sender to see its
+    writes, so the game stays flagged."""
+    client = push_app.test_client()
+    key = client.get("/v1/push/vapid-public-key").get_json()["public_key"]
+    _anna, token = _player(client, "Anna")
+    with PushService(key) as service:
+        assert client.post("/v1/me/push-subscriptions", headers=auth(token),
+                           json=service.browser("anna").subscription("en")).status_code == 201
+        made = client.post("/v1/games", headers=auth(token), json={
+            "ruleset": "turandot", "players": 3}).get_json()
+        gid, host = made["game"]["id"], made["host_token"]
+        client.post(f"/v1/games/{gid}/seats", json={"name": "Anna"}, headers=auth(token))
+        assert stored(redis_client, gid)[1]["notify"] is True
+        hook = client.post(f"/v1/games/{gid}/webhooks", headers=auth(host),  # public: no DNS
+                           json={"url": "https://93.184.216.34/hook"})
+        assert hook.status_code == 201, hook.get_data(as_text=True)
+        gone = client.delete(f"/v1/games/{gid}/webhooks/{hook.get_json()['id']}",
+                             headers=auth(host))
+        assert gone.status_code == 204
+        assert stored(redis_client, gid)[1]["notify"] is True

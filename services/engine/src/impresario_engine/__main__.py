@@ -160,8 +160,16 @@ def run_notify(args: argparse.Namespace) -> int:
     from .usecases.notify import Sender
     from .usecases.reaper import engine_from_env
 
+    from .usecases import push
+
     engine = engine_from_env()
     configure_logging(engine.config.log_level)
+    if push.configured(engine.config):  # a bad VAPID key stops the start, as the engine's does
+        try:
+            push.vapid(engine.config)
+        except push.VapidKeyError as exc:
+            print(f"VAPID_PRIVATE_KEY_FILE: {exc}", file=sys.stderr)
+            return 2
     heart = Heartbeat("notify", args.heartbeat, engine.store)
     sender = Sender(engine, beat=heart.beat)
 

@@ -70,3 +70,7 @@ class PushBook:
         """Whether this notice was not sent yet (it counts as sent from now on)."""
         return bool(self._call(self.client.set, sent_key(game_id, kind, seat, turn), b"1",
                                nx=True, ex=ttl))
+
+    def unsend(self, game_id: str, kind: str, seat: int, turn: str) -> None:
+        """A notice :meth:`first_time` let through that reached no browser: not sent after all."""
+        self._call(self.client.delete, sent_key(game_id, kind, seat, turn))

@@ -331,11 +331,12 @@ class GameStore:
                          num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
-    def due_between(self, after: float, until: float, limit: int = 1000) -> list[str]:
+    def due_between(self, after: float, until: float, limit: int = 1000,
+                    offset: int = 0) -> list[str]:
         """The games whose earliest time in the deadline index is after ``after`` and not
-        after ``until``, earliest first."""
+        after ``until``, earliest first (``limit`` of them, from the ``offset``-th on)."""
         ids = self._call(self.client.zrangebyscore, self.DEADLINES, f"({after!r}", until,
-                         start=0, num=limit)
+                         start=offset, num=limit)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
     def next_due(self) -> float | None:

@@ -41,6 +41,7 @@ from ..table import notices
 from ..table.clock import OPEN, PLAYING
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
 from ..table.players import Player
+from .outgoing import AddressAdapter
 from .unit import Engine, Loaded, Save, transact
 
 log = logging.getLogger("impresario_engine.push")
@@ -269,14 +270,24 @@ def deadlines_near(engine: Engine, now: float, limit: int = 1000) -> int:
         return 0
     within = config.push_deadline_near_seconds
     sent = 0
-    for game_id in engine.store.due_between(now, now + within, limit):
-        _v, doc, _i, _r = engine.store.read_game(game_id)
-        if doc is None or not doc.get("notify"):
-            continue
-        ruleset = RULESETS[doc["ruleset"]]
-        sent += _send_all(engine, game_id, doc,
-                          notices.deadlines_near(doc, ruleset, now, within), now)
+    # page by page: the window holds every game with a deadline in it, notified or not (the
+    # real-time ones first), and a game in the window's end must be looked at too
+    for page in range(MAX_PAGES):
+        found = engine.store.due_between(now, now + within, limit, page * limit)
+        for game_id in found:
+            _v, doc, _i, _r = engine.store.read_game(game_id)
+            if doc is None or not doc.get("notify"):
+                continue
+            ruleset = RULESETS[doc["ruleset"]]
+            sent += _send_all(engine, game_id, doc,
+                              notices.deadlines_near(doc, ruleset, now, within), now)
+        if len(found) < limit:
+            break
     return sent
+
+
+#: the most pages of games :func:`deadlines_near` reads in one look
+MAX_PAGES = 20
 
 
 def _send_all(engine: Engine, game_id: str, doc: dict[str, Any],
@@ -292,6 +303,7 @@ def _send_all(engine: Engine, game_id: str, doc: dict[str, Any],
         if not mine or not store.push.first_time(game_id, notice.kind, notice.seat,
                                                  notice.turn, SENT_TTL):
             continue
+        outcomes = []
         for sub_id, raw in mine.items():
             record = orjson.loads(raw)
             payload = notices.message(notice, game_id, title, record["lang"], now)
@@ -300,21 +312,29 @@ def _send_all(engine: Engine, game_id: str, doc: dict[str, Any],
             outcome = send(engine.config, record, orjson.dumps(payload), ttl, urgency)
             if outcome == GONE:
                 store.push.drop(notice.player, sub_id)
-            sent += outcome == SENT
+            outcomes.append(outcome)
+        sent += outcomes.count(SENT)
+        if FAILED in outcomes and SENT not in outcomes:
+            # no browser got it: the next look at the game (a write, the deadline loop) may
+            # send it again
+            store.push.unsend(game_id, notice.kind, notice.seat, notice.turn)
     return sent
 
 
 SENT, GONE, FAILED = "sent", "gone", "failed"
 
 
-def _public(host: str, port: int) -> bool:
-    """Whether every address ``host`` resolves to is a public one."""
+def _public(host: str, port: int) -> str | None:
+    """The address to connect to when every address ``host`` resolves to is a public one
+    (None otherwise): the request then goes there, not to a second resolution's answer."""
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except OSError:
-        return False
-    return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_global
-                               for i in infos)
+        return None
+    found = [i[4][0].split("%")[0] for i in infos]
+    if not found or not all(ipaddress.ip_address(a).is_global for a in found):
+        return None
+    return found[0]
 
 
 def send(config: Config, record: dict[str, Any], data: bytes, ttl: int,
@@ -327,12 +347,17 @@ def send(config: Config, record: dict[str, Any], data: bytes, ttl: int,
     endpoint = record["endpoint"]
     parts = urlsplit(endpoint)
     host = parts.hostname or ""
-    if not config.push_allow_private and (
-            parts.scheme != "https" or not _public(host, parts.port or 443)):
-        log.warning("web push to %s skipped: not a public https host", host)
-        return FAILED
+    address = None
+    if not config.push_allow_private:
+        address = _public(host, parts.port or 443) if parts.scheme == "https" else None
+        if address is None:
+            log.warning("web push to %s skipped: not a public https host", host)
+            return FAILED
     session = requests.Session()
+    session.trust_env = False  # no proxy from the environment: the checked address is the peer
     session.max_redirects = 0  # a redirect could point anywhere: not followed
+    if address is not None:  # connected to the address checked above (no DNS rebinding)
+        session.mount("https://", AddressAdapter(address))
     started = time.monotonic()
     try:
         webpush({"endpoint": endpoint, "keys": record["keys"]}, data.decode(),

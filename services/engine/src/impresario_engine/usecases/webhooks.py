@@ -13,7 +13,8 @@ from ..table import webhooks as wh
 from ..table.access import authenticate
 from ..table.clock import FINISHED
 from ..table.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, UNAUTHENTICATED, Refused
-from . import outgoing
+from ..table.notices import owned_seats
+from . import outgoing, push
 from .notify import find_endpoint
 from .unit import Done, Engine, Loaded, Save, load, transact
 
@@ -94,7 +95,10 @@ def delete(engine: Engine, game_id: str, token: str | None, endpoint_id: str) ->
             raise _not_found(endpoint_id)
         del hooks[endpoint_id]
         doc = {**loaded.doc, "hooks": hooks}
-        if not hooks and not engine.hooks.covering(loaded.doc):
+        # a game nobody is told of any more stops notifying: no endpoint left, none of the
+        # operator's, and none of its players asked for Web Push
+        if not hooks and not engine.hooks.covering(loaded.doc) and not any(
+                push.wanted(engine, p) for p in owned_seats(loaded.doc).values()):
             doc["notify"] = False
         return Save(doc, [])
 
