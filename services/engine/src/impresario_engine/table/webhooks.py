@@ -34,7 +34,7 @@ from .views import numbered
 #: what an event type a webhook may ask for looks like ("*": every type)
 EVENT_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 ENDPOINT_ID = re.compile(r"^ep_[A-Za-z0-9_-]{1,60}$")
-MESSAGE_ID = re.compile(r"^msg_([A-Za-z0-9_-]{1,40})_([0-9]{1,12})$")
+MESSAGE_ID = re.compile(r"^msg_([A-Za-z0-9_-]{1,40})_([1-9][0-9]{0,11})$")
 EVERY = "*"
 
 

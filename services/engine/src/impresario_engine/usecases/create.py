@@ -60,8 +60,6 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
         fields["host_player"] = host_player
     if platform is not None:
         fields["platform"] = platform
-    if engine.hooks.covering(fields):
-        fields["notify"] = True
     if idempotency_key is None and host_player is None:
         plan, before = _plan(private, None), False
         made = insert(engine, {**fields, **_hashes(plan), "seats": [], "state": state}, events)

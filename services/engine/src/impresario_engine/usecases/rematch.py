@@ -108,7 +108,9 @@ def _create(engine: Engine, old: Loaded) -> tuple[str, float]:
         # the host token is nobody's until its player claims a seat (``host_from``, above);
         # nobody watches a private rematch; the finished game's join link opens its free seats
         "host": token_hash(new_token()), "host_from": host_from, "spectator": None,
-        "joiner": doc.get("joiner"), "seats": seats, "state": state, "rematch_of": doc["id"]},
+        "joiner": doc.get("joiner"), "seats": seats, "state": state, "rematch_of": doc["id"],
+        # a platform's game's rematch is the platform's too (its endpoints cover it)
+        **({"platform": doc["platform"]} if "platform" in doc else {})},
         events)
     return new["id"], new["created"]
 

@@ -185,6 +185,10 @@ def insert(engine: Engine, fields: dict[str, Any], events: list[dict[str, Any]],
     tokens' hashes, seats, state…): its version and document. Under ``game_id`` when given
     (None when a game has that id already), else under a fresh id."""
     now = engine.clock()
+    if not fields.get("notify") and engine.hooks.covering(fields):
+        # an operator's endpoint covers every game, or the platform's: a rematch and a quick
+        # match too, however the game came to be
+        fields = {**fields, "notify": True}
     for _ in range(1 if game_id is not None else 5):
         gid = game_id or new_game_id()
         doc = {"id": gid, **fields,

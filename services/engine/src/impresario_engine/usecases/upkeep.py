@@ -15,6 +15,11 @@ from .unit import Done, Engine, Loaded, Save, due_time, transact
 SWEEP_ON_CREATE = 2
 
 
+#: a game in play the sweep did not abandon though idle (a turn-based game's deadlines move it
+#: on, days apart) is looked at again this much later
+DECLINED_RECHECK_SECONDS = 3600
+
+
 def sweep(engine: Engine, limit: int, abandon: bool) -> dict[str, int]:
     """Look at the games that are due: the gone leave the lists; with ``abandon``, games in
     play without a move for ABANDON_AFTER_SECONDS are finished with the deadline defaults; the
@@ -34,11 +39,15 @@ def sweep(engine: Engine, limit: int, abandon: bool) -> dict[str, int]:
             report["expired"] += index.fix(gid, "", 0, None, 0, now, every)
             continue
         idle = engine.config.abandon_after
+        declined = False
         if abandon and idle and sm["s"] == PLAYING and sm["u"] + idle <= now:
             if abandon_game(engine, gid):
                 report["abandoned"] += 1
                 continue
+            declined = True  # it moved meanwhile, or its deadlines move it on (turn-based)
         due = due_time(engine.config, sm["s"], sm["u"])
+        if declined:  # looked at again in an hour, not at every pass
+            due = max(due, now + DECLINED_RECHECK_SECONDS)
         if not abandon:  # left for the reaper: out of the way of the next creations
             due = max(due, now + 60)
         report["rescheduled"] += index.fix(
