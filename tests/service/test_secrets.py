@@ -128,8 +128,11 @@ def _observe_all(client, game, tokens, obs: Observer, seen: dict | None = None) 
                 seen[token] = body["last_seq"]
 
 
-@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6),
-                                          pytest.param(5, 7, marks=pytest.mark.deep), (5, 8)])
+# one game of each size in make test, a second of each in make test-deep
+@pytest.mark.parametrize("players,seed", [
+    (2, 1), pytest.param(2, 2, marks=pytest.mark.deep), (3, 3),
+    pytest.param(3, 4, marks=pytest.mark.deep), (4, 5), pytest.param(4, 6, marks=pytest.mark.deep),
+    pytest.param(5, 7, marks=pytest.mark.deep), (5, 8)])
 def test_no_secret_reaches_anyone(client, make_game, redis_client, players, seed):
     game = make_game(players=players, seed=seed, first_maestro="random")
     obs = Observer(redis_client, game.id, players)

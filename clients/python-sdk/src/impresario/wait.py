@@ -100,6 +100,18 @@ def cmd_wait(args: argparse.Namespace, out: Callable[[str], None] = print,
         game = found
 
 
+
+def _seconds(text: str) -> float:
+    """A --poll value: seconds, at least 0.5 (no busy loop against the engine)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("expected seconds, not {text!r}").format(
+            text=text)) from None
+    if not 0.5 <= value <= 3600:
+        raise argparse.ArgumentTypeError(_("--poll must be from 0.5 to 3600 seconds"))
+    return value
+
 def add_wait_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                      common: argparse.ArgumentParser) -> None:
     wait = sub.add_parser("wait", parents=[common, player_file_parser()],
@@ -109,6 +121,6 @@ def add_wait_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                                         "terminal's bell, say so and exit 0. Exits 1 when the "
                                         "game is not yours or is over."))
     wait.add_argument("game", help=_("the game's id"))
-    wait.add_argument("--poll", type=float, default=5.0, metavar="SECONDS",
+    wait.add_argument("--poll", type=_seconds, default=5.0, metavar="SECONDS",
                       help=_("how often a private game is asked (default 5): its event "
                              "stream needs a token of the game"))
