@@ -102,14 +102,14 @@ def cmd_wait(args: argparse.Namespace, out: Callable[[str], None] = print,
 
 
 def _seconds(text: str) -> float:
-    """A --poll value: seconds, at least 0.5 (no busy loop against the engine)."""
+    """A --poll value: seconds, at least 0.1 (no busy loop against the engine)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(_("expected seconds, not {text!r}").format(
             text=text)) from None
-    if not 0.5 <= value <= 3600:
-        raise argparse.ArgumentTypeError(_("--poll must be from 0.5 to 3600 seconds"))
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(_("--poll must be from 0.1 to 3600 seconds"))
     return value
 
 def add_wait_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
