@@ -163,8 +163,9 @@ def my_games_table(games: Sequence[models.MyGame], now: float | None = None) -> 
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
 
-def cmd_my_games(args: argparse.Namespace, out: Callable[[str], None] = print,
-                 console: Console | None = None) -> int:
+def command_player(args: argparse.Namespace) -> Player | None:
+    """The player of a command's player file on its engine; None, having said why on stderr,
+    when there is none or the engine no longer knows it."""
     client = Client(engine_url(getattr(args, "url", None)))
     store = player_file(args)
     try:
@@ -174,9 +175,16 @@ def cmd_my_games(args: argparse.Namespace, out: Callable[[str], None] = print,
             raise
         _err(_(GONE).format(url=client.base_url, path=store.path) + "; " + _(
             "'impresario player' makes a new one"))
-        return 1
+        return None
     if player is None:
         _err(_(NO_PLAYER).format(url=client.base_url))
+    return player
+
+
+def cmd_my_games(args: argparse.Namespace, out: Callable[[str], None] = print,
+                 console: Console | None = None) -> int:
+    player = command_player(args)
+    if player is None:
         return 1
     if args.resume:
         return resume_here(player, args.resume, console or Console(),
@@ -186,7 +194,7 @@ def cmd_my_games(args: argparse.Namespace, out: Callable[[str], None] = print,
     if not found:
         out(_("No {status} games of yours.").format(status=status_name(args.status))
             if args.status else _("No games of yours on {url} yet: 'impresario play' starts "
-                                  "one.").format(url=client.base_url))
+                                  "one.").format(url=player.client.base_url))
         return 0
     for line in my_games_table(found):
         out(line)

@@ -15,9 +15,9 @@ from typing import Any, TextIO
 
 from ._generated import models
 from ._generated import operations as ops
-from .account import GONE, NO_PLAYER, _deadline, player_file, player_file_parser, saved_player
-from .client import Client, Player, engine_url
-from .errors import Forbidden, Unauthorized
+from .account import _deadline, command_player, player_file_parser
+from .client import Player
+from .errors import Forbidden
 from .events import stream_events
 from .i18n import _
 
@@ -54,18 +54,8 @@ def _changes(player: Player, game_id: str, poll: float) -> Any:
 
 def cmd_wait(args: argparse.Namespace, out: Callable[[str], None] = print,
              bell: TextIO | None = None) -> int:
-    client = Client(engine_url(getattr(args, "url", None)))
-    store = player_file(args)
-    try:
-        player = saved_player(client, store)
-    except Unauthorized as err:
-        if err.code != "invalid_player_token":
-            raise
-        _err(_(GONE).format(url=client.base_url, path=store.path) + "; " + _(
-            "'impresario player' makes a new one"))
-        return 1
+    player = command_player(args)
     if player is None:
-        _err(_(NO_PLAYER).format(url=client.base_url))
         return 1
     game_id = args.game
     game = find_game(player, game_id)
