@@ -45,7 +45,7 @@ class Muzicando(Ruleset):
     #: minutes to read the board and place a card, and bots that take a few seconds, so each
     #: card can be followed as it is placed
     paces = {
-        "relaxed": {"move_seconds": 240, "bot_seconds": 5},
+        "relaxed": {"move_seconds": 240, "bot_seconds": 3},
         "normal": {"move_seconds": 90, "bot_seconds": 2},
         "fast": {"move_seconds": 30, "bot_seconds": 0},
     }

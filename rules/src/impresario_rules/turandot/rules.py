@@ -38,11 +38,11 @@ class Turandot(Ruleset):
 
     #: the paces a table may choose (docs/rules.md, "Paces"): the time for each move (a bid,
     #: a casting of six singers) and the longest a bot thinks. ``relaxed`` is for newcomers:
-    #: five minutes to read the singers and the director and to arrange a cast, and bots that
-    #: take a few seconds, so each bid can be seen as it lands
+    #: five minutes to read the singers and the director and to arrange a cast (the bids are
+    #: sealed: bots that wait longer would only keep the player waiting)
     paces = {
-        "relaxed": {"move_seconds": 300, "bot_seconds": 5},
-        "normal": {"move_seconds": 120, "bot_seconds": 2},
+        "relaxed": {"move_seconds": 300, "bot_seconds": 2},
+        "normal": {"move_seconds": 120, "bot_seconds": 1},
         "fast": {"move_seconds": 45, "bot_seconds": 0},
     }
 
