@@ -362,7 +362,7 @@ def test_end_of_input_at_a_prompt_ends_cleanly(live_server):
 
 
 @pytest.mark.parametrize("argv, pace, bot_seconds", [
-    ((), "relaxed", 3), (("--pace", "fast"), "fast", 0), (("--pace", "none"), None, 0),
+    ((), "relaxed", 0), (("--pace", "fast"), "fast", 0), (("--pace", "none"), None, 0),
     (("--pace", "fast", "--option", "bot_seconds=2"), "fast", 2)])
 def test_a_game_against_bots_is_relaxed_unless_the_player_chooses(live_server, argv, pace,
                                                                    bot_seconds):
@@ -378,6 +378,7 @@ def test_a_game_against_bots_is_relaxed_unless_the_player_chooses(live_server, a
     view = Client(live_server).request("GET", f"/v1/games/{game['id']}")
     assert view.get("pace") == pace and game["options"].get("pace") == pace
     assert view["bot_seconds"] == bot_seconds
+    assert view.get("move_seconds") == {"relaxed": 240, "fast": 30, None: None}[pace]
 
 
 def test_an_unknown_pace_is_refused_naming_the_paces(live_server):

@@ -19,11 +19,11 @@ DOCUMENTED = {
         "fast": {"think_seconds": 60, "bet_seconds": 10, "thief_seconds": 15,
                  "challenge_seconds": 6, "vote_seconds": 10, "bot_seconds": 8},
     },
-    "turandot": {"relaxed": {"move_seconds": 300, "bot_seconds": 2},
-                 "normal": {"move_seconds": 120, "bot_seconds": 1},
+    "turandot": {"relaxed": {"move_seconds": 300, "bot_seconds": 0},
+                 "normal": {"move_seconds": 120, "bot_seconds": 0},
                  "fast": {"move_seconds": 45, "bot_seconds": 0}},
-    "muzicando": {"relaxed": {"move_seconds": 240, "bot_seconds": 3},
-                  "normal": {"move_seconds": 90, "bot_seconds": 2},
+    "muzicando": {"relaxed": {"move_seconds": 240, "bot_seconds": 0},
+                  "normal": {"move_seconds": 90, "bot_seconds": 0},
                   "fast": {"move_seconds": 30, "bot_seconds": 0}},
 }
 PLAYERS = {"wordjam": 5, "turandot": 4, "muzicando": 3}
@@ -84,9 +84,10 @@ def test_a_relaxed_word_jam_gives_each_window_its_time(app_factory):
      {"think_seconds": 240, "bet_seconds": 12, "vote_seconds": 45, "bot_seconds": 3}),
     ("wordjam", {"challenge_seconds": 7, "pace": "fast"},
      {"challenge_seconds": 7, "think_seconds": 60, "bot_seconds": 8}),
-    ("turandot", {"pace": "relaxed", "move_seconds": 60}, {"move_seconds": 60, "bot_seconds": 2}),
+    ("turandot", {"pace": "relaxed", "move_seconds": 60, "bot_seconds": 4},
+     {"move_seconds": 60, "bot_seconds": 4}),
     ("turandot", {"pace": "relaxed", "move_seconds": None}, {"move_seconds": None,
-                                                             "bot_seconds": 2}),
+                                                             "bot_seconds": 0}),
     ("muzicando", {"pace": "fast", "bot_seconds": 4, "hands": 3},
      {"move_seconds": 30, "bot_seconds": 4}),
 ])

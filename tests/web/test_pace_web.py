@@ -112,7 +112,7 @@ def test_play_now_is_relaxed_and_the_list_shows_the_pace(open_page, web_server):
     page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
     gid = game_id(page)
     view = api(web_server, "GET", f"/v1/games/{gid}")
-    assert view["pace"] == "relaxed" and view["move_seconds"] == 300 and view["bot_seconds"] == 2
+    assert view["pace"] == "relaxed" and view["move_seconds"] == 300 and view["bot_seconds"] == 0
     page.wait_for_selector("[data-testid=pace]")
     assert page.inner_text("[data-testid=pace]") == "relaxed pace"
     # an open table at a pace: the list says it

@@ -42,11 +42,11 @@ class Muzicando(Ruleset):
 
     #: the paces a table may choose (docs/rules.md, "Paces"): the time for each move (a bid,
     #: a layout, a card placed) and the longest a bot thinks. ``relaxed`` is for newcomers: four
-    #: minutes to read the board and place a card, and bots that take a few seconds, so each
-    #: card can be followed as it is placed
+    #: minutes to read the board and place a card. Bots move at once at every pace: the table
+    #: marks every card placed since the player's last move, so none is missed
     paces = {
-        "relaxed": {"move_seconds": 240, "bot_seconds": 3},
-        "normal": {"move_seconds": 90, "bot_seconds": 2},
+        "relaxed": {"move_seconds": 240, "bot_seconds": 0},
+        "normal": {"move_seconds": 90, "bot_seconds": 0},
         "fast": {"move_seconds": 30, "bot_seconds": 0},
     }
 

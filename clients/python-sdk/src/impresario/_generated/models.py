@@ -1133,7 +1133,7 @@ class MuzicandoOptions(TypedDict):
     """
     pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
     """
-    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/muzicando/paces; relaxed: move_seconds 240, bot_seconds 3; normal: move_seconds 90, bot_seconds 2; fast: move_seconds 30, bot_seconds 0); without it, every option's own default (invalid_pace)
+    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/muzicando/paces; relaxed: move_seconds 240, bot_seconds 0; normal: move_seconds 90, bot_seconds 0; fast: move_seconds 30, bot_seconds 0); without it, every option's own default (invalid_pace)
     """
 
 
@@ -2073,7 +2073,7 @@ class TurandotOptions(TypedDict):
     """
     pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
     """
-    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/turandot/paces; relaxed: move_seconds 300, bot_seconds 2; normal: move_seconds 120, bot_seconds 1; fast: move_seconds 45, bot_seconds 0); without it, every option's own default (invalid_pace)
+    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/turandot/paces; relaxed: move_seconds 300, bot_seconds 0; normal: move_seconds 120, bot_seconds 0; fast: move_seconds 45, bot_seconds 0); without it, every option's own default (invalid_pace)
     """
 
 

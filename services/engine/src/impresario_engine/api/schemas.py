@@ -256,7 +256,7 @@ class PacesSchema(Base):
         keys=fields.String(), values=Int()), required=True, metadata={
         "description": "each pace, slowest first, and the options it sets (a game's explicit "
                        "options win over them)",
-        "example": {"relaxed": {"move_seconds": 300, "bot_seconds": 2}}})
+        "example": {"relaxed": {"move_seconds": 300, "bot_seconds": 0}}})
     against_bots = fields.String(required=True, validate=validate.OneOf(PACES), metadata={
         "description": "the pace the engine's own clients choose for a game against bots when "
                        "the player chooses none", "example": PACE_AGAINST_BOTS})
