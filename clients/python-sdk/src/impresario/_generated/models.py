@@ -1327,7 +1327,7 @@ class OptionDoc(TypedDict):
 
 
 class Paces(TypedDict):
-    ruleset: str
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
     paces: dict[str, dict[str, int]]
     """
     each pace, slowest first, and the options it sets (a game's explicit options win over them)

@@ -251,7 +251,8 @@ def pace_option(ruleset: Ruleset) -> dict[str, Field]:
 class PacesSchema(Base):
     """The paces a table of a ruleset may choose when it is created (option ``pace``)."""
 
-    ruleset = fields.String(required=True, metadata={"example": "wordjam"})
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)),
+                            metadata={"example": "wordjam"})
     paces = fields.Dict(keys=fields.String(validate=validate.OneOf(PACES)), values=fields.Dict(
         keys=fields.String(), values=Int()), required=True, metadata={
         "description": "each pace, slowest first, and the options it sets (a game's explicit "
