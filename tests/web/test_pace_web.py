@@ -129,6 +129,7 @@ DECISION_SECONDS = 20
 
 
 @pytest.mark.deep
+@pytest.mark.timeout(3600)  # every window the player acts in takes 20 s: about half an hour
 def test_a_newcomer_taking_20_s_a_decision_never_gets_a_default_at_a_relaxed_word_jam(
         open_page, web_server):
     """A relaxed Word Jam against five bots, the player scripted through the page: each
@@ -164,6 +165,7 @@ def test_a_newcomer_taking_20_s_a_decision_never_gets_a_default_at_a_relaxed_wor
         before = version(page)
         page.get_by_role("button", name=shown[1], exact=True).first.click()
         decisions += 1
+        print(f"decision {decisions}: {shown[1]}", flush=True)
         page.wait_for_function(
             "v => Number(document.querySelector('.game').dataset.version) > v", arg=before,
             timeout=300_000)
