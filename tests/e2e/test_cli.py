@@ -64,7 +64,8 @@ def test_turandot_played_through_the_cli(live_server, player_file):
     games` lists it, finished."""
     script = "9 1\n2 1 b\n" + "\n" * 400
     assert not player_file.exists()
-    done = run_cli("play", "turandot", "--url", live_server, "--seed", "5", stdin=script)
+    done = run_cli("play", "turandot", "--url", live_server, "--seed", "5", "--pace", "none",
+                   stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert f"You are now the player Player on {live_server}; your credential is kept in " \
@@ -190,7 +191,7 @@ def test_word_jam_played_through_the_cli_with_the_default_table(live_server):
     the default everywhere else; the screen shows the coins, the forbidden letter, the theme,
     the cave column and the totals. The engine is found through IMPRESARIO_URL."""
     client = Client(live_server)
-    term = Terminal("play", "wordjam", "--seed", "3", "--option", "bot_seconds=1",
+    term = Terminal("play", "wordjam", "--seed", "3", "--pace", "none", "--option", "bot_seconds=1",
                     env={"IMPRESARIO_URL": live_server})
     try:
         typed = False
@@ -230,7 +231,8 @@ def test_muzicando_played_through_the_cli(live_server, argv, partner):
     """The board is drawn as a grid with the chosen card's cells lettered; in the team game the
     screen says who the partner is."""
     script = "p\n" + "\n" * 3200
-    done = run_cli("--url", live_server, "play", "muzicando", *argv, stdin=script)
+    done = run_cli("--url", live_server, "play", "muzicando", "--pace", "none", *argv,
+                   stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert ("your partner is Bruno (medium bot), seat 2" in out) is partner
@@ -357,6 +359,32 @@ def test_end_of_input_at_a_prompt_ends_cleanly(live_server):
     done = run_cli("play", "muzicando", "--url", live_server, "--seed", "2", stdin="")
     assert done.returncode == 1
     assert "No more input" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("argv, pace, bot_seconds", [
+    ((), "relaxed", 0), (("--pace", "fast"), "fast", 0), (("--pace", "none"), None, 0),
+    (("--pace", "fast", "--option", "bot_seconds=2"), "fast", 2)])
+def test_a_game_against_bots_is_relaxed_unless_the_player_chooses(live_server, argv, pace,
+                                                                   bot_seconds):
+    """``impresario play`` creates its game at the engine's pace against bots (relaxed),
+    another with --pace, none with --pace none; an explicit option wins over the pace."""
+    name = f"Pace {len(argv)} {pace}"
+    done = run_cli("play", "muzicando", "--url", live_server, "--seed", "2", "--name", name,
+                   *argv, stdin="")
+    assert done.returncode == 1 and "No more input" in done.stderr, done.stderr
+    games = Client(live_server).request("GET", "/v1/games", params={
+        "ruleset": "muzicando", "status": "playing", "limit": 100})["games"]
+    game = next(g for g in games if g["seats"][0]["name"] == name)
+    view = Client(live_server).request("GET", f"/v1/games/{game['id']}")
+    assert view.get("pace") == pace and game["options"].get("pace") == pace
+    assert view["bot_seconds"] == bot_seconds
+    assert view.get("move_seconds") == {"relaxed": 240, "fast": 30, None: None}[pace]
+
+
+def test_an_unknown_pace_is_refused_naming_the_paces(live_server):
+    done = run_cli("play", "turandot", "--url", live_server, "--pace", "slow", stdin="")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "relaxed, normal, fast" in done.stderr + done.stdout, done.stderr
 
 
 # ------------------------------------------------------------------------ watch
@@ -537,10 +565,12 @@ def english_left(text: str, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("argv, script", [
-    (["play", "wordjam", "--seed", "3", "--option", "bot_seconds=0"], "braccio\n" + "\n" * 400),
-    (["play", "turandot", "--seed", "5", "--name", "Giulia"], "9 1\n2 1 b\n" + "\n" * 400),
+    (["play", "wordjam", "--seed", "3", "--pace", "none", "--option", "bot_seconds=0"],
+     "braccio\n" + "\n" * 400),
+    (["play", "turandot", "--seed", "5", "--pace", "none", "--name", "Giulia"],
+     "9 1\n2 1 b\n" + "\n" * 400),
     (["play", "muzicando", "--mode", "individual", "--bots", "greedy,random", "--hands", "3",
-      "--seed", "6", "--name", "Giulia"], "p\n" + "\n" * 3200),
+      "--seed", "6", "--pace", "none", "--name", "Giulia"], "p\n" + "\n" * 3200),
 ])
 def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv, script):
     """LANG=it_IT picks Italian: the table, the prompts, the events, a refused choice and a

@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 CHROMIUM = os.environ.get("IMPRESARIO_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-VIEWPORTS = {"phone": {"width": 375, "height": 740}, "desktop": {"width": 1280, "height": 900}}
+VIEWPORTS = {"phone": {"width": 375, "height": 740}, "desktop": {"width": 1280, "height": 900},
+             "laptop": {"width": 1280, "height": 800}}
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 TIMEOUT_MS = 20_000
 

@@ -8,8 +8,8 @@ marshmallow: it is the standard library only (Word Jam's lexicon needs the optio
 
 from __future__ import annotations
 
-from .base import (GAME_OVER, ILLEGAL, KINDS, NOT_NOW, STALE, IllegalMove, InvalidOptions,
-                   MalformedMove, OutOfTurn, Refusal, Ruleset)
+from .base import (GAME_OVER, ILLEGAL, KINDS, NOT_NOW, PACE_AGAINST_BOTS, PACES, STALE,
+                   IllegalMove, InvalidOptions, MalformedMove, OutOfTurn, Refusal, Ruleset)
 from .muzicando import MUZICANDO
 from .turandot import TURANDOT
 from .wordjam import WORDJAM
@@ -23,4 +23,5 @@ def get_ruleset(name: str) -> Ruleset | None:
 
 __all__ = ["RULESETS", "get_ruleset", "Ruleset", "Refusal", "IllegalMove", "MalformedMove",
            "OutOfTurn",
-           "InvalidOptions", "KINDS", "ILLEGAL", "NOT_NOW", "STALE", "GAME_OVER"]
+           "InvalidOptions", "KINDS", "ILLEGAL", "NOT_NOW", "STALE", "GAME_OVER", "PACES",
+           "PACE_AGAINST_BOTS"]

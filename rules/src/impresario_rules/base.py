@@ -48,6 +48,14 @@ OVER = "finished"
 SETUP = "setup"
 
 
+#: the paces a game may be created at (the game option ``pace``), slowest first; what each
+#: means is each ruleset's (``Ruleset.paces``)
+PACES = ("relaxed", "normal", "fast")
+#: the pace a game against bots is created at when its player chooses none (the lobby's
+#: forms and "Play now", the terminal's ``impresario play``): a newcomer learns at the table
+PACE_AGAINST_BOTS = "relaxed"
+
+
 class Refusal(Exception):
     """A move (or options) the rules refuse. ``code`` is stable (clients branch on it);
     ``message`` is for humans; ``kind`` says what the refusal means (:data:`KINDS`); ``details``
@@ -360,6 +368,12 @@ class Ruleset:
     #: the longest a server bot thinks before a move, in seconds (the game option
     #: ``bot_seconds`` overrides it; 0: bots move as soon as it is their turn)
     bot_seconds: ClassVar[int] = 0
+
+    #: the paces a table may choose when a game is created (the game option ``pace``): each
+    #: pace (:data:`PACES`) names values of the game's timing options (the ruleset's windows,
+    #: the service's ``move_seconds`` and ``bot_seconds``), which the options given explicitly
+    #: override. Empty: the ruleset offers no pace
+    paces: ClassVar[Mapping[str, Mapping[str, int]]] = {}
 
     #: whether the game option ``move_seconds`` (one time for every move) applies: a ruleset
     #: with windows of its own (Word Jam's) has no such option, and its view no such field

@@ -42,7 +42,7 @@ from ._generated.operations import JSON
 from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
-from .errors import APIConnectionError, ImpresarioError
+from .errors import APIConnectionError, APIError, ImpresarioError
 from .i18n import N_, _, language, use
 from .language import DEFAULT_LANGUAGE, pick_language
 from .lobby import add_lobby_command, cmd_lobby
@@ -111,6 +111,27 @@ def parse_options(args: argparse.Namespace) -> dict[str, JSON] | None:
     return opts or None
 
 
+#: ``--pace none``: no pace, each option's own default
+NO_PACE = "none"
+
+
+def with_pace(client: Client, ruleset: str, pace: str | None,
+              options: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """The options of a game against bots at ``pace`` (None: the engine's pace against bots,
+    when it has paces; ``none``: no pace). An ``--option pace=...`` is left as given; the
+    engine refuses an unknown pace (invalid_pace, naming the paces)."""
+    if options and "pace" in options:
+        return options
+    if pace is None:
+        try:
+            pace = client.paces(ruleset)["against_bots"]
+        except APIError:  # an engine without paces: the options as given
+            return options
+    if pace == NO_PACE:
+        return options
+    return {**(options or {}), "pace": pace}
+
+
 def check_table(client: Client, ruleset: str, players: int, mode: str | None) -> None:
     """Refuse a table the ruleset cannot seat, saying what to pass (nothing is created)."""
     described = {r["name"]: r for r in client.rulesets()}
@@ -138,6 +159,7 @@ def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
     options = parse_options(args)
     client = Client(engine_url(args))
     check_table(client, ruleset, len(bots) + 1, args.mode if ruleset == "muzicando" else None)
+    options = with_pace(client, ruleset, getattr(args, "pace", None), options)
     console = console or Console()
     # the seat is the player's: the game is among `impresario games` on any device
     player = saved_player(client, player_file(args), make=args.name or _(DEFAULT_NAME),
@@ -360,6 +382,10 @@ def build_parser() -> argparse.ArgumentParser:
                       + "; " + _("also your player's name, when this game makes your player"))
     play.add_argument("--seed", type=int, default=None,
                       help=_("deal a given game again (default: a random deal)"))
+    play.add_argument("--pace", default=None,
+                      help=_("the table's pace: relaxed, normal or fast (how long each move "
+                             "or window lasts and the bots think; default: the engine's pace "
+                             "against bots, relaxed), or none for each option's own default"))
     play.add_argument("--option", action="append", metavar="KEY=VALUE",
                       help=_("a ruleset option, e.g. think_seconds=60 for wordjam (repeatable; "
                              "see GET /v1/rulesets)"))

@@ -138,6 +138,11 @@ class Client:
     def rulesets(self) -> list[models.Ruleset]:
         return ops.list_rulesets(self)["rulesets"]
 
+    def paces(self, ruleset: str) -> models.Paces:
+        """The paces a table of ``ruleset`` may choose (option ``pace``), what each sets, and
+        the pace for a game against bots."""
+        return ops.get_paces(self, ruleset)  # type: ignore[arg-type]
+
     def score_cast(self, singers: list[str], director: str | None, stage_elements: int = 0,
                    roles: list[str] | None = None) -> models.CalculatorResult:
         body: dict[str, ops.JSON] = {"singers": list(singers), "director": director,

@@ -40,6 +40,16 @@ class Muzicando(Ruleset):
     handlers = {"auction_bid": auction_bid, "auction_pass": auction_pass,
                 "choose_layout": choose_layout, "place": place, "pass": pass_move}
 
+    #: the paces a table may choose (docs/rules.md, "Paces"): the time for each move (a bid,
+    #: a layout, a card placed) and the longest a bot thinks. ``relaxed`` is for newcomers: four
+    #: minutes to read the board and place a card. Bots move at once at every pace: the table
+    #: marks every card placed since the player's last move, so none is missed
+    paces = {
+        "relaxed": {"move_seconds": 240, "bot_seconds": 0},
+        "normal": {"move_seconds": 90, "bot_seconds": 0},
+        "fast": {"move_seconds": 30, "bot_seconds": 0},
+    }
+
     # ------------------------------------------------------------------ setup
     def setup(self, players: int, options: dict[str, Any] | None, seed: int
               ) -> tuple[State, list[Event]]:

@@ -36,6 +36,17 @@ class Turandot(Ruleset):
     max_players = MAX_PLAYERS
     handlers = HANDLERS
 
+    #: the paces a table may choose (docs/rules.md, "Paces"): the time for each move (a bid,
+    #: a casting of six singers) and the longest a bot thinks. ``relaxed`` is for newcomers:
+    #: five minutes to read the singers and the director and to arrange a cast. Bots move at
+    #: once at every pace: the bids are sealed, and the table marks every move made since the
+    #: player's last, so a bot that waited would only keep the player waiting
+    paces = {
+        "relaxed": {"move_seconds": 300, "bot_seconds": 0},
+        "normal": {"move_seconds": 120, "bot_seconds": 0},
+        "fast": {"move_seconds": 45, "bot_seconds": 0},
+    }
+
     # ------------------------------------------------------------------ setup
     def setup(self, players: int, options: dict[str, Any] | None, seed: int
               ) -> tuple[State, list[Event]]:

@@ -183,6 +183,19 @@ class WordJam(Ruleset):
     #: delay of up to 20 seconds (at most 80% of the window); the game option bot_seconds
     #: changes it (0: at once)
     bot_seconds = 20
+    #: the paces a table may choose (docs/rules.md, "Paces"). ``normal`` is the options'
+    #: defaults. ``relaxed`` is for newcomers: every window leaves well over 20 seconds to read
+    #: the coins, the word or the bets and then click, and the bots take up to a minute to call
+    #: (at least 12 s: a newcomer may call first), so a turn is not over before it is read.
+    #: ``fast`` is for players who know the game (and tests)
+    paces = {
+        "relaxed": {"think_seconds": 240, "bet_seconds": 45, "thief_seconds": 60,
+                    "challenge_seconds": 40, "vote_seconds": 45, "bot_seconds": 60},
+        "normal": {"think_seconds": 120, "bet_seconds": 15, "thief_seconds": 20,
+                   "challenge_seconds": 10, "vote_seconds": 20, "bot_seconds": 20},
+        "fast": {"think_seconds": 60, "bet_seconds": 10, "thief_seconds": 15,
+                 "challenge_seconds": 6, "vote_seconds": 10, "bot_seconds": 8},
+    }
     #: the ``hard`` bot searches (``search.py``): the engine lets it think off the request path
     searching_bots = ("hard",)
     # leave_bot stays the base's: a player who leaves a game in play keeps the seat playing

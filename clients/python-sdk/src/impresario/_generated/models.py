@@ -918,7 +918,7 @@ class LobbyGame(TypedDict):
     """
     options: dict[str, str | int | bool | None]
     """
-    what a joiner wants to know of the options (`move_seconds`, `bot_seconds` and a turn-based game's `bank_seconds` and `bank_refill_seconds` when set, the ruleset's: first maestro, Word Jam's windows, Muzicando's mode and hands...); a long option (a custom catalogue or cave) as `custom`
+    what a joiner wants to know of the options (`move_seconds`, `bot_seconds` and a turn-based game's `bank_seconds` and `bank_refill_seconds` when set, the `pace` the table chose when it chose one, the ruleset's: first maestro, Word Jam's windows, Muzicando's mode and hands...); a long option (a custom catalogue or cave) as `custom`
     """
     has_bots: bool
     created: float
@@ -1030,6 +1030,10 @@ class MuzicandoGame(TypedDict):
     """
     the id of this finished game's rematch, once a player has asked for one (`POST /v1/games/{id}/rematch`)
     """
+    pace: NotRequired[Literal["relaxed", "normal", "fast"]]
+    """
+    the pace the table chose at its creation (option `pace`; only in a game created with one): its timing options are the pace's, but for those given explicitly
+    """
     bank_seconds: NotRequired[int]
     """
     a turn-based game's time bank: what each seat starts with (only in a game with the option)
@@ -1126,6 +1130,10 @@ class MuzicandoOptions(TypedDict):
     bank_refill_seconds: NotRequired[int | None]
     """
     what each move a seat makes itself gives back to its bank, never above bank_seconds (default 0; needs bank_seconds) (invalid_bank_refill_seconds)
+    """
+    pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
+    """
+    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/muzicando/paces; relaxed: move_seconds 240, bot_seconds 0; normal: move_seconds 90, bot_seconds 0; fast: move_seconds 30, bot_seconds 0); without it, every option's own default (invalid_pace)
     """
 
 
@@ -1316,6 +1324,18 @@ class OptionDoc(TypedDict):
     the value a game takes when the option is left out (any JSON value)
     """
     description: str
+
+
+class Paces(TypedDict):
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    paces: dict[str, dict[str, int]]
+    """
+    each pace, slowest first, and the options it sets (a game's explicit options win over them)
+    """
+    against_bots: Literal["relaxed", "normal", "fast"]
+    """
+    the pace the engine's own clients choose for a game against bots when the player chooses none
+    """
 
 
 class PassMove(TypedDict):
@@ -1974,6 +1994,10 @@ class TurandotGame(TypedDict):
     """
     the id of this finished game's rematch, once a player has asked for one (`POST /v1/games/{id}/rematch`)
     """
+    pace: NotRequired[Literal["relaxed", "normal", "fast"]]
+    """
+    the pace the table chose at its creation (option `pace`; only in a game created with one): its timing options are the pace's, but for those given explicitly
+    """
     bank_seconds: NotRequired[int]
     """
     a turn-based game's time bank: what each seat starts with (only in a game with the option)
@@ -2046,6 +2070,10 @@ class TurandotOptions(TypedDict):
     bank_refill_seconds: NotRequired[int | None]
     """
     what each move a seat makes itself gives back to its bank, never above bank_seconds (default 0; needs bank_seconds) (invalid_bank_refill_seconds)
+    """
+    pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
+    """
+    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/turandot/paces; relaxed: move_seconds 300, bot_seconds 0; normal: move_seconds 120, bot_seconds 0; fast: move_seconds 45, bot_seconds 0); without it, every option's own default (invalid_pace)
     """
 
 
@@ -2392,6 +2420,10 @@ class WordJamGame(TypedDict):
     """
     the id of this finished game's rematch, once a player has asked for one (`POST /v1/games/{id}/rematch`)
     """
+    pace: NotRequired[Literal["relaxed", "normal", "fast"]]
+    """
+    the pace the table chose at its creation (option `pace`; only in a game created with one): its timing options are the pace's, but for those given explicitly
+    """
     ruleset: Literal["wordjam"]
     turn: int
     """
@@ -2580,6 +2612,10 @@ class WordJamOptions(TypedDict):
     bot_seconds: NotRequired[int | None]
     """
     the longest a bot seat thinks before a move (default: Word Jam 20, others 0, at once) (invalid_bot_seconds)
+    """
+    pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
+    """
+    the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/wordjam/paces; relaxed: think_seconds 240, bet_seconds 45, thief_seconds 60, challenge_seconds 40, vote_seconds 45, bot_seconds 60; normal: think_seconds 120, bet_seconds 15, thief_seconds 20, challenge_seconds 10, vote_seconds 20, bot_seconds 20; fast: think_seconds 60, bet_seconds 10, thief_seconds 15, challenge_seconds 6, vote_seconds 10, bot_seconds 8); without it, every option's own default (invalid_pace)
     """
 
 

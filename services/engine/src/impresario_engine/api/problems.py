@@ -63,6 +63,7 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "createDeviceCode": (LIMITED, STORE, ME),
     "claimDeviceCode": (LIMITED, STORE, BODY, {401: ("invalid_device_code",)}),
     "getRuleset": (LIMITED, {404: ("ruleset_not_found",)}),
+    "getPaces": (LIMITED, {404: ("ruleset_not_found",)}),
     "scoreTurandotCast": (LIMITED, BODY, {422: ("not_a_permutation", "unknown_director",
                                                "unknown_singer", *RULESETS["turandot"]
                                                .refusals.calculator)}),
@@ -82,7 +83,7 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
     "createGame": (LIMITED, STORE, BODY, IDEMPOTENT, ME, {
         404: ("ruleset_not_found",),
         422: _rules("options", "invalid_move_seconds", "invalid_bot_seconds",
-                    "invalid_bank_seconds", "invalid_bank_refill_seconds"),
+                    "invalid_bank_seconds", "invalid_bank_refill_seconds", "invalid_pace"),
         429: ("create_rate_limited",), 503: ("id_collision",)}),
     "listGames": (LIMITED, STORE, {400: ("invalid_filter", "invalid_limit", "invalid_cursor",
                                          "cursor_expired")}),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from impresario_rules import RULESETS
+from impresario_rules import PACE_AGAINST_BOTS, RULESETS
 from impresario_rules.turandot.cards import DEFAULT, DIRECTORS
 from impresario_rules.turandot.scoring import best_arrangement, score_cast
 from impresario_rules.wordjam import word_value
@@ -42,6 +42,27 @@ def get_ruleset(ruleset: str):
     if found is None:
         raise ApiError(404, "ruleset_not_found", f"there is no ruleset {ruleset!r}")
     return json_response(found.describe())
+
+
+@blp.route("/<ruleset>/paces", methods=["GET"], parameters=[{
+    "in": "path", "name": "ruleset", "required": True,
+    "schema": {"type": "string", "enum": sorted(RULESETS)}}])
+@blp.doc(operationId="getPaces")
+@blp.response(200, s.PacesSchema, description="The paces a table may choose, and what each sets")
+@problems(404, blueprint=blp)
+def get_paces(ruleset: str):
+    """List a ruleset's paces
+
+    The values of the option `pace` a game may be created with, each with the timing options
+    it sets (explicit options win over them), and the pace the engine's lobby and terminal
+    client choose for a game against bots.
+    """
+    found = RULESETS.get(ruleset)
+    if found is None:
+        raise ApiError(404, "ruleset_not_found", f"there is no ruleset {ruleset!r}")
+    return json_response({"ruleset": found.name,
+                          "paces": {name: dict(values) for name, values in found.paces.items()},
+                          "against_bots": PACE_AGAINST_BOTS})
 
 
 @blp.route("/turandot/score", methods=["POST"])

@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from impresario_rules import RULESETS
 from impresario_rules import declare as D
-from impresario_rules.base import Ruleset
+from impresario_rules.base import PACE_AGAINST_BOTS, PACES, Ruleset
 from impresario_rules.declare import Field
 from impresario_rules.wordjam.state import NOT_IN_DICTIONARY
 from impresario_rules.wordjam.words import (CONSONANTS, EMPTY, FORBIDDEN_CONSONANT,
@@ -115,6 +115,9 @@ GAME_BASE: dict[str, Field] = {
     "rematch": D.Str(nullable=True, description="the id of this finished game's rematch, once a "
                                                 "player has asked for one (`POST "
                                                 "/v1/games/{id}/rematch`)"),
+    "pace": D.Str(required=False, enum=PACES, description=(
+        "the pace the table chose at its creation (option `pace`; only in a game created "
+        "with one): its timing options are the pace's, but for those given explicitly")),
     "bank_seconds": D.Int(required=False, description=(
         "a turn-based game's time bank: what each seat starts with (only in a game with the "
         "option)")),
@@ -226,9 +229,38 @@ def options_shape(ruleset: Ruleset) -> D.Shape:
     """``ruleset``'s declared options with the options the service reads itself."""
     options = ruleset.declarations.options
     return options.extended(options.name, {
-        name: D.Int(required=False, nullable=True, minimum=low, maximum=high, judged=True,
-                    description=f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})")
-        for name, (low, high) in seconds_settings(ruleset).items()})
+        **{name: D.Int(required=False, nullable=True, minimum=low, maximum=high, judged=True,
+                       description=f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})")
+           for name, (low, high) in seconds_settings(ruleset).items()},
+        **pace_option(ruleset)})
+
+
+def pace_option(ruleset: Ruleset) -> dict[str, Field]:
+    """The option ``pace``, for the spec: the paces ``ruleset`` offers and what each sets."""
+    if not ruleset.paces:
+        return {}
+    sets = "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in values.items())
+                     for name, values in ruleset.paces.items())
+    return {"pace": D.Str(required=False, nullable=True, enum=tuple(ruleset.paces), judged=True,
+                          description=(
+        f"the table's pace: values of its timing options, under those given explicitly "
+        f"(GET /v1/rulesets/{ruleset.name}/paces; {sets}); without it, every option's own "
+        f"default (invalid_pace)"))}
+
+
+class PacesSchema(Base):
+    """The paces a table of a ruleset may choose when it is created (option ``pace``)."""
+
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)),
+                            metadata={"example": "wordjam"})
+    paces = fields.Dict(keys=fields.String(validate=validate.OneOf(PACES)), values=fields.Dict(
+        keys=fields.String(), values=Int()), required=True, metadata={
+        "description": "each pace, slowest first, and the options it sets (a game's explicit "
+                       "options win over them)",
+        "example": {"relaxed": {"move_seconds": 300, "bot_seconds": 0}}})
+    against_bots = fields.String(required=True, validate=validate.OneOf(PACES), metadata={
+        "description": "the pace the engine's own clients choose for a game against bots when "
+                       "the player chooses none", "example": PACE_AGAINST_BOTS})
 
 
 class CreateGameSchema(Base):

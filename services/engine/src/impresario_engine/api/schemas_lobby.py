@@ -37,7 +37,8 @@ class LobbyGameSchema(Base):
         required=True, metadata={
         "description": "what a joiner wants to know of the options (`move_seconds`, "
                        "`bot_seconds` and a turn-based game's `bank_seconds` and "
-                       "`bank_refill_seconds` when set, the "
+                       "`bank_refill_seconds` when set, the `pace` the table chose "
+                       "when it chose one, the "
                        "ruleset's: first maestro, Word Jam's windows, Muzicando's mode and "
                        "hands...); a long option (a custom catalogue or cave) as `custom`"})
     has_bots = StrictBool(required=True)

@@ -79,6 +79,34 @@ def split_options(options: dict[str, Any] | None, ruleset: Ruleset
     return core, settings
 
 
+# The pace a table chooses when a game is created (option ``pace``; docs/api.md, docs/rules.md):
+# a name for values of the game's timing options, each ruleset's own (``Ruleset.paces``). The
+# pace's values go under the options given explicitly (explicit wins), and the game keeps the
+# pace in its settings (``settings["pace"]``), which its view and its entry in the list show.
+# A game created without a pace is untouched by any of it.
+PACE = "pace"
+
+
+def with_pace(options: dict[str, Any] | None, ruleset: Ruleset
+              ) -> tuple[dict[str, Any] | None, str | None]:
+    """``options`` with the chosen pace's values under the ones given explicitly, and the pace
+    (None, and the options as given, when none is chosen). An unknown pace is refused
+    (``invalid_pace``, naming the paces)."""
+    if not isinstance(options, dict) or PACE not in options:
+        return options, None
+    rest = dict(options)
+    pace = rest.pop(PACE)
+    if pace is None:
+        return rest, None
+    values = ruleset.paces.get(pace) if isinstance(pace, str) else None
+    if values is None:
+        names = ", ".join(ruleset.paces)
+        raise Refused("invalid_pace", INVALID,
+                      f"pace must be one of {names} ({ruleset.title}), not {pace!r}",
+                      errors={"options": {PACE: [f"must be one of {names}"]}})
+    return {**values, **rest}, pace
+
+
 # A turn-based game's time bank (options bank_seconds, bank_refill_seconds; docs/api.md): each
 # seat has move_seconds for a move, then draws on its bank; when its own move is made, what it
 # drew is gone and bank_refill_seconds come back, never above bank_seconds. A seat whose bank

@@ -45,7 +45,7 @@ from typing import Any
 from impresario_rules import RULESETS
 
 from ..store.lobby import list_key
-from .clock import FINISHED, OPEN, PLAYING
+from .clock import FINISHED, OPEN, PACE, PLAYING
 from .errors import MALFORMED, Refused
 
 STATUSES = (OPEN, PLAYING, FINISHED)
@@ -97,6 +97,9 @@ def summary(doc: dict[str, Any], version: int) -> dict[str, Any]:
         seconds = doc["settings"].get(name)
         if seconds is not None:
             options[name] = seconds
+    pace = doc["settings"].get(PACE)
+    if pace is not None:  # the pace the table chose (a joiner wants to know it too)
+        options[PACE] = pace
     return {
         "v": version, "id": doc["id"], "r": doc["ruleset"], "s": doc["status"],
         "p": bool(doc["settings"].get("private")), "n": doc["players"],

@@ -10,7 +10,7 @@ from typing import Any
 from impresario_rules import RULESETS, Ruleset
 from impresario_rules.base import redact_event
 
-from .clock import BANKS, OPEN, PLAYING, bot_seconds, deadlines
+from .clock import BANKS, OPEN, PACE, PLAYING, bot_seconds, deadlines
 from .record import who_acts
 from .seating import seats_taken
 
@@ -77,6 +77,9 @@ def table_fields(doc: dict[str, Any], version: int, rematch: str | None, status:
     if not RULESETS[doc["ruleset"]].move_seconds:
         del out["move_seconds"]  # the ruleset has windows of its own
     settings = doc["settings"]
+    pace = settings.get(PACE)
+    if pace is not None:  # the pace the table chose at its creation (only when it chose one)
+        out[PACE] = pace
     full = settings.get("bank_seconds")
     if full is not None:  # a turn-based game: each seat's bank as its turn began
         banks = doc.get(BANKS)

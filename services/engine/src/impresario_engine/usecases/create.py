@@ -12,7 +12,7 @@ from impresario_rules import RULESETS
 
 from ..store import StoreError
 from ..table.access import HOST, new_game_id, new_token, token_hash
-from ..table.clock import split_options
+from ..table.clock import PACE, split_options, with_pace
 from ..table.errors import BUSY, INVALID, NOT_FOUND, Refused
 from ..table.views import game_view
 from . import idempotency, upkeep
@@ -45,8 +45,11 @@ def create_game(engine: Engine, ruleset_name: str, players: int, seed: int | Non
         raise Refused("invalid_players", INVALID,
                       f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
                       f"players, not {players}")
+    options, pace = with_pace(options, ruleset)
     core_options, settings = split_options(options, ruleset)
     settings["private"] = bool(private)
+    if pace is not None:
+        settings[PACE] = pace
     if rated is not None:
         settings["rated"] = rated
     seeded = seed is not None

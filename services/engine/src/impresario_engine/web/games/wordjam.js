@@ -1,7 +1,7 @@
 // Word Jam's table: the coin consonants and the forbidden one, the theme card, the cave, and a
 // panel for whatever the player may do now (call Open Sesame, challenge, vote, bet, steal),
 // with the engine's own messages when a word is refused.
-import { html, useEffect, useState } from "../lib.js";
+import { html, useEffect, useRef, useState } from "../lib.js";
 import { Problem } from "../shared/api.js";
 import { LANGUAGES, listNames, nameOf, titleCase } from "../shared/format.js";
 import { has, language, phaseName, t } from "../shared/i18n.js";
@@ -158,14 +158,28 @@ function ThiefPanel({ view, space, act, busy, checkWord }) {
   </form>`;
 }
 
+/** A short window's panel (a challenge, a vote, a bet, a side): brought on screen when the
+ * window opens, so what must be clicked in it is visible without scrolling (at 1280×800 it
+ * opens below the board). Once per window (``key``): a player who scrolls away stays there. */
+function OnScreen({ children }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (el && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+  }, []);
+  return html`<div ref=${ref} class="on-screen" data-testid="window-panel">${children}</div>`;
+}
+
 function MyMove({ view, actions, act, busy, checkWord }) {
   if (!actions || !actions.moves.length) return null;
   const find = (t) => actions.moves.find((m) => m.type === t);
+  const windowKey = `${view.phase}-${view.turn}-${view.extra_turn || 0}-${view.challenge ? view.challenge.word_id : ""}`;
+  const onScreen = (panel) => html`<${OnScreen} key=${windowKey}>${panel}<//>`;
   if (find("open_sesame")) return html`<${CallPanel} key=${`call-${view.turn}`} view=${view} space=${find("open_sesame")} act=${act} busy=${busy} canPass=${Boolean(find("no_call"))} checkWord=${checkWord} />`;
-  if (find("challenge") || find("no_challenge")) return html`<${ChallengePanel} view=${view} space=${find("challenge") || { ...find("no_challenge"), word: view.challenge && view.challenge.word, value: view.challenge && view.challenge.value, author: view.challenge && view.challenge.seat, about: view.challenge && view.challenge.about }} act=${act} busy=${busy} />`;
-  if (find("vote")) return html`<${VotePanel} view=${view} space=${find("vote")} act=${act} busy=${busy} />`;
-  if (find("bet")) return html`<${SidePanel} view=${view} kind="bet" act=${act} busy=${busy} />`;
-  if (find("choose_side")) return html`<${SidePanel} view=${view} kind="choose_side" act=${act} busy=${busy} />`;
+  if (find("challenge") || find("no_challenge")) return onScreen(html`<${ChallengePanel} view=${view} space=${find("challenge") || { ...find("no_challenge"), word: view.challenge && view.challenge.word, value: view.challenge && view.challenge.value, author: view.challenge && view.challenge.seat, about: view.challenge && view.challenge.about }} act=${act} busy=${busy} />`);
+  if (find("vote")) return onScreen(html`<${VotePanel} view=${view} space=${find("vote")} act=${act} busy=${busy} />`);
+  if (find("bet")) return onScreen(html`<${SidePanel} view=${view} kind="bet" act=${act} busy=${busy} />`);
+  if (find("choose_side")) return onScreen(html`<${SidePanel} view=${view} kind="choose_side" act=${act} busy=${busy} />`);
   if (find("thief_word") || find("thief_pass")) return html`<${ThiefPanel} key=${`thief-${view.turn}`} view=${view} space=${find("thief_word") || {}} act=${act} busy=${busy} checkWord=${checkWord} />`;
   return null;
 }

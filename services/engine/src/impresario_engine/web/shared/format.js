@@ -1,6 +1,6 @@
 // Pure helpers shared by the pages (no DOM, no network): tested in the browser by
 // tests/web/test_helpers.py. Their words come from the catalogues (i18n.js).
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** "#/game/abc?spectator=x" → {page: "game", id: "abc", query: {spectator: "x"}}; another
  * device's link, "#claim=CODE", → {page: "claim", id: null, query: {code: "CODE"}} */
@@ -118,10 +118,16 @@ export function bankLeft(view, seat, now) {
 /** Word Jam's languages (option language), by their codes: the catalogue's key of each. */
 export const LANGUAGES = { it: "format.lang_it", en: "format.lang_en" };
 
+/** A table's pace (option pace) in words: "relaxed pace". */
+export function paceText(pace) {
+  return t("format.pace", { pace: has(`pace.${pace}`) ? t(`pace.${pace}`) : pace });
+}
+
 /** A list item's options in words: what a player deciding to join wants to know. */
 export function gameSummary(game) {
   const o = game.options || {};
   const parts = [t("format.seats_taken", { taken: game.seats_taken, total: game.seats_total })];
+  if (o.pace) parts.push(paceText(o.pace));
   if (typeof o.move_seconds === "number") parts.push(t("format.per_move", { time: secondsText(o.move_seconds) }));
   if (typeof o.bank_seconds === "number") parts.push(t("format.bank", { time: secondsText(o.bank_seconds), refill: secondsText(o.bank_refill_seconds || 0) }));
   if (game.ruleset === "wordjam" && typeof o.think_seconds === "number") parts.push(t("format.to_find_word", { time: secondsText(o.think_seconds) }));

@@ -8,7 +8,7 @@
 import { html, useCallback, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, isStale, Problem, serverNow } from "./api.js";
 import { follow } from "./feed.js";
-import { bankLeft, durationText, listNames, nameOf, nextDeadline, pendingOf, RULESET_TITLES, route, titleCase } from "./format.js";
+import { bankLeft, durationText, listNames, nameOf, nextDeadline, paceText, pendingOf, RULESET_TITLES, route, titleCase } from "./format.js";
 import { forgetSeat, remember, seatOf, setFlash, storedPlayer, takeFlash } from "./store.js";
 import { Alert, botLevel, Countdown, DialogRule, focusHeading, focusLost } from "./ui.js";
 import { onLanguage, t } from "./i18n.js";
@@ -292,7 +292,8 @@ export function GamePage({ id, query }) {
     <div class="game-head">
       <h1>${title} <small>${module ? module.status(view) : view.status}</small>
         ${view.private && html`<span class="badge">${t("game.private")}</span>`}
-        ${view.seeded && html`<span class="badge badge-practice" title=${t("game.practice_title")}>${t("game.practice")}</span>`}</h1>
+        ${view.seeded && html`<span class="badge badge-practice" title=${t("game.practice_title")}>${t("game.practice")}</span>`}
+        <${PaceBadge} view=${view} /></h1>
       <${FeedStatus} feed=${feed} status=${view.status} />
     </div>
     <p class="who">${me !== null ? html`${t("game.you_are")} <strong>${nameOf(view, me)}</strong>.` : spectator ? t("game.watching_link") : t("game.watching")}</p>
@@ -316,6 +317,12 @@ export function GamePage({ id, query }) {
     ${module && html`<${RulesHost} title=${title} />`}
     ${view.status === "playing" && me !== null && seatToken && !elsewhere && html`<${LeaveGame} view=${view} id=${id} me=${me} seatToken=${seatToken} leave=${leave} />`}
   </div><//>`;
+}
+
+/** The pace the table chose at its creation (option pace), when it chose one. */
+function PaceBadge({ view }) {
+  if (!view.pace) return null;
+  return html`<span class="badge badge-pace" data-testid="pace" title=${t("game.pace_title")}>${paceText(view.pace)}</span>`;
 }
 
 /** What the other seats did since this seat last moved, newest last, each line flashing once as

@@ -4,7 +4,7 @@
 // player this browser is (shared/players.js), so they are the player's on every device.
 import { html, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, Problem, withQuery } from "./api.js";
-import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine } from "./format.js";
+import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine, secondsText } from "./format.js";
 import { playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
 import { Alert, botLevel } from "./ui.js";
 import { t } from "./i18n.js";
@@ -14,9 +14,9 @@ import { MyGames, PlayerCard, QuickMatch } from "./mine.js";
 const BLURBS = { turandot: "lobby.blurb_turandot", wordjam: "lobby.blurb_wordjam", muzicando: "lobby.blurb_muzicando" };
 const FALLBACK_BOTS = { turandot: ["easy", "medium", "hard"], wordjam: ["easy", "medium"], muzicando: ["easy", "medium"] };
 export const BOT_NAMES = ["Robo", "Rita", "Rex", "Ruby", "Rolf", "Rosa", "Remo", "Rina", "Raul", "Reva", "Ravi"];
-// "Play now": a game a newcomer can finish in one sitting. Word Jam's bots think as long as the
-// engine has them think (up to 20 s: a newcomer may call first); Muzicando: one hand dealt by
-// each player, everyone for themselves.
+// "Play now": a game a newcomer can finish in one sitting, at the engine's pace against bots
+// (relaxed: windows a newcomer can read in, bots that leave time to call first); Muzicando: one
+// hand dealt by each player, everyone for themselves.
 export const QUICK = {
   turandot: { players: 4, options: {} },
   wordjam: { players: 5, options: {} },
@@ -27,6 +27,35 @@ let rulesetCache = null;
 export async function rulesets() {
   if (!rulesetCache) rulesetCache = call("GET", "/v1/rulesets").then((r) => r.data.rulesets);
   return rulesetCache;
+}
+
+// The paces a table may choose (option pace): the engine's, by ruleset (GET
+// /v1/rulesets/{ruleset}/paces): each pace's options, and the pace for a game against bots.
+const paceCache = {};
+export function pacesOf(ruleset) {
+  if (!paceCache[ruleset]) {
+    paceCache[ruleset] = call("GET", `/v1/rulesets/${encodeURIComponent(ruleset)}/paces`)
+      .then((r) => r.data).catch(() => { delete paceCache[ruleset]; return null; });
+  }
+  return paceCache[ruleset];
+}
+
+/** The options a game is created with at ``pace`` (none: ``options`` as they are). */
+export function withPace(options, pace) {
+  return pace ? { ...options, pace } : options;
+}
+
+/** The form's pace: relaxed (the engine's pace against bots) when a seat is a bot, else none
+ * (each option as the form sets it) until the player chooses. */
+function PaceField({ prefix, paces, pace, setPace }) {
+  if (!paces) return null;
+  return html`<div class="field">
+    <label for=${`${prefix}-pace`}>${t("lobby.pace")}</label>
+    <select id=${`${prefix}-pace`} value=${pace} onChange=${(e) => setPace(e.target.value)}>
+      <option value="">${t("lobby.pace_none")}</option>
+      ${Object.keys(paces.paces).map((p) => html`<option value=${p}>${t(`pace.${p}`)}</option>`)}
+    </select>
+  </div>`;
 }
 
 /** The ruleset's bot levels, the default first (``medium``: a fair game for a newcomer), then
@@ -164,6 +193,20 @@ function optionFields(ruleset, players) {
   return [];
 }
 
+/** The form's fields with the pace's values as their starting values (a field the player
+ * leaves as it is is not sent: the pace sets it; one changed wins over the pace). */
+function paced(fields, paces, pace) {
+  const values = pace && paces ? paces.paces[pace] || {} : {};
+  return fields.map((f) => {
+    if (!(f.key in values)) return f;
+    const initial = values[f.key];
+    const choices = f.choices && !f.choices.some((c) => Number(c.value) === values[f.key])
+      ? f.choices.concat({ value: String(values[f.key]), label: t("opt.bot_seconds_upto", { n: values[f.key] }) })
+      : f.choices;
+    return { ...f, initial, choices };
+  });
+}
+
 const HANDLED = {
   turandot: ["first_maestro", "catalogue"],
   wordjam: ["think_seconds", "bet_seconds", "thief_seconds", "challenge_seconds", "vote_seconds", "bot_seconds", "language", "dictionary", "no_visible_objects", "cave"],
@@ -194,7 +237,11 @@ function CreateForm({ ruleset, name, onCancel }) {
   const [values, setValues] = useState({});
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  const fields = optionFields(ruleset.name, players).concat(otherOptions(ruleset));
+  const [paces, setPaces] = useState(null);
+  const [chosenPace, setPace] = useState(null);
+  useEffect(() => { pacesOf(ruleset.name).then(setPaces); }, [ruleset.name]);
+  const pace = chosenPace !== null ? chosenPace : paces && bots > 0 ? paces.against_bots : "";
+  const fields = paced(optionFields(ruleset.name, players).concat(otherOptions(ruleset)), paces, pace);
   const value = (f) => (f.key in values ? values[f.key] : f.initial);
   const current = Object.fromEntries(fields.map((f) => [f.key, value(f)]));
   const prefix = `create-${ruleset.name}`;
@@ -210,6 +257,7 @@ function CreateForm({ ruleset, name, onCancel }) {
       if (f.number && v !== "random") v = Number(v);
       if (v !== f.initial || f.key === "hands") options[f.key] = v;
     }
+    if (pace) options.pace = pace;
     if (moveSeconds) options.move_seconds = Number(moveSeconds);
     if (moveSeconds && bankSeconds && Number(moveSeconds) >= 3600) {
       // a turn-based table: the bank, and an hour back for each move a player makes
@@ -242,10 +290,12 @@ function CreateForm({ ruleset, name, onCancel }) {
         ${botsOf(ruleset).map((b) => html`<option value=${b}>${botLevel(b)}</option>`)}
       </select>
     </div>
+    <${PaceField} prefix=${prefix} paces=${paces} pace=${pace} setPace=${setPace} />
     ${ruleset.name !== "wordjam" && html`<div class="field">
       <label for=${`${prefix}-move`}>${t("lobby.time_per_move")}</label>
       <select id=${`${prefix}-move`} value=${moveSeconds} onChange=${(e) => setMoveSeconds(e.target.value)}>
-        <option value="">${t("lobby.no_limit")}</option>
+        <option value="">${pace && paces && paces.paces[pace].move_seconds
+          ? t("lobby.pace_sets", { time: secondsText(paces.paces[pace].move_seconds) }) : t("lobby.no_limit")}</option>
         <option value="30">${t("format.seconds", { n: 30 })}</option>
         <option value="60">${t("format.minutes", { n: 1 })}</option>
         <option value="120">${t("format.minutes", { n: 2 })}</option>
@@ -301,7 +351,9 @@ function RulesetCard({ ruleset, name }) {
     if (!name.trim()) { setError(t("lobby.name_first_top")); document.getElementById("player-name").focus(); return; }
     setBusy(true); setError(null);
     try {
-      const id = await startTable({ ruleset, players: quick.players, options: quick.options, isPrivate: false,
+      const paces = await pacesOf(ruleset.name);  // against bots: the engine's pace for it
+      const options = withPace(quick.options, paces && paces.against_bots);
+      const id = await startTable({ ruleset, players: quick.players, options, isPrivate: false,
         name: name.trim(), bots: quick.players - 1, botKind: botsOf(ruleset)[0] });
       location.hash = route("game", id);
     } catch (err) { startFailed(err, setError); } finally { setBusy(false); }
