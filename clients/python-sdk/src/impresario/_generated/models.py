@@ -1945,6 +1945,10 @@ class TurandotFinalScore(TypedDict):
     dummy: DummyScore | None
     winners: list[int]
     dummy_wins: bool
+    places: NotRequired[list[int]]
+    """
+    each player's place, in the order of players (1 best): by total, a tie broken by stars alone, players still tied sharing the place; served by the engine
+    """
 
 
 class TurandotGame(TypedDict):
@@ -2073,6 +2077,10 @@ class TurandotScore(TypedDict):
     dummy: DummyScore | None
     winners: list[int]
     dummy_wins: bool
+    places: NotRequired[list[int]]
+    """
+    each player's place, in the order of players (1 best): by total, a tie broken by stars alone, players still tied sharing the place; served by the engine
+    """
 
 
 class TurnSkippedEvent(TypedDict):
