@@ -43,11 +43,14 @@ export function describeEvent(module, e, view, live = false) {
   }
 }
 
-/** The moves other seats made after ``since`` (the last event this seat had seen when it last
- * moved): the events of a seat that is not ``me``, the table's own (seats, rematches) left out. */
-export function othersSince(events, since, me) {
+/** What happened after ``since`` (the last event this seat had seen when it last moved): the
+ * events of a seat that is not ``me``, the table's own (seats, rematches) left out, and the
+ * seat's own results the ruleset names (``module.resultFor``: a tie, a card it was given). */
+export function othersSince(events, since, me, module = null) {
   if (me === null || me === undefined || since === null || since === undefined) return [];
-  return events.filter((e) => e.seq > since && typeof e.seat === "number" && e.seat !== me && !SEATING.has(e.type));
+  const mine = (e) => Boolean(module && module.resultFor && module.resultFor(e, me));
+  return events.filter((e) => e.seq > since && !SEATING.has(e.type)
+    && ((typeof e.seat === "number" && e.seat !== me) || mine(e)));
 }
 
 export function GamePage({ id, query }) {
@@ -277,13 +280,18 @@ export function GamePage({ id, query }) {
   }, [view, elsewhere]);
 
   if (!view) {
-    return html`<div><h1>${t("game.loading")}</h1><${Alert} message=${error} /></div>`;
+    // a table that cannot be shown (a bad link, an expired table) says so, not "Loading", and
+    // leads back to the lobby
+    return error
+      ? html`<div data-testid="game-unavailable"><h1>${t("game.unavailable")}</h1><${Alert} message=${error} />
+          <p><a class="button primary" href="#/">${t("nav.back_lobby")}</a></p></div>`
+      : html`<div><h1>${t("game.loading")}</h1></div>`;
   }
   const me = view.you ? view.you.seat : null;
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
-  const recent = view.status === "playing" ? othersSince(events, lookedAt, me) : [];
+  const recent = view.status === "playing" ? othersSince(events, lookedAt, me, module) : [];
   // the tables' dialogs ask for the seat's move: the rule behind it at their foot
   const asked = mine ? pendingOf(view, me).kinds : [];
   const dialogRule = module ? () => html`<${WhyLink} ruleset=${view.ruleset} kinds=${asked} phase=${view.phase} />` : null;
@@ -329,14 +337,15 @@ function RecentMoves({ recent, view, module }) {
   </section>`;
 }
 
-/** The rules in a minute: open the first time this browser plays a ruleset, folded after; the
- * full rules (shared/rules.js) one click beside it. */
+/** The rules in a minute: folded, so the table stays in view, unless the player opened them at
+ * this ruleset's last table (this browser remembers it); the full rules (shared/rules.js) one
+ * click beside it. */
 function HowToPlay({ ruleset, title, module }) {
-  const key = `impresario:seen:${ruleset}`;
-  const [first] = useState(() => { try { return !localStorage.getItem(key); } catch { return false; } });
-  useEffect(() => { try { localStorage.setItem(key, "1"); } catch { /* private mode */ } }, [key]);
+  const key = `impresario:how-to-open:${ruleset}`;
+  const [open] = useState(() => { try { return localStorage.getItem(key) === "1"; } catch { return false; } });
+  const toggled = (e) => { try { localStorage.setItem(key, e.currentTarget.open ? "1" : "0"); } catch { /* private mode */ } };
   return html`<div class="how-to-wrap">
-    <details class="card how-to" open=${first}>
+    <details class="card how-to" open=${open} onToggle=${toggled}>
       <summary>${t("game.how_to", { game: title })}</summary>
       <${module.HowTo} />
     </details>

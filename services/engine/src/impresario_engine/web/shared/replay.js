@@ -8,6 +8,7 @@ import { seatOf } from "./store.js";
 import { Alert } from "./ui.js";
 import { GAMES } from "./game.js";
 import { has, t } from "./i18n.js";
+import { RulesHost } from "./rules.js";
 
 /** A move's type and field names in the page's language (`replay.move.<type>`,
  * `replay.field.<name>`), else the engine's own; a value in the ruleset's words where its
@@ -78,5 +79,6 @@ export function ReplayPage({ id, query }) {
     ${frame && module && html`<${module.Table} view=${frame.game} actions=${null} act=${async () => t("replay.is_replay")} busy=${true}
         me=${frame.seat} events=${[]} />`}
     ${frame && module && frame.step === total && html`<section class="card"><h2>${t("final.title")}</h2><${module.Score} view=${frame.game} score=${replay.score} /></section>`}
+    ${module && html`<${RulesHost} title=${RULESET_TITLES[replay.ruleset] || replay.ruleset} />`}
   </div>`;
 }
