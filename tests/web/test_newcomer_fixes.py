@@ -129,7 +129,8 @@ def test_turandot_finished_table_ranks_every_player_and_leads_to_the_tie_break(o
     score = api(web_server, "GET", f"/v1/games/{gid}", token)["score"]
     keys = [(p["total"], p["lines"]["stars"]) for p in score["players"]]
     expected = [1 + sum(1 for k in keys if k > key) for key in keys]
-    assert score["places"] == expected
+    assert api(web_server, "GET", f"/v1/games/{gid}/places", token) == {
+        "ruleset": "turandot", "places": expected}
     page = open_page("desktop", locale="it-IT").page
     sit_at(page, gid, token)
     shown = page.locator("[data-testid=places] td").all_inner_texts()

@@ -124,9 +124,6 @@ SCORE = Shape("TurandotScore", {
     "dummy": Obj(DUMMY_SCORE, nullable=True),
     "winners": List(Int()),
     "dummy_wins": Bool(),
-    "places": List(Int(), required=False, description=(
-        "each player's place, in the order of players (1 best): by total, a tie broken by "
-        "stars alone, players still tied sharing the place; served by the engine")),
 })
 VIEW = Shape("TurandotView", {
     "round": Int(),

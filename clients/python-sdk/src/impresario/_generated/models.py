@@ -1380,6 +1380,14 @@ class PlaceSpace(TypedDict):
     cards: list[MuzicandoPlaceOption]
 
 
+class Places(TypedDict):
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    places: list[int] | None
+    """
+    each player's place in seat order (1 best, a tie sharing it), by the rules' tie-break; null when the ruleset names winners only
+    """
+
+
 class Player(TypedDict):
     id: str
     name: str
@@ -1945,10 +1953,6 @@ class TurandotFinalScore(TypedDict):
     dummy: DummyScore | None
     winners: list[int]
     dummy_wins: bool
-    places: NotRequired[list[int]]
-    """
-    each player's place, in the order of players (1 best): by total, a tie broken by stars alone, players still tied sharing the place; served by the engine
-    """
 
 
 class TurandotGame(TypedDict):
@@ -2077,10 +2081,6 @@ class TurandotScore(TypedDict):
     dummy: DummyScore | None
     winners: list[int]
     dummy_wins: bool
-    places: NotRequired[list[int]]
-    """
-    each player's place, in the order of players (1 best): by total, a tie broken by stars alone, players still tied sharing the place; served by the engine
-    """
 
 
 class TurnSkippedEvent(TypedDict):

@@ -20,15 +20,6 @@ from .seating import seats_taken
 TableFacts = tuple[dict[str, Any], list[list[Any]], dict[int, Any]]
 
 
-def rules_view(ruleset: Ruleset, state: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """The ruleset's view of ``state``; a final score in it gets the players' places when the
-    ruleset ranks every player (:meth:`Ruleset.places`: its own tie-break)."""
-    core = ruleset.view(state, viewer)
-    if isinstance(core.get("score"), dict):
-        core["score"] = ranked(ruleset, core["score"])
-    return core
-
-
 def ranked(ruleset: Ruleset, score: dict[str, Any]) -> dict[str, Any]:
     """A final score with ``places`` (each player's, by the rules), when the ruleset ranks."""
     places = ruleset.places(score)
@@ -46,7 +37,7 @@ def game_view_with_facts(doc: dict[str, Any], version: int, rematch: str | None,
     """:func:`game_view`, and the table's facts it was made of: with the state they make the
     same view again (:func:`view_of`), which is how a replayed move is answered."""
     ruleset = RULESETS[doc["ruleset"]]
-    core = rules_view(ruleset, doc["state"], viewer)
+    core = ruleset.view(doc["state"], viewer)
     due: dict[int, Any] = {}
     if doc["status"] != OPEN:
         entries = core.get("pending", ())

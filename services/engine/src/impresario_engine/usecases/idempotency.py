@@ -33,7 +33,7 @@ from ..table.access import client_tag
 from ..table.sealing import SealError
 from ..table.errors import CONFLICT, INVALID, Refused, contention
 from ..table.record import state_after
-from ..table.views import TableFacts, numbered, rules_view, view_of
+from ..table.views import TableFacts, numbered, view_of
 from .unit import Answer, Engine, Loaded
 
 log = logging.getLogger("impresario_engine.usecases")
@@ -92,7 +92,7 @@ def _answer_again(engine: Engine, loaded: Loaded, made: dict[str, Any]) -> dict[
     events = engine.store.events(doc["id"], made["seq"] - 1, made["events"]) \
         if made["events"] else []
     answer = {"version": made["v"], "events": [numbered(seq, e, viewer) for seq, e in events],
-              "game": view_of(rules_view(ruleset, state, viewer), facts)}
+              "game": view_of(ruleset.view(state, viewer), facts)}
     if _digest(orjson.dumps(answer)) != made["digest"]:
         log.warning("the answer made again to a move replayed on game %s (version %s) differs "
                     "from the first", doc["id"], made["v"])

@@ -313,14 +313,13 @@ export function tieBreak(view, score) {
   return t(`turandot.tie_broken_${both}${winners.length > 1 ? "_many" : ""}`, { names, top, who, stars: counts });
 }
 
-export function Score({ view, score }) {
+export function Score({ view, score, places = null }) {
   if (!score) return null;
   const cards = cardsOf(view);
   const rows = score.players.map((p) => ({ ...p, name: nameOf(view, p.seat), winner: score.winners.includes(p.seat) }));
   if (score.dummy) rows.push({ ...score.dummy, name: t("turandot.the_dummy"), winner: score.dummy_wins, seat: "dummy" });
   const why = tieBreak(view, score);
-  // each player's place, as the rules rank them (served with the score: ties broken by stars)
-  const places = score.places || null;
+  // ``places``: each player's place as the rules rank them (GET /places: ties broken by stars)
   return html`<div class="score">
     <p class="winners" data-testid="winners">${score.dummy_wins ? t("turandot.dummy_wins") : t("turandot.winners", { n: score.winners.length, names: listNames(view, score.winners) })}</p>
     ${why && html`<p data-testid="tie-break">${why}</p>`}
@@ -330,7 +329,7 @@ export function Score({ view, score }) {
       <thead><tr><th scope="col">${t("turandot.col.line")}</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
       <tbody>${LINES.filter((key) => key !== "puccini" || view.players.length === 2).map((key) => html`<tr><th scope="row">${lineName(key)}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">${t("turandot.col.total")}</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr>
-        ${places && html`<tr class="places" data-testid="places"><th scope="row">${t("turandot.col.place")}</th>${rows.map((r) => html`<td data-seat=${r.seat}>${typeof r.seat === "number" ? t("turandot.place", { n: places[score.players.findIndex((p) => p.seat === r.seat)] }) : ""}</td>`)}</tr>`}</tbody>
+        ${places && html`<tr class="places" data-testid="places"><th scope="row">${t("turandot.col.place")}</th>${rows.map((r) => html`<td data-seat=${r.seat}>${typeof r.seat === "number" ? t("turandot.place", { n: places[r.seat] }) : ""}</td>`)}</tr>`}</tbody>
     </table></div>
     <h3>${t("turandot.casts")}</h3>
     ${rows.map((r) => html`<div class=${`cast${r.winner ? " best-cast" : ""}`} data-seat=${r.seat}>

@@ -318,7 +318,7 @@ export function GamePage({ id, query }) {
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
         <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
-        ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
+        ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} readToken=${readToken} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     ${!elsewhere && html`<${EventLog} events=${events} view=${view} module=${module} />`}
     ${module && html`<${RulesHost} title=${title} />`}
@@ -387,7 +387,20 @@ function Banks({ view }) {
     ${view.banks.map((_, seat) => html` <span class="bank">${t("game.bank_of", { name: nameOf(view, seat), time: durationText(bankLeft(view, seat, now)) })}</span>`)}</span>`;
 }
 
-function Finished({ view, id, module, seatToken, spectator }) {
+/** Each player's place in a finished game, as its rules rank them (GET /places), or null. */
+export function usePlaces(id, token, spectator) {
+  const [places, setPlaces] = useState(null);
+  useEffect(() => {
+    let live = true;
+    call("GET", `/v1/games/${encodeURIComponent(id)}/places`, { token, spectator })
+      .then((r) => { if (live) setPlaces(r.data.places); }).catch(() => { /* the score stands without them */ });
+    return () => { live = false; };
+  }, [id, token, spectator]);
+  return places;
+}
+
+function Finished({ view, id, module, seatToken, spectator, readToken }) {
+  const places = usePlaces(id, readToken, spectator);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [supported, setSupported] = useState(true);
@@ -413,7 +426,7 @@ function Finished({ view, id, module, seatToken, spectator }) {
   };
   return html`<section class="card finished" aria-labelledby="final-title">
     <h2 id="final-title">${t("final.title")}</h2>
-    ${module && html`<${module.Score} view=${view} score=${view.score} />`}
+    ${module && html`<${module.Score} view=${view} score=${view.score} places=${places} />`}
     <${Alert} message=${error} />
     ${seatToken && supported && html`<p class="small" data-testid="rematch-text">${view.rematch
       ? t("final.rematch_asked") : t("final.rematch_offer")}</p>`}
