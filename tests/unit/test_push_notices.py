@@ -54,8 +54,10 @@ def test_time_running_out_once_near_the_end_of_a_long_turn_only():
 def test_the_end_tells_the_place_of_each_players_seat(monkeypatch):
     doc = _doc()
     doc["status"] = FINISHED
-    score = {"players": [{"seat": 0, "total": 3}, {"seat": 1, "total": 9},
-                         {"seat": 2, "total": 1}]}
+    # a Turandot score as the rules give it, in what ranks the players: totals, then stars
+    score = {"players": [{"seat": 0, "total": 3, "lines": {"stars": 2}},
+                         {"seat": 1, "total": 9, "lines": {"stars": 5}},
+                         {"seat": 2, "total": 1, "lines": {"stars": 1}}]}
     monkeypatch.setattr(TURANDOT, "score", lambda state: score)  # this instance, this test
     (notice,) = notices.after_write(doc, TURANDOT, NOW)
     assert (notice.kind, notice.place, notice.sides) == ("game_over", 2, 3)

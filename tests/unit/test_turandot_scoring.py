@@ -361,3 +361,20 @@ def test_casting_with_roles_null_applies_the_optimal_arrangement():
         assert T.apply(new_state, seat, {"type": "cast", "roles": best})[0] is new_state
         total = score_cast(best, state["director"][seat], state["stage"][seat])["total"]
         assert space["optimal_total"] == total
+
+
+def _score(totals_and_stars):
+    return {"players": [{"seat": seat, "total": total, "lines": {"stars": stars}}
+                        for seat, (total, stars) in enumerate(totals_and_stars)]}
+
+
+@pytest.mark.parametrize("totals_and_stars, places", [
+    # a 15-15 tie for second: broken by stars, as the tie at the top is
+    ([(20, 9), (15, 8), (15, 10), (9, 5)], [1, 3, 2, 4]),
+    # still tied on stars: they share the place, and the next one is 4th
+    ([(20, 9), (15, 8), (15, 8), (9, 5)], [1, 2, 2, 4]),
+    ([(13, 9), (13, 9), (10, 7)], [1, 1, 3]),
+])
+def test_every_player_is_ranked_by_total_then_stars_ties_sharing_the_place(totals_and_stars,
+                                                                            places):
+    assert T.places(_score(totals_and_stars)) == places

@@ -253,9 +253,17 @@ def _wordjam_move(page, base, gid, called):
         raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
 
 
-def _until_others_moved(page, base, gid, move, limit=40):
+def turandot_result(e, me):
+    """A Turandot seat's own result, listed with the others' moves since its last one."""
+    if e["type"] == "slot_tied":
+        return me in e["seats"]
+    return e["type"] in ("hired", "helper_hired", "helper_missed", "nominated") and e.get("seat") == me
+
+
+def _until_others_moved(page, base, gid, move, limit=40, own=lambda e, me: False):
     """Move whenever asked, until the page lists moves of others made since this seat's last
-    move; then check the list against the seat's own events from the API."""
+    move (and the seat's ``own`` results); then check the list against the seat's own events
+    from the API."""
     me = page.evaluate("id => JSON.parse(localStorage.getItem('impresario:game:' + id)).seat", gid)
     token = seat_token(page, gid)
     for _ in range(limit):
@@ -277,8 +285,8 @@ def _until_others_moved(page, base, gid, move, limit=40):
         # the seat's events up to the last one shown (the others may have moved on since)
         events = [e for e in api(base, "GET", f"/v1/games/{gid}/events", token)["events"]
                   if looked < e["seq"] <= shown[-1]]
-        expected = [e["seq"] for e in events if isinstance(e.get("seat"), int) and e["seat"] != me
-                    and e["type"] not in SEATING]
+        expected = [e["seq"] for e in events if e["type"] not in SEATING and (
+            (isinstance(e.get("seat"), int) and e["seat"] != me) or own(e, me))]
         assert expected and shown == expected[-12:], (shown, expected)
         return [e for e in events if e["seq"] in expected]
     raise AssertionError("the others never moved after this seat")
@@ -317,7 +325,7 @@ def test_the_last_moves_of_others_are_highlighted_at_turandot(open_page, shot, w
     page = open_page("desktop").page
     gid = start_from_lobby(page, "Anna", "turandot")
     for _ in range(10):
-        moved = _until_others_moved(page, web_server, gid, turandot_move)
+        moved = _until_others_moved(page, web_server, gid, turandot_move, own=turandot_result)
         hired = [e for e in moved if e["type"] == "hired"]
         if hired:
             break

@@ -25,7 +25,8 @@ def test_a_whole_turandot_game_against_three_bots(open_page, shot, web_server):
     shot(page, "lobby-desktop")
     gid = start_from_lobby(page, "Anna", "turandot")
     page.wait_for_selector("form.composer")
-    # the rules in a minute, open the first time this browser plays the game; Anna folds them
+    # the rules in a minute, folded (the singers stay in view); Anna opens and folds them
+    page.click("details.how-to:not([open]) summary")
     assert "Seven rounds" in page.inner_text("details.how-to[open]")
     page.click("details.how-to summary")
     page.wait_for_selector("details.how-to:not([open])")
@@ -196,7 +197,7 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     eve.get_by_role("button", name="Open Sesame!").click()
     eve.wait_for_function("() => document.querySelector('#call-error').textContent.trim() !== ''")
     assert "forbidden" in eve.inner_text("#call-error").lower()
-    eve.click("details.how-to summary")  # the rules in a minute: read, folded
+    eve.wait_for_selector("details.how-to:not([open])")  # the rules in a minute: folded
     shot(eve, "wordjam-think-phone")
     dan.fill("#call-word", word)
     before = version(dan)

@@ -188,6 +188,10 @@ def _far_enough(view: dict[str, Any]) -> bool:
     return view["phase"] == "play" and len(view["table"]["cells"]) >= 8
 
 
+#: every seat's token of each game :func:`table_at` set up, by the game's id
+TOKENS: dict[str, list[str]] = {}
+
+
 def table_at(base: str, ruleset: str, finished: bool, seed: int = 5) -> tuple[str, str]:
     """A game of ``ruleset`` among PLAYERS, played with each seat's default move (and, at Word
     Jam, a word called by seat 1 each turn) either to its end or until it is well under way and
@@ -199,6 +203,7 @@ def table_at(base: str, ruleset: str, finished: bool, seed: int = 5) -> tuple[st
     gid = created["game"]["id"]
     tokens = [api(base, "POST", f"/v1/games/{gid}/seats", json={"name": name})["token"]
               for name in names]
+    TOKENS[gid] = tokens
     called: set[int] = set()
     for _ in range(5000):  # one move at a time, each from the game as it is now
         view = api(base, "GET", f"/v1/games/{gid}", tokens[0])

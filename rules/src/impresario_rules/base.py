@@ -462,6 +462,11 @@ class Ruleset:
         """The final score: per player a line-by-line breakdown and total, and the winners."""
         raise NotImplementedError
 
+    def places(self, score: dict[str, Any]) -> list[int] | None:
+        """Each player's place (1 best, a tie sharing it) in a final score, by the rules' own
+        tie-break, when the ruleset ranks every player; None when it names winners only."""
+        return None
+
     def describe(self) -> dict[str, Any]:
         return {
             "name": self.name,

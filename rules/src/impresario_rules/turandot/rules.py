@@ -23,7 +23,7 @@ from . import spaces, views
 from .cards import DEFAULT, DIRECTOR_CARDS, DIRECTORS, ROLES, Catalogue, parse_catalogue
 from .moves import HANDLERS
 from .round import start_round
-from .scoring import LINES, game_score
+from .scoring import LINES, game_score, places
 from .state import (BIDDING, CASTING, DIRECTOR_ROUND, OVER, FIRE, FIRING_ROUNDS, MAX_PLAYERS,
                     MIN_PLAYERS, NOMINATE, OFFICE, ROUNDS, START_MONEY, catalogue,
                     face_down, helpers_for, pending, random_bid)
@@ -135,6 +135,7 @@ class Turandot(Ruleset):
 
     # ------------------------------------------------------------------ what leaves the engine
     score = staticmethod(game_score)
+    places = staticmethod(places)
     view = staticmethod(views.view)
 
 

@@ -203,6 +203,15 @@ def game_score(state: State) -> dict[str, Any]:
     return {"players": players, "dummy": dummy, "winners": winners, "dummy_wins": dummy_wins}
 
 
+def places(score: dict[str, Any]) -> list[int]:
+    """Each player's place in a final score (:func:`game_score`), by seat order of
+    ``score["players"]``: 1 is the best. As for the winner, the higher total ranks first, a tie
+    on points is broken by stars alone, and players still tied share the place (two tied for
+    second are both 2nd, the next is 4th). With 2 players the dummy is not ranked."""
+    keys = [(p["total"], p["lines"]["stars"]) for p in score["players"]]
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
 def line(state: State, seat: int, roles: list[str]) -> dict[str, int]:
     puccini = state["n"] == 2 and seat == state["maestro"]
     return score_cast(roles, state["director"][seat], state["stage"][seat], puccini,

@@ -1400,6 +1400,14 @@ class PlaceSpace(TypedDict):
     cards: list[MuzicandoPlaceOption]
 
 
+class Places(TypedDict):
+    ruleset: Literal["muzicando", "turandot", "wordjam"]
+    places: list[int] | None
+    """
+    each player's place in seat order (1 best, a tie sharing it), by the rules' tie-break; null when the ruleset names winners only
+    """
+
+
 class Player(TypedDict):
     id: str
     name: str

@@ -412,6 +412,23 @@ def get_score(transport: Transport, game_id: str, *, spectator: str | None = Non
     return as_score(data)
 
 
+def get_places(transport: Transport, game_id: str, *, spectator: str | None = None, token: str | None = None) -> models.Places:
+    """Get the players' places (`GET /v1/games/{game_id}/places`).
+
+    Each player's place in the final score (1 best, in seat order), by the ruleset's own
+    tie-break: Turandot's higher total first, a tie on points broken by stars alone, players
+    still tied sharing the place (the next one is ranked after all of them). `places` is null
+    for a ruleset that names its winners only. 409 `game_not_finished` until the game is over.
+    """
+    path = f"/v1/games/{game_id}/places"
+    params: dict[str, str | int] = {}
+    if spectator is not None:
+        params["spectator"] = spectator
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_places(data)
+
+
 def leave_seat(transport: Transport, game_id: str, seat: int, *, idempotency_key: str | None = None, token: str | None = None) -> models.Left:
     """Leave a seat (`DELETE /v1/games/{game_id}/seats/{seat}`).
 
@@ -925,6 +942,11 @@ def as_score(data: object) -> models.Score:
     return cast("models.Score", _checked(data, "Score", tag="ruleset", variants={"turandot": ["dummy", "dummy_wins", "players", "ruleset", "winners"], "wordjam": ["extra_turns", "players", "ruleset", "shared", "winners"], "muzicando": ["hands", "mode", "players", "ruleset", "teams", "winners"]}))
 
 
+def as_places(data: object) -> models.Places:
+    """``data`` (decoded JSON) as a Places, once its top-level shape is checked."""
+    return cast("models.Places", _checked(data, "Places", [["places", "ruleset"]]))
+
+
 def as_left(data: object) -> models.Left:
     """``data`` (decoded JSON) as a Left, once its top-level shape is checked."""
     return cast("models.Left", _checked(data, "Left", [["game", "seat"]]))
@@ -1035,4 +1057,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "get_paces", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription", "create_webhook", "list_webhooks", "delete_webhook", "list_webhook_deliveries", "redeliver_webhook_message", "list_operator_webhook_deliveries", "redeliver_operator_webhook_message"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "get_paces", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "get_places", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription", "create_webhook", "list_webhooks", "delete_webhook", "list_webhook_deliveries", "redeliver_webhook_message", "list_operator_webhook_deliveries", "redeliver_operator_webhook_message"]

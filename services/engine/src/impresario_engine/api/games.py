@@ -451,6 +451,22 @@ def get_score(game_id: str):
     return json_response(reading.score(loaded))
 
 
+@blp.route("/<game_id>/places", methods=["GET"], parameters=GAME_ID_PARAM)
+@blp.doc(operationId="getPlaces", security=AUTH, parameters=[SPECTATOR_PARAM])
+@blp.response(200, s.PlacesSchema, description="Each player's place, as the rules rank them")
+@problems(401, 403, 404, 409, 503, blueprint=blp)
+def get_places(game_id: str):
+    """Get the players' places
+
+    Each player's place in the final score (1 best, in seat order), by the ruleset's own
+    tie-break: Turandot's higher total first, a tie on points broken by stars alone, players
+    still tied sharing the place (the next one is ranked after all of them). `places` is null
+    for a ruleset that names its winners only. 409 `game_not_finished` until the game is over.
+    """
+    loaded, _caller = _read(game_id)
+    return json_response(reading.places(loaded))
+
+
 _CREATE = s.CreateGameSchema()
 _WORD_CHECK = s.WordCheckRequestSchema()
 #: a word that is not one: refused as the calculator refuses it, not judged

@@ -97,6 +97,7 @@ OPERATIONS: dict[str, tuple[dict[int, tuple[str, ...]], ...]] = {
                                              409: ("game_not_finished",),
                                              422: ("invalid_body", "unknown_seat")}),
     "getScore": (LIMITED, STORE, READ, {409: _rules("score")}),
+    "getPlaces": (LIMITED, STORE, READ, {409: _rules("score")}),
     "checkWord": (LIMITED, STORE, BODY, READ, {
         409: ("not_a_word_game", "game_not_started"),
         422: ("word_empty", "word_too_long", "word_invalid_characters")}),

@@ -481,6 +481,14 @@ class WordCheckSchema(Base):
                                        "when valid)", "example": "wrong_first_letter"})
 
 
+class PlacesSchema(Base):
+    ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)),
+                            metadata={"example": "turandot"})
+    places = fields.List(Int(), required=True, allow_none=True, metadata={
+        "example": [1, 3, 2, 4], "description": "each player's place in seat order (1 best, a "
+        "tie sharing it), by the rules' tie-break; null when the ruleset names winners only"})
+
+
 class WordJamValueSchema(Base):
     value = Int(required=True, metadata={"example": 8})
     valid = StrictBool(required=True)

@@ -18,6 +18,7 @@ from impresario_rules import Ruleset
 from .clock import FINISHED, PLAYING, deadlines
 from .ratings import placings
 from .record import who_acts
+from .views import ranked
 
 LANGUAGES = ("en", "it", "de", "fr")
 YOUR_MOVE, DEADLINE_NEAR, GAME_OVER = "your_move", "deadline_near", "game_over"
@@ -52,7 +53,7 @@ def after_write(doc: dict[str, Any], ruleset: Ruleset, now: float) -> list[Notic
     if not owners:
         return []
     if doc["status"] == FINISHED:
-        sides, ranks = placings(ruleset.score(doc["state"]))
+        sides, ranks = placings(ranked(ruleset, ruleset.score(doc["state"])))
         out = []
         for side, rank in zip(sides, ranks):
             out += [Notice(GAME_OVER, s, owners[s], "end", place=rank, sides=len(sides))

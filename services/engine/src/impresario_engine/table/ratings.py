@@ -59,8 +59,9 @@ def rateable(doc: dict[str, Any]) -> bool:
 
 def placings(score: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
     """The sides of a finished game (lists of seats: one seat each, or Muzicando's teams) and
-    each side's rank (1 best; a tie shares a rank), from the ruleset's final score. Turandot's
-    tie on points is broken by stars, as its rules break it for the winner."""
+    each side's rank (1 best; a tie shares a rank), from the ruleset's final score: the
+    ruleset's own places when it ranks its players (Turandot breaks a tie on points by stars),
+    else by total."""
     teams = score.get("teams") or []
     if teams:
         sides = [list(t["seats"]) for t in teams]
@@ -68,7 +69,9 @@ def placings(score: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
     else:
         players = score["players"]
         sides = [[p["seat"]] for p in players]
-        keys = [(p["total"], p.get("lines", {}).get("stars", 0)) for p in players]
+        if "places" in score:
+            return sides, list(score["places"])
+        keys = [(p["total"],) for p in players]
     order = sorted(set(keys), reverse=True)
     ranks = [1 + sum(1 for k in order if k > key) for key in keys]
     return sides, ranks

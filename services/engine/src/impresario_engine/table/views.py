@@ -20,6 +20,12 @@ from .seating import seats_taken
 TableFacts = tuple[dict[str, Any], list[list[Any]], dict[int, Any]]
 
 
+def ranked(ruleset: Ruleset, score: dict[str, Any]) -> dict[str, Any]:
+    """A final score with ``places`` (each player's, by the rules), when the ruleset ranks."""
+    places = ruleset.places(score)
+    return score if places is None else {**score, "places": places}
+
+
 def game_view(doc: dict[str, Any], version: int, rematch: str | None, viewer: int | None,
               now: float) -> dict[str, Any]:
     """The game as ``viewer`` (a seat, or None) sees it, with each pending seat's deadline."""

@@ -20,6 +20,7 @@ from ..table.clock import FINISHED
 from ..table.players import BOT
 from ..table.ratings import (Change, bot_player_id, bot_player_name, placings, rate,
                              rateable, seat_player)
+from ..table.views import ranked
 
 log = logging.getLogger("impresario_engine.ratings")
 
@@ -64,7 +65,7 @@ def rate_game(store: GameStore, config: Any, doc: dict[str, Any]) -> list[Change
     # a player removed since (DELETE /v1/me) plays their seat's side, and is rated no more
     gone = {pid for pid in {e["player"] for e in doc["seats"] if e.get("player")}
             if (store.players.get(pid) or {"gone": "1"}).get("gone")}
-    sides, ranks = placings(ruleset.score(doc["state"]))
+    sides, ranks = placings(ranked(ruleset, ruleset.score(doc["state"])))
     mark = orjson.dumps({"finished": doc["updated"]}).decode()
     changes: list[Change] = []
     for _ in range(ATTEMPTS):

@@ -9,7 +9,7 @@ from ..table.access import Caller, authenticate, authenticate_link
 from ..table.clock import FINISHED, OPEN, PLAYING, bot_seconds
 from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
 from ..table.record import is_due, state_after
-from ..table.views import dressed, game_view, numbered, seat_actions
+from ..table.views import dressed, game_view, numbered, ranked, seat_actions
 from .play import settle
 from .unit import Engine, Loaded, load
 
@@ -63,6 +63,13 @@ def score(loaded: Loaded) -> dict[str, Any]:
     """The final score (the rules refuse it before the end), with the ruleset's name first: a
     client tells the rulesets' scores apart by it."""
     return {"ruleset": loaded.doc["ruleset"], **loaded.ruleset.score(loaded.doc["state"])}
+
+
+def places(loaded: Loaded) -> dict[str, Any]:
+    """Each player's place in the final score, as the ruleset ranks them (its own tie-break),
+    or None when the ruleset names winners only (the rules refuse it before the end)."""
+    score = ranked(loaded.ruleset, loaded.ruleset.score(loaded.doc["state"]))
+    return {"ruleset": loaded.doc["ruleset"], "places": score.get("places")}
 
 
 def replay(loaded: Loaded) -> dict[str, Any]:

@@ -47,7 +47,7 @@ function Card({ id, covered = null }) {
   const initial = html`<span class="cname" title=${colourName(c.colour)}>${colourInitial(c.colour)}</span>`;
   return html`<span class=${`mcard c-${c.colour}`} data-card=${id}>
     ${c.sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[c.sign]}</span><span class="val" aria-hidden="true">${initial}</span>`
-      : html`<span class="note" aria-hidden="true">${noteName(c.value)}</span><span class="val" aria-hidden="true">${initial}\u2009${c.value}${c.oval ? "\u2009◯" : ""}</span>`}
+      : html`<span class="note" aria-hidden="true">${noteName(c.value)}</span><span class="val" aria-hidden="true">${initial}\u2009${c.oval ? html`<span class="oval-mark">${c.value}</span>` : c.value}</span>`}
     <span class="sr-only">${cardText(id)}</span>
     ${covered && html`<span class="covered" title=${t("muzicando.covered", { sign: signName(SIGNS[parseCard(covered).colour]) })}><span aria-hidden="true">${SIGN_MARK[SIGNS[parseCard(covered).colour]]}</span><span class="sr-only">, ${t("muzicando.covered", { sign: signName(SIGNS[parseCard(covered).colour]) })}</span></span>`}
   </span>`;
@@ -167,25 +167,59 @@ function Board({ view, place, selected, busy, recent = [] }) {
     <div class="board" style=${{ gridTemplateColumns: `repeat(${columns}, var(--cell-w))`, "--zoom": String(zoom) }}>${rows}</div></div>`;
 }
 
-function Hand({ view, place, selected, setSelected, busy }) {
+/** The first playable card of the hand's row that is out of its visible part: "left", "right" or
+ * null (a phone's hand is one row that scrolls sideways). */
+function offside(list, id) {
+  const el = list && id && list.querySelector(`button.mcard[data-card="${CSS.escape(id)}"]`);
+  if (!el) return null;
+  const box = list.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.right > box.right + 1) return "right";
+  if (r.left < box.left - 1) return "left";
+  return null;
+}
+
+function Hand({ view, place, pass, selected, setSelected, busy, act }) {
   const hand = (view.you && view.you.hand) || [];
   const legalOf = Object.fromEntries(((place && place.cards) || []).map((c) => [c.card, c.cells.length]));
+  // the seat's turn to place or pass: every card says whether it can be played now
+  const turn = Boolean(place || pass);
+  const first = hand.find((id) => legalOf[id] > 0) || null;
+  const list = useRef(null);
+  const [side, setSide] = useState(null);
+  const look = () => setSide(offside(list.current, first));
+  const reveal = (behavior) => {
+    const el = list.current && first && list.current.querySelector(`button.mcard[data-card="${CSS.escape(first)}"]`);
+    if (!el) return;
+    const box = list.current.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    list.current.scrollBy({ left: r.left + r.width / 2 - (box.left + box.width / 2), behavior });
+  };
+  // the turn starts: the first playable card scrolls into the row's view (the page stays put)
+  useEffect(() => { if (turn && first) reveal("auto"); look(); }, [turn, first, hand.join(" ")]);
+  useEffect(() => {
+    addEventListener("resize", look);
+    return () => removeEventListener("resize", look);
+  }, [first]);
+  const nothing = turn && !first;
   return html`<section class="card hand-dock" aria-labelledby="hand-title">
     <h2 id="hand-title">${t("muzicando.your_hand", { cards: t("muzicando.cards", { n: hand.length }) })}</h2>
-    ${place && (Object.values(legalOf).some((n) => n > 0)
-      ? html`<p class="small">${t("muzicando.tap_hint")}</p>`
-      : html`<p class="small">${t("muzicando.none_fits")}</p>`)}
-    <ul class="hand">${hand.map((id) => {
-      const playable = place && legalOf[id] > 0;
-      return html`<li><button type="button" class=${`mcard c-${parseCard(id).colour}${selected === id ? " selected" : ""}${place && !playable ? " unplayable" : ""}`}
+    ${turn && !nothing && html`<p class="small">${t("muzicando.tap_hint")}</p>`}
+    ${nothing && html`<div class="nothing-fits" data-testid="nothing-fits"><p class="small">${t("muzicando.none_fits")}</p>
+      ${pass && html`<button type="button" class="primary" onClick=${() => act({ type: "pass" })} disabled=${busy}>${t(pass.draws ? "muzicando.pass_draw" : "muzicando.pass")}</button>`}</div>`}
+    ${first && side && html`<button type="button" class=${`link playable-hint to-${side}`} data-testid="playable-hint"
+      onClick=${() => reveal(reducedMotion() ? "auto" : "smooth")}>${t(side === "right" ? "muzicando.playable_right" : "muzicando.playable_left")}</button>`}
+    <ul class="hand" ref=${list} onScroll=${look}>${hand.map((id) => {
+      const playable = turn && legalOf[id] > 0;
+      return html`<li><button type="button" class=${`mcard c-${parseCard(id).colour}${selected === id ? " selected" : ""}${turn && !playable ? " unplayable" : ""}`}
         aria-pressed=${selected === id}
-        disabled=${busy || !place || !playable} draggable=${Boolean(playable)} data-card=${id}
+        disabled=${busy || !playable} draggable=${Boolean(playable)} data-card=${id}
         onClick=${() => setSelected(selected === id ? null : id)}
         onDragStart=${(e) => { setSelected(id); e.dataTransfer.setData("text/plain", id); }}>
-        ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span aria-hidden="true">${signName(parseCard(id).sign)}</span>`
+        ${parseCard(id).sign ? html`<span class="note" aria-hidden="true">${SIGN_MARK[parseCard(id).sign]}</span><span class="sname" aria-hidden="true">${signName(parseCard(id).sign)}</span>`
           : html`<span class="note" aria-hidden="true">${noteName(parseCard(id).value)}</span><span aria-hidden="true">${parseCard(id).value}${parseCard(id).oval ? " ◯" : ""}</span>`}
         <span class="cname" aria-hidden="true">${colourName(parseCard(id).colour)}</span>
-        <span class="sr-only">${`${cardText(id)}${place ? `, ${playable ? t("muzicando.places_to_play", { n: legalOf[id] }) : t("muzicando.cannot_play")}` : ""}`}</span>
+        <span class="sr-only">${`${cardText(id)}${turn ? `, ${playable ? t("muzicando.places_to_play", { n: legalOf[id] }) : t("muzicando.cannot_play")}` : ""}`}</span>
       </button></li>`;
     })}</ul>
   </section>`;
@@ -243,8 +277,31 @@ function Sheet({ view, results }) {
   </table></div>`;
 }
 
+/** A deal that just ended, told above the next one (who made what, each player's points) until
+ * the player closes it or the next deal ends: the next deal starts at once, nothing waits. */
+function DealOver({ view, result, onClose }) {
+  return html`<section class="card deal-over" role="status" aria-labelledby="deal-over-title" data-testid="deal-over">
+    <h2 id="deal-over-title">${t("muzicando.deal_over", { n: result.hand })}</h2>
+    <p>${LAYOUTS[result.layout] || result.layout}${result.contract ? ` · ${t(result.made ? "muzicando.sheet_made" : "muzicando.sheet_failed", { contract: result.contract, name: nameOf(view, result.declarer) })}` : ""}</p>
+    <ul class="deal-points">${result.points.map((pts, seat) => {
+      const pl = result.places.find((x) => x.seat === seat);
+      return html`<li data-seat=${seat}><strong>${nameOf(view, seat)}</strong> ${t("muzicando.deal_points", { n: pts })}${pl ? ` (${t("muzicando.place", { n: pl.place })})` : ""}</li>`;
+    })}</ul>
+    <div class="actions"><button type="button" onClick=${onClose}>${t("muzicando.deal_next", { n: result.hand + 1 })}</button></div>
+  </section>`;
+}
+
 export function Table({ view, actions, act, busy, me, recent = [] }) {
   const [selected, setSelected] = useState(null);
+  // the deal that ended while the table was open (or just before it was opened: the next deal
+  // has not begun its play yet), shown until closed
+  const results = view.results || [];
+  const seen = useRef(results.length);
+  const [ended, setEnded] = useState(() => (results.length && view.phase === "auction" ? results[results.length - 1] : null));
+  useEffect(() => {
+    if (results.length > seen.current) setEnded(results[results.length - 1]);
+    seen.current = results.length;
+  }, [results.length]);
   const find = (t) => actions && actions.moves.find((m) => m.type === t);
   const placeSpace = find("place");
   const passSpace = find("pass");
@@ -258,6 +315,7 @@ export function Table({ view, actions, act, busy, me, recent = [] }) {
     onPlace: async (card, x, y) => { if (!(await act({ type: "place", card, x, y }))) setSelected(null); },
   };
   return html`<div class="mz two-col"><div class="main-col">
+    ${ended && view.status !== "finished" && html`<${DealOver} view=${view} result=${ended} onClose=${() => setEnded(null)} />`}
     <section class="card" aria-labelledby="mz-board-title">
       <h2 id="mz-board-title">${view.layout ? LAYOUTS[view.layout] : t("muzicando.no_layout")} · ${t("status.hand_of", { n: view.hand, total: view.hands })}</h2>
       <p class="small">${view.contract ? `${t("muzicando.contract_by", { contract: contractText(view.contract), name: nameOf(view, view.declarer) })} ` : ""}${view.chooser !== null ? `${t("muzicando.chose_layout", { name: nameOf(view, view.chooser) })} ` : ""}
@@ -270,7 +328,7 @@ export function Table({ view, actions, act, busy, me, recent = [] }) {
         ${placeSpace && !passSpace && html`<span class="small">${t("muzicando.must_play")}</span>`}
       </div>`}
     </section>
-    ${view.you && view.status !== "finished" && html`<${Hand} view=${view} place=${place} selected=${selected} setSelected=${setSelected} busy=${busy} />`}
+    ${view.you && view.status !== "finished" && html`<${Hand} view=${view} place=${place} pass=${passSpace} selected=${selected} setSelected=${setSelected} busy=${busy} act=${act} />`}
     ${view.phase === "auction" && html`<${Auction} view=${view} actions=${actions} act=${act} busy=${busy} />`}
     ${layoutSpace && html`<${ChooseLayout} view=${view} space=${layoutSpace} act=${act} busy=${busy} />`}
   </div><div class="side-col">

@@ -4,6 +4,7 @@ import { html, useEffect, useState } from "../lib.js";
 import { faceDown, listNames, nameOf, titleCase } from "../shared/format.js";
 import { has, phaseName, t } from "../shared/i18n.js";
 import { Dialog } from "../shared/ui.js";
+import { openRules } from "../shared/rules.js";
 
 // Words players see are the catalogues' (`turandot.*`, in each edition's own terms); the
 // engine's ids (categories, sexes, directors, helpers) pick the key.
@@ -312,19 +313,23 @@ export function tieBreak(view, score) {
   return t(`turandot.tie_broken_${both}${winners.length > 1 ? "_many" : ""}`, { names, top, who, stars: counts });
 }
 
-export function Score({ view, score }) {
+export function Score({ view, score, places = null }) {
   if (!score) return null;
   const cards = cardsOf(view);
   const rows = score.players.map((p) => ({ ...p, name: nameOf(view, p.seat), winner: score.winners.includes(p.seat) }));
   if (score.dummy) rows.push({ ...score.dummy, name: t("turandot.the_dummy"), winner: score.dummy_wins, seat: "dummy" });
   const why = tieBreak(view, score);
+  // ``places``: each player's place as the rules rank them (GET /places: ties broken by stars)
   return html`<div class="score">
     <p class="winners" data-testid="winners">${score.dummy_wins ? t("turandot.dummy_wins") : t("turandot.winners", { n: score.winners.length, names: listNames(view, score.winners) })}</p>
     ${why && html`<p data-testid="tie-break">${why}</p>`}
+    <p class="small"><button type="button" class="link" data-testid="tie-break-rules"
+      onClick=${() => openRules("turandot", { anchor: "tie-breaks" })}>${t("turandot.tie_rules")}</button></p>
     <div class="table-wrap"><table class="grid-table score-table">
       <thead><tr><th scope="col">${t("turandot.col.line")}</th>${rows.map((r) => html`<th scope="col" class=${r.winner ? "win" : ""}>${r.name}</th>`)}</tr></thead>
       <tbody>${LINES.filter((key) => key !== "puccini" || view.players.length === 2).map((key) => html`<tr><th scope="row">${lineName(key)}</th>${rows.map((r) => html`<td>${r.lines[key]}</td>`)}</tr>`)}
-        <tr class="total"><th scope="row">${t("turandot.col.total")}</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr></tbody>
+        <tr class="total"><th scope="row">${t("turandot.col.total")}</th>${rows.map((r) => html`<td class=${r.winner ? "win" : ""}>${r.total}</td>`)}</tr>
+        ${places && html`<tr class="places" data-testid="places"><th scope="row">${t("turandot.col.place")}</th>${rows.map((r) => html`<td data-seat=${r.seat}>${typeof r.seat === "number" ? t("turandot.place", { n: places[r.seat] }) : ""}</td>`)}</tr>`}</tbody>
     </table></div>
     <h3>${t("turandot.casts")}</h3>
     ${rows.map((r) => html`<div class=${`cast${r.winner ? " best-cast" : ""}`} data-seat=${r.seat}>
@@ -344,6 +349,17 @@ export function yourTurn(view, mine) {
   const kind = mine.kinds[0];
   const known = ["bid", "assign_office", "nominate", "fire_director", "cast"];
   return known.includes(kind) ? t(`turn.turandot.${kind}`) : t("game.your_move_kinds", { kinds: titleCase(kind) });
+}
+
+//: what the rules did to a seat after its move, told with the others' moves since it: the tie
+//: that cost it a slot, the singer or helper it got (by its bid or from the Maestro), its
+//: nomination
+const RESULTS = new Set(["hired", "helper_hired", "helper_missed", "nominated"]);
+
+/** Whether ``e`` is seat ``me``'s own result (not a move ``me`` made). */
+export function resultFor(e, me) {
+  if (e.type === "slot_tied") return (e.seats || []).includes(me);
+  return RESULTS.has(e.type) && e.seat === me;
 }
 
 export function describeEvent(e, view, live = false) {
@@ -385,4 +401,4 @@ export function HowTo() {
   return html`<ul>${[1, 2, 3, 4, 5].map((n) => html`<li>${t(`turandot.howto.${n}`)}</li>`)}</ul>`;
 }
 
-export default { Table, Score, status, yourTurn, describeEvent, fieldValue, HowTo };
+export default { Table, Score, resultFor, status, yourTurn, describeEvent, fieldValue, HowTo };

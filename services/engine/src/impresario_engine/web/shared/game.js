@@ -43,11 +43,14 @@ export function describeEvent(module, e, view, live = false) {
   }
 }
 
-/** The moves other seats made after ``since`` (the last event this seat had seen when it last
- * moved): the events of a seat that is not ``me``, the table's own (seats, rematches) left out. */
-export function othersSince(events, since, me) {
+/** What happened after ``since`` (the last event this seat had seen when it last moved): the
+ * events of a seat that is not ``me``, the table's own (seats, rematches) left out, and the
+ * seat's own results the ruleset names (``module.resultFor``: a tie, a card it was given). */
+export function othersSince(events, since, me, module = null) {
   if (me === null || me === undefined || since === null || since === undefined) return [];
-  return events.filter((e) => e.seq > since && typeof e.seat === "number" && e.seat !== me && !SEATING.has(e.type));
+  const mine = (e) => Boolean(module && module.resultFor && module.resultFor(e, me));
+  return events.filter((e) => e.seq > since && !SEATING.has(e.type)
+    && ((typeof e.seat === "number" && e.seat !== me) || mine(e)));
 }
 
 export function GamePage({ id, query }) {
@@ -277,13 +280,18 @@ export function GamePage({ id, query }) {
   }, [view, elsewhere]);
 
   if (!view) {
-    return html`<div><h1>${t("game.loading")}</h1><${Alert} message=${error} /></div>`;
+    // a table that cannot be shown (a bad link, an expired table) says so, not "Loading", and
+    // leads back to the lobby
+    return error
+      ? html`<div data-testid="game-unavailable"><h1>${t("game.unavailable")}</h1><${Alert} message=${error} />
+          <p><a class="button primary" href="#/">${t("nav.back_lobby")}</a></p></div>`
+      : html`<div><h1>${t("game.loading")}</h1></div>`;
   }
   const me = view.you ? view.you.seat : null;
   const title = RULESET_TITLES[view.ruleset] || view.ruleset;
   const mine = me !== null && view.status === "playing" && Boolean(pendingOf(view, me)) && Boolean(actions);
   const howTo = module && module.HowTo && html`<${HowToPlay} ruleset=${view.ruleset} title=${title} module=${module} />`;
-  const recent = view.status === "playing" ? othersSince(events, lookedAt, me) : [];
+  const recent = view.status === "playing" ? othersSince(events, lookedAt, me, module) : [];
   // the tables' dialogs ask for the seat's move: the rule behind it at their foot
   const asked = mine ? pendingOf(view, me).kinds : [];
   const dialogRule = module ? () => html`<${WhyLink} ruleset=${view.ruleset} kinds=${asked} phase=${view.phase} />` : null;
@@ -311,7 +319,7 @@ export function GamePage({ id, query }) {
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
         <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
-        ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} />`}
+        ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} readToken=${readToken} />`}
         ${module && html`<${module.Table} view=${view} actions=${actions} act=${act} busy=${busy} me=${me} events=${events} recent=${recent} checkWord=${checkWord} />`}`}
     ${!elsewhere && html`<${EventLog} events=${events} view=${view} module=${module} />`}
     ${module && html`<${RulesHost} title=${title} />`}
@@ -336,14 +344,15 @@ function RecentMoves({ recent, view, module }) {
   </section>`;
 }
 
-/** The rules in a minute: open the first time this browser plays a ruleset, folded after; the
- * full rules (shared/rules.js) one click beside it. */
+/** The rules in a minute: folded, so the table stays in view, unless the player opened them at
+ * this ruleset's last table (this browser remembers it); the full rules (shared/rules.js) one
+ * click beside it. */
 function HowToPlay({ ruleset, title, module }) {
-  const key = `impresario:seen:${ruleset}`;
-  const [first] = useState(() => { try { return !localStorage.getItem(key); } catch { return false; } });
-  useEffect(() => { try { localStorage.setItem(key, "1"); } catch { /* private mode */ } }, [key]);
+  const key = `impresario:how-to-open:${ruleset}`;
+  const [open] = useState(() => { try { return localStorage.getItem(key) === "1"; } catch { return false; } });
+  const toggled = (e) => { try { localStorage.setItem(key, e.currentTarget.open ? "1" : "0"); } catch { /* private mode */ } };
   return html`<div class="how-to-wrap">
-    <details class="card how-to" open=${first}>
+    <details class="card how-to" open=${open} onToggle=${toggled}>
       <summary>${t("game.how_to", { game: title })}</summary>
       <${module.HowTo} />
     </details>
@@ -385,7 +394,20 @@ function Banks({ view }) {
     ${view.banks.map((_, seat) => html` <span class="bank">${t("game.bank_of", { name: nameOf(view, seat), time: durationText(bankLeft(view, seat, now)) })}</span>`)}</span>`;
 }
 
-function Finished({ view, id, module, seatToken, spectator }) {
+/** Each player's place in a finished game, as its rules rank them (GET /places), or null. */
+export function usePlaces(id, token, spectator) {
+  const [places, setPlaces] = useState(null);
+  useEffect(() => {
+    let live = true;
+    call("GET", `/v1/games/${encodeURIComponent(id)}/places`, { token, spectator })
+      .then((r) => { if (live) setPlaces(r.data.places); }).catch(() => { /* the score stands without them */ });
+    return () => { live = false; };
+  }, [id, token, spectator]);
+  return places;
+}
+
+function Finished({ view, id, module, seatToken, spectator, readToken }) {
+  const places = usePlaces(id, readToken, spectator);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [supported, setSupported] = useState(true);
@@ -411,7 +433,7 @@ function Finished({ view, id, module, seatToken, spectator }) {
   };
   return html`<section class="card finished" aria-labelledby="final-title">
     <h2 id="final-title">${t("final.title")}</h2>
-    ${module && html`<${module.Score} view=${view} score=${view.score} />`}
+    ${module && html`<${module.Score} view=${view} score=${view.score} places=${places} />`}
     <${Alert} message=${error} />
     ${seatToken && supported && html`<p class="small" data-testid="rematch-text">${view.rematch
       ? t("final.rematch_asked") : t("final.rematch_offer")}</p>`}

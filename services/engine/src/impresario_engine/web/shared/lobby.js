@@ -471,9 +471,13 @@ function GameList() {
 
 function JoinByLink() {
   const [text, setText] = useState("");
+  const [missing, setMissing] = useState(false);
   const go = (e) => {
     e.preventDefault();
     const raw = text.trim();
+    // "Go" on an empty field says what goes in it
+    setMissing(!raw);
+    if (!raw) { document.getElementById("join-text").focus(); return; }
     const hash = raw.includes("#") ? raw.slice(raw.indexOf("#")) : null;
     if (hash) { location.hash = hash; return; }
     // the API's own links: /v1/games/{id}/seats?join=… and /v1/games/{id}?spectator=…
@@ -488,8 +492,10 @@ function JoinByLink() {
   return html`<form class="card join-link" onSubmit=${go} aria-labelledby="join-title">
     <h2 id="join-title">${t("lobby.got_link")}</h2>
     <div class="field"><label for="join-text">${t("lobby.paste_link")}</label>
-      <div class="share-row"><input id="join-text" type="text" value=${text} onInput=${(e) => setText(e.target.value)} />
-      <button type="submit">${t("lobby.go")}</button></div></div>
+      <div class="share-row"><input id="join-text" type="text" value=${text} aria-invalid=${missing ? "true" : null}
+        aria-describedby=${missing ? "join-missing" : null} onInput=${(e) => { setText(e.target.value); setMissing(false); }} />
+      <button type="submit">${t("lobby.go")}</button></div>
+      ${missing && html`<p id="join-missing" class="field-error" role="alert">${t("lobby.paste_first", { go: t("lobby.go") })}</p>`}</div>
   </form>`;
 }
 

@@ -6,8 +6,9 @@ import { call, explain } from "./api.js";
 import { RULESET_TITLES, route, titleCase } from "./format.js";
 import { seatOf } from "./store.js";
 import { Alert } from "./ui.js";
-import { GAMES } from "./game.js";
+import { GAMES, usePlaces } from "./game.js";
 import { has, t } from "./i18n.js";
+import { RulesHost } from "./rules.js";
 
 /** A move's type and field names in the page's language (`replay.move.<type>`,
  * `replay.field.<name>`), else the engine's own; a value in the ruleset's words where its
@@ -37,6 +38,7 @@ export function ReplayPage({ id, query }) {
   const [seat, setSeat] = useState(saved.seat !== undefined && saved.seat !== null ? String(saved.seat) : "");
   const [frame, setFrame] = useState(null);
   const [error, setError] = useState(null);
+  const places = usePlaces(id, saved.token || saved.host, spectator);
   useEffect(() => {
     call("GET", `/v1/games/${encodeURIComponent(id)}/replay`, { spectator, token: saved.token || saved.host })
       .then((r) => setReplay(r.data)).catch((err) => setError(explain(err)));
@@ -77,6 +79,7 @@ export function ReplayPage({ id, query }) {
     </section>
     ${frame && module && html`<${module.Table} view=${frame.game} actions=${null} act=${async () => t("replay.is_replay")} busy=${true}
         me=${frame.seat} events=${[]} />`}
-    ${frame && module && frame.step === total && html`<section class="card"><h2>${t("final.title")}</h2><${module.Score} view=${frame.game} score=${replay.score} /></section>`}
+    ${frame && module && frame.step === total && html`<section class="card"><h2>${t("final.title")}</h2><${module.Score} view=${frame.game} score=${replay.score} places=${places} /></section>`}
+    ${module && html`<${RulesHost} title=${RULESET_TITLES[replay.ruleset] || replay.ruleset} />`}
   </div>`;
 }
