@@ -551,8 +551,9 @@ def test_a_game_played_to_the_end_in_italian_shows_no_english(live_server, argv,
     out = done.stdout
     assert "Punteggio finale:" in out and "Vincitori:" in out
     if argv[1] == "turandot":
-        assert "rifiutata: sul tavolo non c'è quel posto" in out   # slot 9 of 4
-        assert "offerte rivelate → tu: posto 2 + 1 denaro (bluff)" in out
+        # slot 9 of 5: the prompt says the form it expects, and asks again
+        assert "scrivi il numero della posizione (1, 2, 3, 4, 5), poi il denaro, da 0 a" in out
+        assert "offerte rivelate → tu: posizione 2 + 1 denaro (bluff)" in out
         assert "Come si fa un'offerta" in out and "cantante" in out
     elif argv[1] == "wordjam":
         # the bots call at once: the word typed answers the first challenge, and is refused
