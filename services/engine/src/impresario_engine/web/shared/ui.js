@@ -115,9 +115,11 @@ export function ShareLink({ label, url, id }) {
   </div>`;
 }
 
-/** A bot level in words (easy, medium, hard; another name as the engine gives it). */
-export function botLevel(level) {
-  return ["easy", "medium", "hard"].includes(level) ? t(`bot.${level}`) : level;
+/** A bot level in words (easy, medium, hard); an older name of a level (the ruleset's
+ * ``bot_aliases``: "greedy" is "medium") is its level; another name as the engine gives it. */
+export function botLevel(level, aliases = {}) {
+  const known = (aliases && aliases[level]) || level;  // an older name ("greedy"): its level
+  return ["easy", "medium", "hard"].includes(known) ? t(`bot.${known}`) : level;
 }
 
 /** Seat chips: name, bot, "you", who must act now, a free seat; ``extra(p)`` and ``action(p)``
