@@ -21,7 +21,8 @@ SAID = """async () => {
   const muzicando = (await import('/web/games/muzicando.js')).default;
   const wordjam = await import('/web/games/wordjam.js');
   const { html, render } = await import('/web/lib.js');
-  const { botLevel } = await import('/web/shared/ui.js');
+  const { describeEvent } = await import('/web/shared/game.js');
+  await (await import('/web/shared/lobby.js')).rulesets();  // the engine's rulesets, with their bot_aliases
   const singer = (id, sex) => ({ kind: 'singer', id, category: 'comic', sex, stars: 2, favourite_role: null });
   const view = { ruleset: 'turandot', table: [], directors: [], dummy: null,
     players: [{ seat: 0, name: 'Rita', singers: [singer('S20', 'female'), singer('S21', 'male'), singer('S22', 'undefined')] },
@@ -45,7 +46,7 @@ SAID = """async () => {
     const table_text = table.textContent;
     said[lang] = { female: hired('S20'), male: hired('S21'), undefined: hired('S22'),
       nominated: turandot.describeEvent({ type: 'nominated', seat: 0 }, view),
-      greedy: botLevel('greedy', { random: 'easy', greedy: 'medium' }),
+      greedy: describeEvent(turandot, { type: 'seat_left', seat: 1, name: 'Carla', bot: 'greedy' }, view),
       legend: box.textContent, wordjam: table_text };
   }
   return said;
@@ -68,7 +69,8 @@ def test_the_words_agree_with_the_cards_and_explain_themselves(open_page):
     assert it["nominated"] == "Il Maestro nomina Rita per licenziare un regista.", it["nominated"]
     assert fr["nominated"] == "Le Maestro désigne Rita pour éliminer un metteur en scène.", fr["nominated"]
     # "greedy" is the older name of the medium level: the level's word, in the language
-    assert it["greedy"] == load("it")["bot.medium"] and de["greedy"] == load("de")["bot.medium"]
+    assert it["greedy"] == load("it")["event.seat_left_bot"].format(name="Carla", bot=load("it")["bot.medium"]), it["greedy"]
+    assert "greedy" not in de["greedy"] and load("de")["bot.medium"] in de["greedy"], de["greedy"]
     # the final score's columns are explained under the table
     assert "Kontrakte: " in de["legend"] and "Wähler: " in de["legend"], de["legend"]
     assert "Contratti: " in it["legend"], it["legend"]

@@ -119,7 +119,7 @@ export function LeaveGame({ view, id, me, seatToken, leave: stopping }) {
   const [busy, setBusy] = useState(false);
   const ruleset = useRuleset(view.ruleset);
   const by = ruleset && ruleset.leave_bot;
-  const who = by === "defaults" || !by ? t("leave.defaults") : t("leave.bot", { bot: botLevel(by, ruleset.bot_aliases) });
+  const who = by === "defaults" || !by ? t("leave.defaults") : t("leave.bot", { bot: botLevel(by) });
   const leave = async () => {
     setBusy(true); setError(null);
     try {
