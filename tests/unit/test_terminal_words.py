@@ -105,3 +105,17 @@ def test_an_answer_out_of_the_prompts_form_gets_the_form_expected(lang, hint):
     move = screen(["9 5", "2 1"], lines).ask(BID_VIEW, BID_ACTIONS, None, None)  # type: ignore[arg-type]
     assert move == {"type": "bid", "slot": 2, "money": 1, "bluff": False, "round": 1}
     assert any(line.startswith("  " + hint) for line in lines), lines
+
+
+def test_a_refused_cast_is_answered_with_the_form_expected():
+    """The cast prompt's form (six ids in role order) is what the session repeats after the
+    engine refuses an answer."""
+    i18n.use("it")
+    lines: list[str] = []
+    actions = {"moves": [{"type": "cast", "optimal": ["S01", "S02", "S03", "S04", "S05", "S06"],
+                          "optimal_total": 12}], "default": None}
+    s = screen(["S01 S02"], lines)
+    move = s.ask({**BID_VIEW, "phase": "casting"}, actions, None, None)  # type: ignore[arg-type]
+    assert move == {"type": "cast", "roles": ["S01", "S02"]}
+    assert s.hint == ("scrivi gli id dei tuoi sei cantanti, uno per ruolo nell'ordine Turandot, "
+                      "Calaf, Liù, Ping, Pong, Pang: per esempio S01 S02 S03 S04 S05 S06")

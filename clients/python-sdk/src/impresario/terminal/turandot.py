@@ -289,6 +289,9 @@ class TurandotScreen(Screen):
                                      space["optimal_total"]).format(
                 n=space["optimal_total"],
                 cast=", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, space["optimal"]))))
+            self.hint = _("type your six singers' ids, one per role in the order {roles}: e.g. "
+                          "{example}").format(roles=", ".join(ROLE_NAMES),
+                                              example=" ".join(space["optimal"]))
             raw = self.console.ask("  " + _("Six singer ids in role order") + " "
                                    + _("[Enter: {choice}]").format(choice=_("the best cast"))
                                    + " ", deadline, changed)
