@@ -119,3 +119,19 @@ def test_a_refused_cast_is_answered_with_the_form_expected():
     assert move == {"type": "cast", "roles": ["S01", "S02"]}
     assert s.hint == ("scrivi gli id dei tuoi sei cantanti, uno per ruolo nell'ordine Turandot, "
                       "Calaf, Liù, Ping, Pong, Pang: per esempio S01 S02 S03 S04 S05 S06")
+
+
+@pytest.mark.parametrize("lang, legend", [
+    ("de", "Kontrakte: die Punkte, die mit den in der Versteigerung gebotenen Kontrakten"),
+    ("it", "contratti: i punti vinti o persi con i contratti chiamati all'asta;"),
+])
+def test_muzicandos_final_score_explains_its_columns(lang, legend):
+    from impresario.terminal.muzicando import MuzicandoScreen
+
+    i18n.use(lang)
+    lines: list[str] = []
+    s = MuzicandoScreen(ScriptedConsole(lambda prompt: "", lines.append), {0: "Tu", 1: "Carla"}, me=0)
+    s.score({"ruleset": "muzicando", "winners": [0], "teams": [], "players": [  # type: ignore[arg-type]
+        {"seat": 0, "lines": {"places": 3, "contracts": 0, "chooser": 2}, "total": 5},
+        {"seat": 1, "lines": {"places": 1, "contracts": 0, "chooser": 0}, "total": 1}]})
+    assert legend in "\n".join(lines), lines
