@@ -47,7 +47,8 @@ SAID = """async () => {
     said[lang] = { female: hired('S20'), male: hired('S21'), undefined: hired('S22'),
       nominated: turandot.describeEvent({ type: 'nominated', seat: 0 }, view),
       greedy: describeEvent(turandot, { type: 'seat_left', seat: 1, name: 'Carla', bot: 'greedy' }, view),
-      legend: box.textContent, wordjam: table_text };
+      legend: box.textContent, wordjam: table_text,
+      seated: describeEvent(turandot, { type: 'seat_taken', seat: 0, name: 'Rita' }, view) };
   }
   return said;
 }"""
@@ -75,8 +76,11 @@ def test_the_words_agree_with_the_cards_and_explain_themselves(open_page):
     assert "Kontrakte: " in de["legend"] and "Wähler: " in de["legend"], de["legend"]
     assert "Contratti: " in it["legend"], it["legend"]
     # French: a space between two sentences, and « » with a space before the colon
-    assert "(8 pièces). Faites-lui confiance" in fr["wordjam"], fr["wordjam"]
+    assert "(8 pièces). Faites confiance à Ali Baba" in fr["wordjam"], fr["wordjam"]
     assert "« palpebra » de Carla : " in fr["wordjam"], fr["wordjam"]
+    # a player's sex is not known: nothing agrees with it ("Vertrau ihm", "si è seduto")
+    assert "Vertrau Ali Baba oder" in de["wordjam"] and "ihm" not in de["wordjam"], de["wordjam"]
+    assert it["seated"] == "Rita prende posto al tavolo.", it["seated"]
     assert "“" not in fr["wordjam"] and "„palpebra“ von Carla: " in de["wordjam"], de["wordjam"]
 
 
