@@ -156,7 +156,7 @@ def test_a_theme_card_and_a_director_in_the_players_words():
     assert theme(cinema) == ("Kino", "Nachnamen von Schauspielern, Schauspielerinnen und "
                                      "Filmregisseuren")
     director = {"kind": "director", "id": "dark_over_comic", "effect": "+1 per dark singer"}
-    assert re.fullmatch(r"dark_over_comic \(Regisseur: \+1 je Sänger des Typs Dramatisch, "
+    assert re.fullmatch(r"Dramatisch statt komisch \(Regisseur: \+1 je Sänger des Typs Dramatisch, "
                         r"-1 je Sänger des Typs Komisch\)", card_text(director))
 
 

@@ -323,7 +323,7 @@ def test_the_turn_bar_and_the_status_line_speak_the_page_language(open_page):
       }
       return out;
     }""")
-    assert said["it"]["turandot"] == ["round 2 di 7 · offerte segrete", "Tocca a te: fai un'offerta segreta."]
+    assert said["it"]["turandot"] == ["turno 2 di 7 · offerte segrete", "Tocca a te: fai un'offerta segreta."]
     assert said["it"]["wordjam"] == ["turno 3 di 8 · scommesse", "Tocca a te: scommetti su una parte."]
     assert said["it"]["muzicando"] == ["mano 1 di 3 · gioco · a squadre", "Tocca a te: gioca una carta o passa."]
     assert said["de"]["turandot"][1] == "Du bist dran: Gib ein geheimes Gebot ab."

@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from .._generated import models
 from .._generated.operations import JSONObject
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 from .console import Console, duration
 
 #: what a screen's question answers: a move to send (the spec's, or the same as a plain dict)
@@ -51,6 +51,8 @@ class Screen:
         #: what the screen last drew (round and phase, turn...): drawn again when it changes
         self.shown: tuple[object, ...] | None = None
         self.told: set[str] = set()
+        #: the form the last prompt expects, said again when the engine refuses the answer
+        self.hint = ""
 
     # -- helpers
     def out(self, line: str = "") -> None:
@@ -62,6 +64,13 @@ class Screen:
         if seat == self.me:
             return _("you")
         return self.names.get(seat, _("seat {n}").format(n=seat))
+
+    def object_name(self, seat: int | None) -> str:
+        """A seat's name after a preposition ("between you and Ada": Italian "te", German
+        "dir"), where the language's "you" changes."""
+        if seat is not None and seat == self.me:
+            return pgettext("after a preposition", "you")
+        return self.name(seat)
 
     def once(self, key: str, text: str) -> None:
         """Explain something the first time it comes up only."""

@@ -88,6 +88,13 @@ def muzicando(view: models.Game) -> models.MuzicandoGame:
     return view
 
 
+#: what the final score's columns count (a player meets "contracts" and "chooser" there first)
+SCORE_LEGEND = N_("""\
+places: the points for the order in which each player went out, hand by hand;
+contracts: the points won or lost on the contracts called in the auction;
+chooser: the layout's value for whoever chose it and went out first.""")
+
+
 class MuzicandoScreen(Screen):
     ruleset = "muzicando"
 
@@ -290,6 +297,7 @@ class MuzicandoScreen(Screen):
     def extra_score(self, score: models.Score, keys: list[str], width: int) -> None:
         if score["ruleset"] != "muzicando":
             return
+        self.out(indented(_(SCORE_LEGEND)))
         for team in score["teams"]:
             self.out("  " + _("team {n} ({players}): {total}").format(
                 n=team["team"], players=and_list([self.label(s) for s in team["seats"]]),

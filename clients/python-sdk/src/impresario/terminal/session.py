@@ -149,6 +149,8 @@ def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LA
             screen.shown = None
         except IllegalMove as err:
             console.out("  " + _("refused: {why}").format(why=explain(err)))
+            if screen.hint:
+                console.out("  " + screen.hint)
 
 
 def watch(client: Client, game_id: str, console: Console, token: str | None = None,

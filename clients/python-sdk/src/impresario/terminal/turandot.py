@@ -8,8 +8,8 @@ from typing import Any, Callable
 from impresario_rules.turandot.cards import ROLES
 
 from .._generated import models
-from ..i18n import N_, _, ngettext
-from .base import Move, Screen, indented, named
+from ..i18n import N_, _, ngettext, pgettext
+from .base import Move, Screen, and_list, indented, named
 from .console import Console
 
 #: the roles' names, as the role cards print them (the same in every edition)
@@ -20,6 +20,15 @@ CATEGORIES = {"professional": N_("professional"), "amateur": N_("amateur"),
               "alternative": N_("alternative"), "classic": N_("classic"), "comic": N_("comic"),
               "dark": N_("dark")}
 SEXES = {"male": N_("male"), "female": N_("female"), "undefined": N_("undefined")}
+#: a category said of a female singer, where the language's adjective agrees (Italian "Comica");
+#: a male or undefined singer's is the plain word above
+FEMALE_CATEGORIES: dict[str, Callable[[], str]] = {
+    "professional": lambda: pgettext("female singer", "professional"),
+    "amateur": lambda: pgettext("female singer", "amateur"),
+    "alternative": lambda: pgettext("female singer", "alternative"),
+    "classic": lambda: pgettext("female singer", "classic"),
+    "comic": lambda: pgettext("female singer", "comic"),
+    "dark": lambda: pgettext("female singer", "dark")}
 HELPERS = {"costume_designer": N_("costume designer"), "carpenter": N_("carpenter")}
 #: the score sheet's lines
 LINES = {"stars": N_("stars"), "stage_elements": N_("stage elements"),
@@ -57,17 +66,44 @@ def director_effect(card: Mapping[str, Any]) -> str:
     return _(effects[key]) if key in effects else str(card.get("effect", ""))
 
 
+def category_name(category: str, sex: str | None) -> str:
+    """A singer's category in the player's language, agreeing with the singer's sex where the
+    language's adjective does (the sex is the card's, from the rules' card data)."""
+    if category not in CATEGORIES:
+        return category
+    if sex == "female":
+        return FEMALE_CATEGORIES[category]()
+    return _(CATEGORIES[category])
+
+
+def director_name(card_id: str) -> str:
+    """A director as the player reads it ("Dark over comic"), never the engine's id (unless
+    this client does not know the director)."""
+    return _(DIRECTORS[card_id]) if card_id in DIRECTORS else card_id
+
+
+#: the directors' names, as the table names them
+DIRECTORS = {"dark_over_comic": N_("Dark over comic"), "comic_over_dark": N_("Comic over dark"),
+             "alternative_over_classic": N_("Alternative over classic"),
+             "classic_over_alternative": N_("Classic over alternative"),
+             "favourite_roles": N_("Favourite roles"), "stagecraft": N_("Stagecraft"),
+             "full_spectrum": N_("Full spectrum"), "undefined_sex": N_("Undefined sex"),
+             "neutral": N_("Neutral")}
+
+
 def card_text(card: models.Card | models.Singer | models.Director | None) -> str:
     """A card as on the table: a singer's id, category, sex, stars and favourite role, or a
     director's id and effect."""
     if card is None:
         return "—"
     if card["kind"] == "director":
-        return _("{id} (director: {effect})").format(id=card["id"], effect=director_effect(card))
+        return _("{name} (director: {effect})").format(name=director_name(str(card["id"])),
+                                                       effect=director_effect(card))
     favourite = card.get("favourite_role")
     fav = (", " + _("loves {role}").format(role=ROLE_NAME.get(favourite, favourite))
            if favourite else "")
-    return (f"{card['id']} {named(CATEGORIES, card['category'])} {named(SEXES, card['sex'])} "
+    return (f"{card['id']} {category_name(card['category'], card['sex'])} "
+            f"{named(SEXES, card['sex'])} "
             f"{'★' * card['stars']}{fav}")
 
 
@@ -159,7 +195,7 @@ class TurandotScreen(Screen):
                           card=card, slot=slot, money=e["money_spent"])
         elif kind == "slot_tied":
             self.out("  " + _("slot {n}: a tie between {seats}: nobody takes it").format(
-                n=e["slot"], seats=", ".join(self.name(seat) for seat in e["seats"])))
+                n=e["slot"], seats=and_list([self.object_name(seat) for seat in e["seats"]])))
         elif kind == "helper_hired":
             helper = named(HELPERS, e["helper"])
             self.says(e, _("you hire the {helper}: a stage element"),
@@ -170,8 +206,8 @@ class TurandotScreen(Screen):
             self.says(e, _("you fire {director}"), _("{who} fires {director}"),
                       director=self.card(e["director"]))
         elif kind == "nominated":
-            self.says(e, _("you are named to fire a director"),
-                      _("{who} is named to fire a director"))
+            self.says(e, _("the maestro names you to fire a director"),
+                      _("the maestro names {who} to fire a director"))
         elif kind == "card_discarded":
             self.out("  " + _("{card} is discarded").format(card=self.card(e["card"])))
         elif kind == "dummy_received":
@@ -196,6 +232,7 @@ class TurandotScreen(Screen):
         view = turandot(game)
         space = actions["moves"][0]
         default = actions.get("default")
+        self.hint = ""
         if space["type"] == "bid":
             return self._bid(view, space, default if default and default["type"] == "bid"
                              else None, deadline, changed)
@@ -207,8 +244,13 @@ class TurandotScreen(Screen):
                 if default and default["type"] == "assign_office" else {}
             out: list[models.OfficeAssignment] = []
             for seat in space["seats"]:
+                taken = {a["slot"] for a in out}
+                left = [s for s in space["slots"] if s not in taken]
+                free = ", ".join(map(str, left))
+                suggested = by_seat.get(seat)
+                if suggested is None or suggested in taken:  # another seat just took it
+                    suggested = left[0]
                 while True:
-                    suggested = by_seat.get(seat, space["slots"][0])
                     raw = self.console.ask(
                         "  " + _("slot for {who}").format(who=self.name(seat)) + " "
                         + _("[Enter: {choice}]").format(choice=suggested) + " ",
@@ -216,7 +258,7 @@ class TurandotScreen(Screen):
                     if raw is None:
                         return None
                     raw = raw.strip() or str(suggested)
-                    if raw.isdigit() and int(raw) in space["slots"]:
+                    if raw.isdigit() and int(raw) in left:
                         out.append({"seat": seat, "slot": int(raw)})
                         break
                     self.out("  " + _("type one of the free slots: {free}").format(free=free))
@@ -231,9 +273,10 @@ class TurandotScreen(Screen):
                                   else None, deadline, changed)
             return None if nominee is None else {"type": "nominate", "seat": nominee}
         if space["type"] == "fire_director":
-            directors = [(str(i), d, d) for i, d in enumerate(space["directors"], 1)]
-            for key, director, _value in directors:
-                self.out(f"    {key}) {self.card(director)}")
+            for i, pile in enumerate(space["directors"], 1):
+                self.out(f"    {i}) {self.card(pile)}")
+            directors = [(str(i), director_name(pile), pile)
+                         for i, pile in enumerate(space["directors"], 1)]
             d = self.choose("  " + _("Fire which director"), directors,
                             default["director"] if default and default["type"] == "fire_director"
                             else None, deadline, changed)
@@ -246,6 +289,9 @@ class TurandotScreen(Screen):
                                      space["optimal_total"]).format(
                 n=space["optimal_total"],
                 cast=", ".join(f"{r} {c}" for r, c in zip(ROLE_NAMES, space["optimal"]))))
+            self.hint = _("type your six singers' ids, one per role in the order {roles}: e.g. "
+                          "{example}").format(roles=", ".join(ROLE_NAMES),
+                                              example=" ".join(space["optimal"]))
             raw = self.console.ask("  " + _("Six singer ids in role order") + " "
                                    + _("[Enter: {choice}]").format(choice=_("the best cast"))
                                    + " ", deadline, changed)
@@ -261,6 +307,10 @@ class TurandotScreen(Screen):
         if default is None:
             default = {"type": "bid", "slot": space["slots"][0], "money": 0}
         self.once("bid", indented(_(HOW_TO_BID)))
+        self.hint = _("type the slot number ({slots}), then the money, 0 to {most}: e.g. "
+                      "'{first} 1', or '{first} 0 b' with the bluff card").format(
+            slots=", ".join(map(str, space["slots"])), most=space["max_money"],
+            first=space["slots"][0])
         helper = _(", or 'h' for a helper") if space["helper"] else ""
         bluff = " " + _("[b to add the bluff card]") if space["bluff"] else ""
         prompt = ("  " + _("Your bid: slot {first}-{last} then money 0-{most}").format(
@@ -284,7 +334,10 @@ class TurandotScreen(Screen):
                 slot = int(words[0]) if words else default["slot"]
                 money = int(words[1]) if len(words) > 1 else 0
             except ValueError:
-                self.out("  " + _("type a slot number, then the money, e.g. '2 1' or '3 0 b'"))
+                self.out("  " + self.hint)
+                continue
+            if slot not in space["slots"] or not 0 <= money <= space["max_money"]:
+                self.out("  " + self.hint)
                 continue
             return {"type": "bid", "slot": slot, "money": money, "bluff": with_bluff,
                     "round": view["round"]}

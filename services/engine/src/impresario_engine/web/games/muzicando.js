@@ -348,6 +348,7 @@ export function Score({ view, score }) {
       <tbody>${score.players.map((p) => html`<tr><th scope="row" class=${score.winners.includes(p.seat) ? "win" : ""}>${nameOf(view, p.seat)}</th>
         <td>${p.lines.places}</td><td>${p.lines.contracts}</td><td>${p.lines.chooser}</td><td class=${score.winners.includes(p.seat) ? "win" : ""}>${p.total}</td></tr>`)}</tbody>
     </table></div>
+    <p class="score-legend" data-testid="score-legend">${t("muzicando.score_legend")}</p>
     <h3>${t("muzicando.hands")}</h3>
     <${Sheet} view=${view} results=${score.hands} />
   </div>`;

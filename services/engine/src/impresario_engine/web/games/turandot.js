@@ -48,8 +48,10 @@ function cardLabel(view, id) {
   const card = cardsOf(view)[id];
   if (!card) return directorName(id);
   if (card.kind === "director") return t("turandot.director_label", { name: directorName(card.id) });
-  const sex = has(`turandot.sex_word.${card.sex}`) ? t(`turandot.sex_word.${card.sex}`) : "";
-  return t("turandot.singer_label", { category: catName(card.category), sex, id: card.id, stars: stars(card.stars) }).replace(/\s+/g, " ");
+  // the sentence agrees with the singer's sex (the card's, from the rules' card data): each
+  // language words a female, a male and an undefined singer its own way ("la cantante")
+  const sex = SEX_SYMBOLS[card.sex] ? card.sex : "undefined";
+  return t(`turandot.singer_label.${sex}`, { category: catName(card.category), id: card.id, stars: stars(card.stars) });
 }
 
 export function Stars({ n }) {

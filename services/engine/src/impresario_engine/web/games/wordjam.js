@@ -116,13 +116,12 @@ function VotePanel({ view, space, act, busy }) {
   </section>`;
 }
 
-function SidePanel({ view, kind, act, busy }) {
+export function SidePanel({ view, kind, act, busy }) {
   const bet = kind === "bet";
   const word = view.ali_word;
   return html`<section class="card" aria-labelledby="side-title">
     <h2 id="side-title">${t(bet ? "wordjam.your_bet" : "wordjam.choose_side_title")}</h2>
-    <p>${bet && word ? html`${t("wordjam.is_ali_baba", { name: nameOf(view, view.ali_baba) })} <strong>${word.word}</strong> (${coins(word.value)}).
-      ${t("wordjam.trust_or_join")}` : t("wordjam.sides_lead")}</p>
+    <p>${bet && word ? html`${t("wordjam.is_ali_baba", { name: nameOf(view, view.ali_baba) })} <strong>${word.word}</strong> (${coins(word.value)}).${" "}${t("wordjam.trust_or_join")}` : t("wordjam.sides_lead")}</p>
     <div class="big-choice">
       <button type="button" class="primary" onClick=${() => act({ type: kind, side: "ali_baba" })} disabled=${busy}>${t("wordjam.trust")}</button>
       <button type="button" onClick=${() => act({ type: kind, side: "thieves" })} disabled=${busy}>${t("wordjam.join_thieves")}</button>
@@ -198,13 +197,13 @@ export function voteThisTurn(view, events) {
   return started < 0 || voted > started;
 }
 
-function Situation({ view, events }) {
+export function Situation({ view, events }) {
   const items = [];
   const bets = (list) => list.map((b) => `${nameOf(view, b.seat)} → ${side(b.side)}`).join(", ");
   if (view.ali_word) items.push(html`<li>${t("wordjam.sit_ali")} <strong>${nameOf(view, view.ali_baba)}</strong> ${t("wordjam.with")} <strong>${view.ali_word.word}</strong> (${coins(view.ali_word.value)}).</li>`);
   if (view.barred.length) items.push(html`<li>${t("wordjam.sit_barred", { names: listNames(view, view.barred) })}</li>`);
-  if (view.challenge) items.push(html`<li>“${view.challenge.word}” ${t("wordjam.by", { name: nameOf(view, view.challenge.seat) })}: ${view.challenge.stage === "vote"
-    ? t("wordjam.sit_challenged", { name: nameOf(view, view.challenge.challenger), votes: t("wordjam.votes", { n: view.challenge.votes_cast }) }) : t("wordjam.sit_may_challenge")}.</li>`);
+  if (view.challenge) items.push(html`<li>${t("wordjam.sit_challenge", { word: view.challenge.word, name: nameOf(view, view.challenge.seat), state: view.challenge.stage === "vote"
+    ? t("wordjam.sit_challenged", { name: nameOf(view, view.challenge.challenger), votes: t("wordjam.votes", { n: view.challenge.votes_cast }) }) : t("wordjam.sit_may_challenge") })}</li>`);
   if (voteThisTurn(view, events)) items.push(html`<li>${t(view.last_vote.stands ? "wordjam.sit_vote_stands" : "wordjam.sit_vote_falls", { word: view.last_vote.word, n: view.last_vote.in_favour })}${" "}(${view.last_vote.votes.map((v) => `${nameOf(view, v.seat)} ${t(v.in_favour ? "wordjam.for" : "wordjam.against")}`).join(", ")}).</li>`);
   if (view.bets) items.push(html`<li>${t("wordjam.sit_bets", { list: bets(view.bets) })}</li>`);
   if (view.sides) items.push(html`<li>${t("wordjam.sit_sides", { list: bets(view.sides) })}</li>`);

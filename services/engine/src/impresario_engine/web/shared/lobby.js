@@ -6,7 +6,7 @@ import { html, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, Problem, withQuery } from "./api.js";
 import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine, secondsText } from "./format.js";
 import { playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
-import { Alert, botLevel } from "./ui.js";
+import { Alert, botLevel, learnBotAliases } from "./ui.js";
 import { t } from "./i18n.js";
 import { asPlayer, resumeSeat } from "./players.js";
 import { MyGames, PlayerCard, QuickMatch } from "./mine.js";
@@ -25,7 +25,12 @@ export const QUICK = {
 
 let rulesetCache = null;
 export async function rulesets() {
-  if (!rulesetCache) rulesetCache = call("GET", "/v1/rulesets").then((r) => r.data.rulesets);
+  if (!rulesetCache) {
+    rulesetCache = call("GET", "/v1/rulesets").then((r) => {
+      learnBotAliases(r.data.rulesets);
+      return r.data.rulesets;
+    });
+  }
   return rulesetCache;
 }
 

@@ -115,9 +115,19 @@ export function ShareLink({ label, url, id }) {
   </div>`;
 }
 
-/** A bot level in words (easy, medium, hard; another name as the engine gives it). */
-export function botLevel(level) {
-  return ["easy", "medium", "hard"].includes(level) ? t(`bot.${level}`) : level;
+/** The older names of bot levels the engine's rulesets serve (``bot_aliases``), as learnt. */
+const BOT_ALIASES = {};
+
+/** Learn the rulesets' older bot names (the lobby's list of rulesets, once fetched). */
+export function learnBotAliases(rulesets) {
+  for (const r of rulesets || []) Object.assign(BOT_ALIASES, r.bot_aliases || {});
+}
+
+/** A bot level in words (easy, medium, hard); an older name of a level (the rulesets'
+ * ``bot_aliases``: "greedy" is "medium") is its level; another name as the engine gives it. */
+export function botLevel(level, aliases = BOT_ALIASES) {
+  const known = (aliases && aliases[level]) || level;  // an older name ("greedy"): its level
+  return ["easy", "medium", "hard"].includes(known) ? t(`bot.${known}`) : level;
 }
 
 /** Seat chips: name, bot, "you", who must act now, a free seat; ``extra(p)`` and ``action(p)``
