@@ -319,8 +319,10 @@ class Terminal:
 def test_word_jam_windows_count_down_in_a_terminal_and_ctrl_c_ends_cleanly(live_server):
     """Under a pseudo-terminal: Enter passes the think window and lets a challenge go; the bet's
     window counts down and times out (the engine bets for the player); a typed word is valued
-    and called; Ctrl-C leaves with a message. The engine's bots think for up to a second."""
-    term = Terminal("play", "wordjam", "--url", live_server, "--seed", "11",
+    and called; Ctrl-C leaves with a message. The engine's bots think for up to a second. The
+    windows are the options' seconds, not a pace's (--pace none: the relaxed pace's bots call
+    12 s into a turn at the soonest, and its think window is another)."""
+    term = Terminal("play", "wordjam", "--url", live_server, "--seed", "11", "--pace", "none",
                     "--option", "bot_seconds=1", "--option", "bet_seconds=8",
                     "--option", "challenge_seconds=3", "--option", "vote_seconds=3",
                     "--option", "thief_seconds=3")
