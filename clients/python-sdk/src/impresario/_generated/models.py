@@ -736,6 +736,34 @@ class GameStartedEvent(TypedDict):
     type: Literal["game_started"]
 
 
+class Guide(TypedDict):
+    key: str
+    """
+    the step, by name (the ruleset's guide catalogue)
+    """
+    params: dict[str, Any]
+    """
+    the numbers and letters the text names, from the seat's own view
+    """
+    anchor: str
+    """
+    the section of the rules behind the step (`GET /web/rules/{ruleset}`)
+    """
+    lang: Literal["en", "it", "de", "fr"]
+    text: str
+    """
+    what to do now, and why
+    """
+    rule_title: str | None
+    """
+    the title of the rules section, in lang
+    """
+    version: int
+    """
+    the game's version the step is for
+    """
+
+
 class Hand(TypedDict):
     numbers: list[int]
     money: int
@@ -1042,6 +1070,10 @@ class MuzicandoGame(TypedDict):
     """
     each seat's bank in seconds, as it was when the seat's turn began: a pending seat has move_seconds for its move, then draws on its bank (its deadline counts both: what is left of its bank now is the smaller of its bank and the time to its deadline)
     """
+    guided: NotRequired[bool]
+    """
+    a guided first game (only when true): no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at `GET /v1/games/{id}/guide`
+    """
     ruleset: Literal["muzicando"]
     mode: Literal["team", "individual"]
     auction_variant: bool
@@ -1126,6 +1158,10 @@ class MuzicandoOptions(TypedDict):
     bank_refill_seconds: NotRequired[int | None]
     """
     what each move a seat makes itself gives back to its bank, never above bank_seconds (default 0; needs bank_seconds) (invalid_bank_refill_seconds)
+    """
+    guided: NotRequired[bool]
+    """
+    a guided first game: no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide (invalid_guided); the browser and `impresario learn` start one with the ruleset's guided table
     """
 
 
@@ -1986,6 +2022,10 @@ class TurandotGame(TypedDict):
     """
     each seat's bank in seconds, as it was when the seat's turn began: a pending seat has move_seconds for its move, then draws on its bank (its deadline counts both: what is left of its bank now is the smaller of its bank and the time to its deadline)
     """
+    guided: NotRequired[bool]
+    """
+    a guided first game (only when true): no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at `GET /v1/games/{id}/guide`
+    """
     ruleset: Literal["turandot"]
     round: int
     phase: Literal["setup", "bidding", "office", "nominate", "fire", "casting", "finished"]
@@ -2046,6 +2086,10 @@ class TurandotOptions(TypedDict):
     bank_refill_seconds: NotRequired[int | None]
     """
     what each move a seat makes itself gives back to its bank, never above bank_seconds (default 0; needs bank_seconds) (invalid_bank_refill_seconds)
+    """
+    guided: NotRequired[bool]
+    """
+    a guided first game: no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide (invalid_guided); the browser and `impresario learn` start one with the ruleset's guided table
     """
 
 
@@ -2392,6 +2436,10 @@ class WordJamGame(TypedDict):
     """
     the id of this finished game's rematch, once a player has asked for one (`POST /v1/games/{id}/rematch`)
     """
+    guided: NotRequired[bool]
+    """
+    a guided first game (only when true): no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at `GET /v1/games/{id}/guide`
+    """
     ruleset: Literal["wordjam"]
     turn: int
     """
@@ -2580,6 +2628,10 @@ class WordJamOptions(TypedDict):
     bot_seconds: NotRequired[int | None]
     """
     the longest a bot seat thinks before a move (default: Word Jam 20, others 0, at once) (invalid_bot_seconds)
+    """
+    guided: NotRequired[bool]
+    """
+    a guided first game: no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide (invalid_guided); the browser and `impresario learn` start one with the ruleset's guided table
     """
 
 

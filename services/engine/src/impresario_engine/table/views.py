@@ -77,6 +77,8 @@ def table_fields(doc: dict[str, Any], version: int, rematch: str | None, status:
     if not RULESETS[doc["ruleset"]].move_seconds:
         del out["move_seconds"]  # the ruleset has windows of its own
     settings = doc["settings"]
+    if settings.get("guided"):  # only when set: every other game's view stays as it was
+        out["guided"] = True
     full = settings.get("bank_seconds")
     if full is not None:  # a turn-based game: each seat's bank as its turn began
         banks = doc.get(BANKS)
