@@ -49,3 +49,15 @@ def test_the_guided_game_reaches_only_steps_with_texts_and_sections(ruleset):
 def test_the_word_jam_table_plays_in_the_players_language_when_it_can():
     assert guide.guided_setup("wordjam", "it")["options"]["language"] == "it"
     assert guide.guided_setup("wordjam", "de")["options"]["language"] == "en"
+
+
+def test_a_thiefs_word_not_yet_final_is_told_the_window_waits_for_it():
+    """Word Jam's Thieves' window closes for a seat when its word is final (or it passes): in a
+    guided game no deadline closes it, so the step says so once a word is given, not final."""
+    view = {"phase": "window", "you": {"seat": 0, "word": "SCISSORS", "word_final": False}}
+    actions = {"pending": ["thief_word", "thief_pass"]}
+    step = guide.step("wordjam", view, actions)
+    assert step == {"key": "thief_final", "params": {"word": "SCISSORS"}, "anchor": "thieves"}
+    assert "SCISSORS" in guide.text("wordjam", "it", step)
+    view["you"]["word"] = None
+    assert guide.step("wordjam", view, actions)["key"] == "thief"

@@ -111,6 +111,10 @@ def _wordjam(view: View, actions: Actions) -> Step:
     if "bet" in kinds:
         return {"key": "bet", "params": {}, "anchor": "bets"}
     if "thief_word" in kinds:
+        you = view.get("you") or {}
+        if you.get("word") and not you.get("word_final"):
+            # a word given, not final: the window stays open for the seat until it says so
+            return {"key": "thief_final", "params": {"word": you["word"]}, "anchor": "thieves"}
         return {"key": "thief", "params": {}, "anchor": "thieves"}
     if "choose_side" in kinds:
         return {"key": "side", "params": {}, "anchor": "turn-8"}
