@@ -119,3 +119,14 @@ def test_the_guide_is_a_seats_and_a_guided_games_only(client):
     plain, plain_tokens = setup_game(client, [None, "easy", "easy"], seed=39)
     assert_problem(client.get(f"/v1/games/{plain['game']['id']}/guide",
                               headers=auth(plain_tokens[0])), 409, "not_guided")
+
+
+def test_a_guided_game_rates_nobody():
+    """Every guided game of a ruleset deals the same first game against easy bots: a lesson,
+    never a rated result, even a public one whose every seat is a player's or a bot's."""
+    from impresario_engine.table.ratings import rateable
+
+    seats = [{"player": "p_1"}, {"bot": "easy"}, {"bot": "easy"}]
+    doc = {"settings": {"private": False}, "seats": seats}
+    assert rateable(doc)
+    assert not rateable({**doc, "settings": {"private": False, "guided": True}})
