@@ -741,7 +741,7 @@ class Guide(TypedDict):
     """
     the step, by name (the ruleset's guide catalogue)
     """
-    params: dict[str, Any]
+    params: dict[str, int | str]
     """
     the numbers and letters the text names, from the seat's own view
     """

@@ -427,7 +427,8 @@ class GuideSchema(Base):
 
     key = fields.String(required=True, metadata={
         "description": "the step, by name (the ruleset's guide catalogue)", "example": "bid_first"})
-    params = fields.Dict(keys=fields.String(), required=True, metadata={
+    params = fields.Dict(keys=fields.String(), values=fields.Raw(metadata={
+        "type": ["integer", "string"]}), required=True, metadata={
         "description": "the numbers and letters the text names, from the seat's own view",
         "example": {"round": 1, "money": 3}})
     anchor = fields.String(required=True, metadata={
