@@ -609,3 +609,29 @@ def test_a_game_watched_in_french_shows_no_english(live_server):
     assert done.returncode == 0, done.stderr
     assert "thème : " in done.stdout and "Score final :" in done.stdout
     assert english_left(done.stdout, "fr") == []
+
+
+# ------------------------------------------------------------------------------ learn
+@pytest.mark.parametrize("lang, says", [
+    ("en", ("Guide: Round 1: make your sealed bid", "? shows the rule behind it: Phase 1: sealed bids",
+            "Guide: The game is over")),
+    pytest.param("it", ("Guida: Turno 1: fai la tua offerta segreta",
+                        "Fase 1: reclutamento (offerte segrete)", "Guida: La partita è finita"),
+                 marks=pytest.mark.deep)])
+def test_learn_turandot_guides_a_whole_game(live_server, lang, says):
+    """`impresario learn turandot`: the guided table (the player and two easy bots, the guide's
+    seed), each step printed before its prompt in the player's language, `?` showing the
+    step's rule; Enter (the default) at every prompt to the final score and the last step."""
+    done = run_cli("learn", "turandot", "--url", live_server, "--lang", lang,
+                   stdin="?\n" + "\n" * 400, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for line in says:
+        assert line in out, (line, out[-3000:])
+    assert out.index(says[0]) < out.index(says[1])
+    game_id = re.search(r"impresario watch (?:-- )?(\S+)", out).group(1)
+    view = Client(live_server).game(game_id).view()
+    assert view["status"] == "finished" and view["guided"] is True
+    assert [p["bot"] for p in view["players"]] == [None, "easy", "easy"]
+    replay = Client(live_server).game(game_id).replay()
+    assert replay["seed"] == 39 and all(by != "deadline" for _, _, by in replay["moves"])

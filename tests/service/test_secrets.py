@@ -476,3 +476,36 @@ def test_webhook_payloads_show_nothing_secret(app_factory, redis_client, monkeyp
                            headers=auth(tokens[seat]))
         assert resp.status_code == 200, resp.get_json()
     assert messages == view["last_seq"]  # every event (the creation has none), each once
+
+
+def test_the_guide_tells_a_seat_nothing_it_cannot_see(client, redis_client):
+    """A guided Turandot game (the player and two bots): every step the player's seat is
+    answered (``GET /guide``, in each language) passes the checks of every other answer, and is
+    the step the rules' guide makes of the seat's own view and actions: nothing else goes in."""
+    from impresario_rules import guide
+
+    setup = guide.guided_setup("turandot")
+    body = {"ruleset": "turandot", "players": setup["players"], "seed": setup["seed"],
+            "options": {**setup["options"], "bot_seconds": 0}}  # the bots move in the request
+    created = client.post("/v1/games", json=body).get_json()
+    url = f"/v1/games/{created['game']['id']}"
+    token = client.post(f"{url}/seats", json={"name": "P"}).get_json()["token"]
+    for i, bot in enumerate(setup["bots"]):
+        client.post(f"{url}/seats", json={"name": f"Bot{i}", "bot": bot},
+                    headers=auth(created["host_token"]))
+    obs = Observer(redis_client, created["game"]["id"], setup["players"])
+    for i in range(500):
+        view = client.get(url, headers=auth(token)).get_json()
+        actions = client.get(f"{url}/actions", headers=auth(token)).get_json()
+        for lang in ("en", "it", "de", "fr"):
+            step = client.get(f"{url}/guide?lang={lang}", headers=auth(token)).get_json()
+            obs.check(0, step, "guide")
+            assert {k: step[k] for k in ("key", "params", "anchor")} == \
+                guide.step("turandot", view, actions)
+        if view["status"] == "finished":
+            break
+        if actions["pending"]:
+            resp = client.post(f"{url}/moves", json=actions["default"],
+                               headers={**auth(token), "If-Match": f'"{view["version"]}"'})
+            assert resp.status_code == 200, resp.get_json()
+    assert view["status"] == "finished" and obs.checked > 40

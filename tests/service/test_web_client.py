@@ -169,3 +169,19 @@ def test_unknown_rules_are_a_404_with_a_stable_code(client):
     assert_problem(client.get("/web/rules/chess?lang=it"), 404, "ruleset_not_found")
     assert_problem(client.get("/web/rules/muzicando?lang=es"), 404, "language_not_found")
     assert_problem(client.get("/web/rules/muzicando?lang=../en"), 404, "language_not_found")
+
+
+def test_the_guided_table_is_served_as_the_rules_package_sets_it(client):
+    """``GET /web/guide/<ruleset>?lang=``: the table "Learn to play" creates, the rules
+    package's (one fact, one place); Word Jam's words in the reader's language when they can."""
+    from impresario_rules.guide import guided_setup
+
+    for ruleset in ("turandot", "wordjam", "muzicando"):
+        for lang in ("en", "it", "de", "fr"):
+            resp = client.get(f"/web/guide/{ruleset}?lang={lang}")
+            assert resp.status_code == 200 and resp.mimetype == "application/json"
+            assert resp.get_json() == guided_setup(ruleset, lang)
+            assert resp.get_json()["options"]["guided"] is True
+    assert client.get("/web/guide/wordjam?lang=it").get_json()["options"]["language"] == "it"
+    assert_problem(client.get("/web/guide/chess"), 404, "ruleset_not_found")
+    assert_problem(client.get("/web/guide/turandot?lang=xx"), 404, "language_not_found")

@@ -94,3 +94,19 @@ def test_each_table_has_no_serious_accessibility_violation(open_page, tables, ru
         page.wait_for_selector("section.finished" if finished else ".game[data-mine='1']")
         found += in_each_language(page, f"{ruleset}, {'finished' if finished else 'my move'}")
     assert not found, report(found)
+
+
+def test_a_guided_table_with_its_guide_panel_has_no_serious_violation(open_page):
+    """The lobby's "Learn to play" (a newcomer's first offer) opens the guided table: with the
+    step's panel shown, and with its "why?" dialog open, in each language."""
+    page = _page(open_page)
+    page.goto("/")
+    page.fill("#player-name", "Lia")
+    page.click("[data-ruleset=turandot] [data-testid=learn]")
+    page.wait_for_selector(".game[data-mine='1'] [data-testid=guide]")
+    found = in_each_language(page, "guided turandot, the guide shown")
+    page.click("[data-testid=guide-why]")
+    page.locator("dialog[open]").wait_for()
+    found += [dict(v, where="guided turandot, the rule behind the step")
+              for v in axe_violations(page)]
+    assert not found, report(found)

@@ -6,6 +6,7 @@ the open games or a leaderboard.
   impresario play wordjam                    you against 5 medium bots
   impresario play muzicando                  the team game: you and a bot against two bots
   impresario play turandot --bots hard,medium,easy
+  impresario learn turandot                  a guided first game: each step says what and why
   impresario games                           your games: your move, deadline, status, result
   impresario games --resume GAME_ID          play your seat of a game here
   impresario player                          who you are (made on first use)
@@ -33,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
+
+from impresario_rules.guide import guided_setup
 
 from . import __version__
 from ._generated import SPEC_VERSION
@@ -166,6 +169,22 @@ def cmd_play(args: argparse.Namespace, console: Console | None = None) -> int:
                           out=console.out)
     return play_game_here(client, ruleset, bots, args.name or _("You"), args.seed, options,
                           console, getattr(args, "lang", DEFAULT_LANGUAGE), player=player)
+
+
+def cmd_learn(args: argparse.Namespace, console: Console | None = None) -> int:
+    """A guided first game of the ruleset (the rules package's guided table: its seed, its
+    gentle bots), each step printed before its prompt in the player's language."""
+    lang = getattr(args, "lang", DEFAULT_LANGUAGE)
+    setup = guided_setup(args.ruleset, lang)
+    client = Client(engine_url(args))
+    console = console or Console()
+    player = saved_player(client, player_file(args), make=args.name or _(DEFAULT_NAME),
+                          out=console.out)
+    console.out(_("A guided game of {game}: each step says what to do and why. The bots wait "
+                  "for you; take your time.").format(game=args.ruleset))
+    return play_game_here(client, args.ruleset, setup["bots"], args.name or _("You"),
+                          setup["seed"], setup["options"], console, lang, player=player,
+                          guided=True)
 
 
 # ------------------------------------------------------------------------------ tournament
@@ -344,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"impresario {__version__} (API {SPEC_VERSION})",
                         help="print the SDK's version and the API version it was generated from")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                help=_("play, games, player, claim, leaderboard, tournament, "
+                                help=_("play, learn, games, player, claim, leaderboard, tournament, "
                                        "watch, lobby or wait (COMMAND --help for its "
                                        "options)"))
 
@@ -366,6 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "'impresario games' lists them on any device."))
     play.add_argument("ruleset", nargs="?", default="turandot", choices=RULESETS,
                       help=_("the game (default turandot)"))
+    add_learn_command(sub, common)
     play.add_argument("--bots", default=None,
                       help=bots_help(_("default: 3 for turandot and muzicando, 5 for wordjam, "
                                        "of level medium; levels easy, medium, and hard for "
@@ -450,7 +470,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_learn_command(sub: Any, common: argparse.ArgumentParser) -> None:
+    learn = sub.add_parser("learn", parents=[common, player_file_parser()],
+                           help=_("a guided first game against gentle bots"),
+                           description=_("A guided first game against gentle bots: before "
+                                         "each prompt, what to do and why, with the rule "
+                                         "behind it (? shows it). The bots wait for you."))
+    learn.add_argument("ruleset", choices=RULESETS, help=_("the game to learn"))
+    learn.add_argument("--name", default=None,
+                       help=_("your name at the table (default {name})").format(name=_("You")))
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "learn": cmd_learn,
     "play": cmd_play, "games": cmd_my_games, "player": cmd_player, "claim": cmd_claim,
     "leaderboard": cmd_leaderboard, "tournament": cmd_tournament, "watch": cmd_watch,
     "lobby": cmd_lobby, "wait": cmd_wait}

@@ -365,6 +365,11 @@ class Seat:
     def actions(self) -> models.Actions:
         return ops.get_actions(self.client, self.game_id, token=self.token)
 
+    def guide(self, lang: ops.GetGuideLang = "en") -> models.Guide:
+        """This seat's step in a guided game (``GET /v1/games/{id}/guide``): what to do now and
+        why, in ``lang``, with the rules section behind it (``anchor``)."""
+        return ops.get_guide(self.client, self.game_id, lang=lang, token=self.token)
+
     def events(self, after: int = 0) -> list[models.Event]:
         return ops.get_events(self.client, self.game_id, after=after, token=self.token)["events"]
 

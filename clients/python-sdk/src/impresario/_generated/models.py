@@ -736,6 +736,34 @@ class GameStartedEvent(TypedDict):
     type: Literal["game_started"]
 
 
+class Guide(TypedDict):
+    key: str
+    """
+    the step, by name (the ruleset's guide catalogue)
+    """
+    params: dict[str, int | str]
+    """
+    the numbers and letters the text names, from the seat's own view
+    """
+    anchor: str
+    """
+    the section of the rules behind the step (`GET /web/rules/{ruleset}`)
+    """
+    lang: Literal["en", "it", "de", "fr"]
+    text: str
+    """
+    what to do now, and why
+    """
+    rule_title: str | None
+    """
+    the title of the rules section, in lang
+    """
+    version: int
+    """
+    the game's version the step is for
+    """
+
+
 class Hand(TypedDict):
     numbers: list[int]
     money: int
@@ -1046,6 +1074,10 @@ class MuzicandoGame(TypedDict):
     """
     each seat's bank in seconds, as it was when the seat's turn began: a pending seat has move_seconds for its move, then draws on its bank (its deadline counts both: what is left of its bank now is the smaller of its bank and the time to its deadline)
     """
+    guided: NotRequired[bool]
+    """
+    a guided first game (only when true): no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at `GET /v1/games/{id}/guide`
+    """
     ruleset: Literal["muzicando"]
     mode: Literal["team", "individual"]
     auction_variant: bool
@@ -1134,6 +1166,10 @@ class MuzicandoOptions(TypedDict):
     pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
     """
     the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/muzicando/paces; relaxed: move_seconds 240, bot_seconds 0; normal: move_seconds 90, bot_seconds 0; fast: move_seconds 30, bot_seconds 0); without it, every option's own default (invalid_pace)
+    """
+    guided: NotRequired[bool]
+    """
+    a guided first game: no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide (invalid_guided); the browser and `impresario learn` start one with the ruleset's guided table
     """
 
 
@@ -2018,6 +2054,10 @@ class TurandotGame(TypedDict):
     """
     each seat's bank in seconds, as it was when the seat's turn began: a pending seat has move_seconds for its move, then draws on its bank (its deadline counts both: what is left of its bank now is the smaller of its bank and the time to its deadline)
     """
+    guided: NotRequired[bool]
+    """
+    a guided first game (only when true): no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at `GET /v1/games/{id}/guide`
+    """
     ruleset: Literal["turandot"]
     round: int
     phase: Literal["setup", "bidding", "office", "nominate", "fire", "casting", "finished"]
@@ -2082,6 +2122,10 @@ class TurandotOptions(TypedDict):
     pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
     """
     the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/turandot/paces; relaxed: move_seconds 300, bot_seconds 0; normal: move_seconds 120, bot_seconds 0; fast: move_seconds 45, bot_seconds 0); without it, every option's own default (invalid_pace)
+    """
+    guided: NotRequired[bool]
+    """
+    a guided first game: no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide (invalid_guided); the browser and `impresario learn` start one with the ruleset's guided table
     """
 
 
@@ -2432,6 +2476,10 @@ class WordJamGame(TypedDict):
     """
     the pace the table chose at its creation (option `pace`; only in a game created with one): its timing options are the pace's, but for those given explicitly
     """
+    guided: NotRequired[bool]
+    """
+    a guided first game (only when true): no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at `GET /v1/games/{id}/guide`
+    """
     ruleset: Literal["wordjam"]
     turn: int
     """
@@ -2624,6 +2672,10 @@ class WordJamOptions(TypedDict):
     pace: NotRequired[Literal["relaxed", "normal", "fast"] | None]
     """
     the table's pace: values of its timing options, under those given explicitly (GET /v1/rulesets/wordjam/paces; relaxed: think_seconds 240, bet_seconds 45, thief_seconds 60, challenge_seconds 40, vote_seconds 45, bot_seconds 60; normal: think_seconds 120, bet_seconds 15, thief_seconds 20, challenge_seconds 10, vote_seconds 20, bot_seconds 20; fast: think_seconds 60, bet_seconds 10, thief_seconds 15, challenge_seconds 6, vote_seconds 10, bot_seconds 8); without it, every option's own default (invalid_pace)
+    """
+    guided: NotRequired[bool]
+    """
+    a guided first game: no deadline runs against a player's seat, the bots wait while a player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide (invalid_guided); the browser and `impresario learn` start one with the ruleset's guided table
     """
 
 

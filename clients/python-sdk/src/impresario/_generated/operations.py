@@ -24,6 +24,7 @@ GetPacesRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
 ListGamesRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
 ListGamesStatus: TypeAlias = Literal["open", "playing", "finished"]
 ListGamesHasBots: TypeAlias = Literal["true", "false"]
+GetGuideLang: TypeAlias = Literal["en", "it", "de", "fr"]
 ListMyGamesStatus: TypeAlias = Literal["open", "playing", "finished"]
 GetLeaderboardRuleset: TypeAlias = Literal["muzicando", "turandot", "wordjam"]
 
@@ -231,6 +232,24 @@ def get_actions(transport: Transport, game_id: str, *, spectator: str | None = N
     headers: dict[str, str] = {}
     data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
     return as_actions(data)
+
+
+def get_guide(transport: Transport, game_id: str, *, lang: GetGuideLang | None = None, token: str | None = None) -> models.Guide:
+    """Get the caller's step in a guided game (`GET /v1/games/{game_id}/guide`).
+
+    A guided game (option `guided`) tells its player, at every moment, what to do now and why:
+    the step's `text` in `lang` (en, it, de, fr), with the section of the rules behind it
+    (`anchor`, `rule_title`: `GET /web/rules/{ruleset}?lang=` has the section). The step is made
+    from the seat's own view and actions, never from anything the seat cannot see. 403
+    `not_a_seat` without a seat's token; 409 `not_guided` for a game without the option.
+    """
+    path = f"/v1/games/{game_id}/guide"
+    params: dict[str, str | int] = {}
+    if lang is not None:
+        params["lang"] = lang
+    headers: dict[str, str] = {}
+    data = transport.request("GET", path, json=None, params=params or None, headers=headers or None, token=token)
+    return as_guide(data)
 
 
 def make_move(transport: Transport, game_id: str, body: models.Move | JSONObject, *, if_match: str | None = None, idempotency_key: str | None = None, token: str | None = None) -> models.MoveResult:
@@ -907,6 +926,11 @@ def as_actions(data: object) -> models.Actions:
     return cast("models.Actions", _checked(data, "Actions", [["moves", "pending", "seat"]]))
 
 
+def as_guide(data: object) -> models.Guide:
+    """``data`` (decoded JSON) as a Guide, once its top-level shape is checked."""
+    return cast("models.Guide", _checked(data, "Guide", [["anchor", "key", "lang", "params", "rule_title", "text", "version"]]))
+
+
 def as_move_result(data: object) -> models.MoveResult:
     """``data`` (decoded JSON) as a MoveResult, once its top-level shape is checked."""
     return cast("models.MoveResult", _checked(data, "MoveResult", [["events", "game", "version"]]))
@@ -1057,4 +1081,4 @@ def as_event(data: object) -> models.Event:
     return cast("models.Event", _checked(data, "Event", tag="type", variants={"seat_taken": ["bot", "name", "seat", "seq", "type"], "seat_held": ["name", "seat", "seq", "type", "until"], "seat_left": ["bot", "name", "seat", "seq", "type"], "game_started": ["seq", "type"], "deadline_passed": ["kinds", "seat", "seq", "type"], "game_abandoned": ["idle_seconds", "seq", "type"], "rematch_of": ["game", "seq", "type"], "round_started": ["maestro", "round", "seq", "table", "type"], "directors_removed": ["directors", "round", "seq", "type"], "bid_committed": ["face_down", "round", "seat", "seq", "type"], "bids_revealed": ["bids", "round", "seq", "type"], "slot_tied": ["round", "seats", "seq", "slot", "type"], "hired": ["by", "card", "money_spent", "round", "seat", "seq", "slot", "type"], "helper_hired": ["helper", "round", "seat", "seq", "type"], "helper_missed": ["round", "seat", "seq", "type"], "office_pending": ["round", "seats", "seq", "type"], "dummy_received": ["card", "round", "seq", "type"], "card_discarded": ["card", "round", "seq", "type"], "nominated": ["round", "seat", "seq", "type"], "director_fired": ["director", "round", "seat", "seq", "type"], "round_ended": ["next_maestro", "round", "seq", "type"], "casting_started": ["seq", "type"], "cast": ["roles", "seat", "seq", "type"], "game_finished": ["seq", "totals", "type", "winners"], "turn_started": ["coins", "column", "extra_turn", "final_turn", "forbidden", "participants", "seq", "style", "turn", "type"], "side_chosen": ["seat", "seq", "type"], "sides_chosen": ["seq", "type"], "sesame_called": ["seat", "seq", "turn", "type", "value", "word", "word_id"], "no_call": ["seat", "seq", "type"], "nobody_called": ["seq", "turn", "type"], "challenge_window": ["about", "seat", "seq", "type", "word_id"], "word_challenged": ["author", "seat", "seq", "type", "word_id"], "no_challenge": ["seat", "seq", "type", "word_id"], "word_stands": ["challenged", "seat", "seq", "type", "word_id"], "vote_cast": ["seat", "seq", "type", "word_id"], "vote_result": ["about", "challenger", "in_favour", "seat", "seq", "stands", "type", "votes", "word", "word_id"], "call_voided": ["seat", "seq", "type", "word_id"], "betting_opened": ["seats", "seq", "type", "value", "word_id"], "bet_placed": ["seat", "seq", "type"], "bets_revealed": ["bets", "seq", "thieves", "type"], "window_opened": ["must_beat", "seats", "seq", "type"], "word_submitted": ["final", "seat", "seq", "type"], "window_passed": ["seat", "seq", "type"], "window_closed": ["seq", "turn", "type"], "sides_revealed": ["seq", "sides", "type"], "declaration": ["outcome", "seat", "seq", "side", "type"], "declaration_voided": ["seat", "seq", "type", "word_id"], "chief_thief": ["seat", "seq", "type", "value", "word"], "word_counted": ["seat", "seq", "side", "type", "value", "word"], "turn_scored": ["awards", "called", "extra_turn", "seq", "totals", "turn", "type"], "extra_turn": ["extra_turn", "participants", "seq", "type"], "hand_dealt": ["dealer", "hand", "hand_sizes", "pile_size", "seq", "type"], "auction_started": ["dealer", "hand", "seq", "type"], "chooser": ["hand", "seat", "seq", "type"], "choice_passed": ["hand", "reason", "seat", "seq", "type"], "redeal": ["dealer", "hand", "reason", "seq", "type"], "auction_bid": ["contract", "hand", "seat", "seq", "type"], "auction_pass": ["hand", "seat", "seq", "type"], "dealer_must_bid": ["hand", "seat", "seq", "type"], "auction_won": ["contract", "hand", "layout", "level", "seat", "seq", "type"], "layout_chosen": ["hand", "layout", "seat", "seq", "type"], "card_placed": ["card", "cards_left", "hand", "seat", "seq", "type", "x", "y"], "run_started": ["seat", "seq", "type"], "run_passed": ["seat", "seq", "to", "type"], "run_ended": ["seat", "seq", "type"], "block_queued": ["seat", "seats", "seq", "sign", "type"], "blocked": ["seat", "seats", "seq", "sign", "type"], "turn_skipped": ["hand", "seat", "seq", "type"], "passed": ["drew", "hand", "pile_size", "seat", "seq", "type"], "player_out": ["hand", "place", "seat", "seq", "type"], "table_blocked": ["hand", "seats", "seq", "type"], "hand_scored": ["chooser", "chooser_points", "contract", "contract_points", "dealer", "declarer", "hand", "layout", "made", "place_points", "places", "points", "seq", "type"]}))
 
 
-OPERATIONS = ["list_rulesets", "get_ruleset", "get_paces", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "get_places", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription", "create_webhook", "list_webhooks", "delete_webhook", "list_webhook_deliveries", "redeliver_webhook_message", "list_operator_webhook_deliveries", "redeliver_operator_webhook_message"]
+OPERATIONS = ["list_rulesets", "get_ruleset", "get_paces", "score_turandot_cast", "word_jam_value", "create_game", "list_games", "get_game", "join_game", "get_actions", "get_guide", "make_move", "get_events", "create_stream_ticket", "resolve_game", "get_replay", "get_replay_step", "check_word", "get_score", "get_places", "leave_seat", "request_rematch", "healthz", "readyz", "metrics", "create_player", "get_me", "rename_me", "delete_me", "create_device_code", "claim_device_code", "list_my_games", "resume_game", "get_player", "get_leaderboard", "join_match", "get_match", "leave_match", "get_vapid_public_key", "create_push_subscription", "list_push_subscriptions", "delete_push_subscription", "create_webhook", "list_webhooks", "delete_webhook", "list_webhook_deliveries", "redeliver_webhook_message", "list_operator_webhook_deliveries", "redeliver_operator_webhook_message"]

@@ -25,10 +25,13 @@ class RulesHelp:
         self.lang = lang
         self.kinds: tuple[str, ...] = ()
         self.phase: str | None = None
+        #: the section a guided game's step names, which ``?`` shows first (None: by the prompt)
+        self.pinned: str | None = None
 
     def at(self, kinds: Sequence[str], phase: str | None) -> None:
         """The question on screen now: the seat's pending move kinds and the game's phase."""
         self.kinds, self.phase = tuple(kinds), phase
+        self.pinned = None
 
     def contents(self) -> list[tuple[str, str]]:
         return [(s.anchor, s.title) for s in sections(rules_text(self.ruleset, self.lang))
@@ -56,7 +59,7 @@ class RulesHelp:
             self.out("\n".join(f"  {anchor:<18} {title}" for anchor, title in self.contents()))
             self.console.out(_("  ? <section> shows one of them; ?? the whole rules"))
             return
-        anchor = asked or anchor_for(self.ruleset, self.kinds, self.phase)
+        anchor = asked or self.pinned or anchor_for(self.ruleset, self.kinds, self.phase)
         if anchor and self.show(anchor):
             self.console.out(_("  ? list: the sections; ?? the whole rules"))
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import cast
 
 from impresario_rules import RULESETS
 from impresario_rules.texts import DEFAULT_LANGUAGE
@@ -67,10 +68,11 @@ class Follower:
 
 def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | None,
          options: Mapping[str, JSON] | None, console: Console, lang: str = DEFAULT_LANGUAGE,
-         player: Player | None = None) -> int:
+         player: Player | None = None, guided: bool = False) -> int:
     """Create a game, take seat 0, seat ``bots`` (the engine's bots) and play it to the end.
     With a ``player`` the game and the seat are the player's (listed on any device, resumed
-    with ``impresario games --resume``)."""
+    with ``impresario games --resume``). ``guided``: a guided game (``impresario learn``), each
+    step printed before its prompt."""
     game = client.create_game(ruleset, players=len(bots) + 1, seed=seed, options=options,
                               player=player)
     me = game.join(name)
@@ -87,12 +89,26 @@ def play(client: Client, ruleset: str, bots: list[str], name: str, seed: int | N
     dashes = "-- " if game.id.startswith("-") else ""
     console.out(_("Follow it from another terminal: {command}").format(
         command=f"impresario watch {dashes}{game.id}"))
-    return play_seat(me, screen, console, lang)
+    return play_seat(me, screen, console, lang, guided=guided)
 
 
-def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LANGUAGE) -> int:
+def show_step(me: Seat, console: Console, lang: str, rules: RulesHelp) -> None:
+    """A guided game's step for this seat, from the engine (``GET /guide``): what to do now and
+    why, and the rules section ``?`` shows now."""
+    step = me.guide(cast(ops.GetGuideLang, lang))
+    console.out("")
+    console.out(_("Guide: {text}").format(text=step["text"]))
+    if step["rule_title"]:
+        console.out("  " + _("? shows the rule behind it: {title}").format(
+            title=step["rule_title"]))
+    rules.pinned = step["anchor"]
+
+
+def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LANGUAGE,
+              guided: bool = False) -> int:
     """The loop of one human seat: narrate, show the state, ask, move; until the game ends.
-    ``?`` at any prompt shows the rules in ``lang`` (terminal/rules.py)."""
+    ``?`` at any prompt shows the rules in ``lang`` (terminal/rules.py). ``guided``: the seat's
+    step (a guided game's) is printed before each prompt, and once the game is over."""
     rules = RulesHelp(console, screen.ruleset, lang)
     console.help = rules
     console.out(_("  ? at any prompt: the rule behind the question (?? the whole rules)"))
@@ -102,6 +118,8 @@ def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LA
         view = follow.read()
         if view["status"] == "finished":
             screen.score(me.score())
+            if guided:
+                show_step(me, console, lang, rules)
             return 0
         if not me.is_my_turn(view):
             line = screen.waiting(view)
@@ -131,6 +149,8 @@ def play_seat(me: Seat, screen: Screen, console: Console, lang: str = DEFAULT_LA
             return False
 
         rules.at(actions["pending"], view.get("phase"))
+        if guided:
+            show_step(me, console, lang, rules)
         deadline = pending_deadline(view, me.seat)
         watch = changed if deadline is not None or view.get("ruleset") == "wordjam" else None
         move = screen.ask(view, actions, deadline, watch)

@@ -220,6 +220,24 @@ def get_actions(game_id: str):
     return json_response(reading.actions(loaded, caller))
 
 
+@blp.route("/<game_id>/guide", methods=["GET"], parameters=GAME_ID_PARAM)
+@blp.doc(operationId="getGuide", security=[{"bearer": []}])
+@blp.arguments(s.GuideQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, s.GuideSchema, description="The seat's step in its guided game")
+@problems(401, 403, 404, 409, 422, 503, blueprint=blp)
+def get_guide(game_id: str, lang: str = "en"):
+    """Get the caller's step in a guided game
+
+    A guided game (option `guided`) tells its player, at every moment, what to do now and why:
+    the step's `text` in `lang` (en, it, de, fr), with the section of the rules behind it
+    (`anchor`, `rule_title`: `GET /web/rules/{ruleset}?lang=` has the section). The step is made
+    from the seat's own view and actions, never from anything the seat cannot see. 403
+    `not_a_seat` without a seat's token; 409 `not_guided` for a game without the option.
+    """
+    loaded, caller = _read(game_id)
+    return json_response(reading.guide(engine(), loaded, caller, lang))
+
+
 @blp.route("/<game_id>/moves", methods=["POST"], parameters=GAME_ID_PARAM)
 @blp.doc(operationId="makeMove", security=[{"bearer": []}],
          responses={200: {"links": MOVE_LINKS}}, requestBody={

@@ -19,6 +19,7 @@ from impresario_rules import RULESETS
 from impresario_rules import declare as D
 from impresario_rules.base import PACE_AGAINST_BOTS, PACES, Ruleset
 from impresario_rules.declare import Field
+from impresario_rules.texts import DEFAULT_LANGUAGE, LANGUAGES
 from impresario_rules.wordjam.state import NOT_IN_DICTIONARY
 from impresario_rules.wordjam.words import (CONSONANTS, EMPTY, FORBIDDEN_CONSONANT,
                                             INVALID_CHARACTERS, MAX_WORD_CHARS, REASON_TEXT,
@@ -129,6 +130,10 @@ GAME_BASE: dict[str, Field] = {
         "has move_seconds for its move, then draws on its bank (its deadline counts both: "
         "what is left of its bank now is the smaller of its bank and the time to its "
         "deadline)")),
+    "guided": D.Bool(required=False, description=(
+        "a guided first game (only when true): no deadline runs against a player's seat, the "
+        "bots wait while a player's seat must act, and each seat reads its step at "
+        "`GET /v1/games/{id}/guide`")),
 }
 #: what the service adds to each player of a view, after the seat
 SEAT_FIELDS: dict[str, Field] = {
@@ -232,7 +237,7 @@ def options_shape(ruleset: Ruleset) -> D.Shape:
         **{name: D.Int(required=False, nullable=True, minimum=low, maximum=high, judged=True,
                        description=f"{_SERVICE_OPTIONS.get(name, name)} (invalid_{name})")
            for name, (low, high) in seconds_settings(ruleset).items()},
-        **pace_option(ruleset)})
+        **pace_option(ruleset), **GUIDED_OPTION})
 
 
 def pace_option(ruleset: Ruleset) -> dict[str, Field]:
@@ -261,6 +266,14 @@ class PacesSchema(Base):
     against_bots = fields.String(required=True, validate=validate.OneOf(PACES), metadata={
         "description": "the pace the engine's own clients choose for a game against bots when "
                        "the player chooses none", "example": PACE_AGAINST_BOTS})
+
+
+#: the service's option of a guided first game (table/guided.py)
+GUIDED_OPTION = {"guided": D.Bool(required=False, description=(
+    "a guided first game: no deadline runs against a player's seat, the bots wait while a "
+    "player's seat must act, and each seat reads its step at GET /v1/games/{id}/guide "
+    "(invalid_guided); the browser and `impresario learn` start one with the ruleset's "
+    "guided table"))}
 
 
 class CreateGameSchema(Base):
@@ -433,6 +446,30 @@ class ActionsSchema(Base):
         "description": "the legal moves, described compactly per move type"})
     default = _Ref("Move", allow_none=True, metadata={
         "description": "the move the engine makes for this seat if a deadline passes"})
+
+
+class GuideQuerySchema(Base):
+    lang = fields.String(load_default=DEFAULT_LANGUAGE, validate=validate.OneOf(LANGUAGES),
+                         metadata={"description": "the language of the step's text"})
+
+
+class GuideSchema(Base):
+    """A guided game's step for the caller's seat."""
+
+    key = fields.String(required=True, metadata={
+        "description": "the step, by name (the ruleset's guide catalogue)", "example": "bid_first"})
+    params = fields.Dict(keys=fields.String(), values=fields.Raw(metadata={
+        "type": ["integer", "string"]}), required=True, metadata={
+        "description": "the numbers and letters the text names, from the seat's own view",
+        "example": {"round": 1, "money": 3}})
+    anchor = fields.String(required=True, metadata={
+        "description": "the section of the rules behind the step (`GET /web/rules/{ruleset}`)",
+        "example": "bids"})
+    lang = fields.String(required=True, validate=validate.OneOf(LANGUAGES))
+    text = fields.String(required=True, metadata={"description": "what to do now, and why"})
+    rule_title = fields.String(required=True, allow_none=True, metadata={
+        "description": "the title of the rules section, in lang"})
+    version = Int(required=True, metadata={"description": "the game's version the step is for"})
 
 
 class HealthSchema(Base):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import segno
 from flask import Blueprint, Response, request
+from impresario_rules.guide import guided_setup
 from impresario_rules.texts import DEFAULT_LANGUAGE, LANGUAGES, RulesNotFound, prompts, rules_text
 
 from .errors import ApiError
@@ -140,6 +141,21 @@ def rules(ruleset: str) -> Response:
         found = _File(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"',
                       "application/json", REVALIDATE)
         _rules[(ruleset, lang)] = found
+    return _answer(found, FILE_CSP, **{"Content-Language": lang})
+
+
+@blp.route("/web/guide/<ruleset>", methods=["GET"])
+def guided_table(ruleset: str) -> Response:
+    """The guided first game of ``ruleset`` for a player reading ``lang`` (default English), as
+    the rules package sets it (``impresario_rules.guide.guided_setup``): ``{"ruleset",
+    "players", "seed", "bots", "options"}``, the table the lobby's "Learn to play" creates."""
+    lang = request.args.get("lang") or DEFAULT_LANGUAGE
+    try:
+        body = json.dumps(guided_setup(ruleset, lang)).encode()
+    except RulesNotFound as err:
+        raise ApiError(404, err.code, err.message) from None
+    found = _File(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"', "application/json",
+                  REVALIDATE)
     return _answer(found, FILE_CSP, **{"Content-Language": lang})
 
 

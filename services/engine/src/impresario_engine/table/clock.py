@@ -14,6 +14,7 @@ from typing import Any
 from impresario_rules import RULESETS, Ruleset
 
 from .errors import INVALID, Refused
+from .guided import is_guided, players_pending, take_guided
 
 MAX_MOVE_SECONDS = 7 * 86400
 MAX_BOT_SECONDS = 3600
@@ -70,6 +71,7 @@ def split_options(options: dict[str, Any] | None, ruleset: Ruleset
                           f"{name} must be an integer from {low} to {high}",
                           errors={"options": {name: ["out of range"]}})
         settings[name] = seconds
+    take_guided(core, settings)
     for name, needs in (("bank_seconds", "move_seconds"), ("bank_refill_seconds", "bank_seconds")):
         if name in settings and needs not in settings:
             raise Refused(f"invalid_{name}", INVALID,
@@ -154,8 +156,11 @@ def deadlines(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
     state = doc["state"]
     since = doc.get("since", {})
     banks = doc.get(BANKS)
+    guided = is_guided(doc)
     out = {}
     for s in pending:
+        if guided and not doc["seats"][s].get("bot"):
+            continue  # a guided game's player has all the time they need
         seconds = ruleset.turn_seconds(state, s, limit)
         start = since.get(str(s))
         if seconds and start is not None:
@@ -177,6 +182,8 @@ def bot_times(doc: dict[str, Any], ruleset: Ruleset, pending: dict[int, list[str
     bots = [s for s in pending if seats[s].get("bot")]
     if not bots:
         return {}
+    if is_guided(doc) and players_pending(doc, pending):
+        return {}  # a guided game's bots wait for the player (table/guided.py)
     secret = doc["secret"]
     pace = bot_seconds(doc)
     state = doc["state"]

@@ -51,6 +51,8 @@ def rateable(doc: dict[str, Any]) -> bool:
     rated = doc["settings"].get("rated")
     if rated is False or (rated is None and doc["settings"].get("private")):
         return False
+    if doc["settings"].get("guided"):
+        return False  # a guided game is a lesson on everyone's same first deal: it rates nobody
     seats = doc["seats"]
     if not any(s.get("player") for s in seats):
         return False

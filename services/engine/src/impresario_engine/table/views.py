@@ -86,6 +86,8 @@ def table_fields(doc: dict[str, Any], version: int, rematch: str | None, status:
     pace = settings.get(PACE)
     if pace is not None:  # the pace the table chose at its creation (only when it chose one)
         out[PACE] = pace
+    if settings.get("guided"):  # only when set: every other game's view stays as it was
+        out["guided"] = True
     full = settings.get("bank_seconds")
     if full is not None:  # a turn-based game: each seat's bank as its turn began
         banks = doc.get(BANKS)

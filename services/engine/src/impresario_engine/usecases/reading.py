@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from impresario_rules.guide import step as guide_step
+from impresario_rules.guide import text as guide_text
+from impresario_rules.texts import section
+
 from ..table.access import Caller, authenticate, authenticate_link
 from ..table.clock import FINISHED, OPEN, PLAYING, bot_seconds
-from ..table.errors import CONFLICT, INVALID, NOT_FOUND, Refused
+from ..table.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from ..table.guided import is_guided
 from ..table.record import is_due, state_after
 from ..table.views import dressed, game_view, numbered, ranked, seat_actions
 from .play import settle
@@ -148,3 +153,25 @@ def _seats_at(doc: dict[str, Any], step: int) -> list[dict[str, Any]]:
                 entry = {**entry, "bot": None}
         seats.append(entry)
     return seats
+
+
+def guide(engine: Engine, loaded: Loaded, caller: Caller, lang: str) -> dict[str, Any]:
+    """A guided game's step for the caller's seat (``impresario_rules.guide``): what to do now
+    and why, in ``lang``, with the rules section behind it. Made from the seat's own view and
+    actions only, so it tells nothing the seat could not see. Only a seat of a guided game has
+    one: a spectator or the host without a seat 403 ``not_a_seat``, another game 409
+    ``not_guided``."""
+    if not is_guided(loaded.doc):
+        raise Refused("not_guided", CONFLICT, "only a guided game has steps: create one with "
+                      "the option guided (docs/api.md)")
+    if caller.seat is None:
+        raise Refused("not_a_seat", FORBIDDEN, "a guided game's steps are its player's: sit at "
+                      "the table to read them")
+    ruleset_name = loaded.doc["ruleset"]
+    seen = view(engine, loaded, caller)
+    step = guide_step(ruleset_name, seen, actions(loaded, caller))
+    found = section(ruleset_name, lang, step["anchor"])
+    return {"key": step["key"], "params": step["params"], "anchor": step["anchor"],
+            "lang": lang, "text": guide_text(ruleset_name, lang, step),
+            "rule_title": found.title if found is not None else None,
+            "version": loaded.version}

@@ -13,6 +13,7 @@ import { forgetSeat, remember, seatOf, setFlash, storedPlayer, takeFlash } from 
 import { Alert, botLevel, Countdown, DialogRule, focusHeading, focusLost } from "./ui.js";
 import { onLanguage, t } from "./i18n.js";
 import { openRules, RulesHost, WhyLink } from "./rules.js";
+import { GuidePanel } from "./guide.js";
 import { heldSeats, LeaveGame, Setup } from "./seating.js";
 import { resumeSeat, tokenEnded } from "./players.js";
 import { NotifyMe } from "./notify.js";
@@ -317,6 +318,7 @@ export function GamePage({ id, query }) {
       ? html`<${Setup} view=${view} id=${id} seatToken=${seatToken} host=${host} spectator=${spectator} refresh=${refresh} events=${events} recover=${takeBack} />
         ${howTo}`
       : html`<${TurnBar} view=${view} me=${me} module=${module} refresh=${refresh} />
+        <${GuidePanel} view=${view} id=${id} token=${seatToken} />
         <${RecentMoves} recent=${recent} view=${view} module=${module} />
         ${view.status === "playing" && howTo}
         ${view.status === "finished" && html`<${Finished} view=${view} id=${id} module=${module} seatToken=${seatToken} spectator=${spectator} readToken=${readToken} />`}

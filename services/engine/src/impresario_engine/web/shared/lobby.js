@@ -5,7 +5,8 @@
 import { html, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, Problem, withQuery } from "./api.js";
 import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine, secondsText } from "./format.js";
-import { playerName, remember, seatOf, setFlash, setPlayerName, takeFlash } from "./store.js";
+import { myGames, playerName, remember, seatOf, setFlash, setPlayerName, storedPlayer, takeFlash } from "./store.js";
+import { guidedTable } from "./guide.js";
 import { Alert, botLevel, learnBotAliases } from "./ui.js";
 import { t } from "./i18n.js";
 import { asPlayer, resumeSeat } from "./players.js";
@@ -85,10 +86,10 @@ export function botName(taken, fallback) {
  * the game is created but the seat is refused (the name), the error carries ``gameId``: the
  * table exists, its host is this browser, and its page lets the player try another name.
  */
-export async function startTable({ ruleset, players, options, isPrivate, name, bots, botKind, seatMyself = true }) {
-  const created = await asPlayer(name, (token) => call("POST", "/v1/games", {
-    token, body: { ruleset: ruleset.name, players, options, private: isPrivate },
-  }));
+export async function startTable({ ruleset, players, options, isPrivate, name, bots, botKind, seatMyself = true, seed = null }) {
+  const body = { ruleset: ruleset.name, players, options, private: isPrivate };
+  if (seed !== null) body.seed = seed;  // a guided game's: the same first deal for everyone
+  const created = await asPlayer(name, (token) => call("POST", "/v1/games", { token, body }));
   const data = created.data;
   const id = data.game.id;
   remember(id, {
@@ -347,7 +348,28 @@ function CreateForm({ ruleset, name, onCancel }) {
   </form>`;
 }
 
+/** "Learn to play": the ruleset's guided game (shared/guide.js), the player against gentle bots
+ * that wait for them, each step told at the table. A newcomer (no player and no game in this
+ * browser yet) sees it first, on its own line; everyone else beside the other ways to play. */
+function Learn({ ruleset, name, setError, first }) {
+  const [busy, setBusy] = useState(false);
+  const learn = async () => {
+    if (!name.trim()) { setError(t("lobby.name_first_top")); document.getElementById("player-name").focus(); return; }
+    setBusy(true); setError(null);
+    try {
+      const setup = await guidedTable(ruleset.name);
+      const id = await startTable({ ruleset, players: setup.players, options: setup.options, isPrivate: false,
+        name: name.trim(), bots: setup.bots.length, botKind: setup.bots[0], seed: setup.seed });
+      location.hash = route("game", id);
+    } catch (err) { startFailed(err, setError); } finally { setBusy(false); }
+  };
+  const button = html`<button type="button" class="learn" data-testid="learn" onClick=${learn} disabled=${busy}>
+    ${busy ? t("lobby.starting") : t("lobby.learn")}</button>`;
+  return first ? html`<p class="learn-first">${button} <span class="small">${t("lobby.learn_hint")}</span></p>` : button;
+}
+
 function RulesetCard({ ruleset, name }) {
+  const [newcomer] = useState(() => !storedPlayer() && myGames().length === 0);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -366,10 +388,12 @@ function RulesetCard({ ruleset, name }) {
   return html`<section class="card ruleset" aria-labelledby=${`rs-${ruleset.name}`} data-ruleset=${ruleset.name}>
     <h2 id=${`rs-${ruleset.name}`}>${ruleset.title}</h2>
     <p>${BLURBS[ruleset.name] ? t(BLURBS[ruleset.name]) : t("lobby.blurb_players", { min: ruleset.min_players, max: ruleset.max_players })}</p>
+    ${newcomer && html`<${Learn} ruleset=${ruleset} name=${name} setError=${setError} first=${true} />`}
     <div class="actions">
       <button type="button" class="primary" onClick=${play} disabled=${busy}>
         ${busy ? t("lobby.starting") : t("lobby.play_now", { n: quick.players - 1 })}</button>
       <button type="button" aria-expanded=${open} onClick=${() => setOpen(!open)}>${t("lobby.set_up")}</button>
+      ${!newcomer && html`<${Learn} ruleset=${ruleset} name=${name} setError=${setError} first=${false} />`}
     </div>
     <${Alert} message=${error} />
     ${open && html`<${CreateForm} ruleset=${ruleset} name=${name} onCancel=${() => setOpen(false)} />`}
