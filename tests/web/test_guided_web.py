@@ -57,6 +57,9 @@ def check_why(page, expected_title: str) -> None:
     page.click("[data-testid=guide-why]")
     dialog = page.locator("dialog[open]")
     dialog.wait_for()
+    # the rules are fetched when the dialog opens: "Loading the rules…" until they arrive
+    page.wait_for_selector("dialog[open] [data-testid=rules][data-lang]:not([data-lang=''])",
+                           timeout=30_000)
     assert expected_title in dialog.inner_text()
     page.keyboard.press("Escape")
     page.wait_for_selector("dialog[open]", state="detached")

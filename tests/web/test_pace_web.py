@@ -153,15 +153,35 @@ def test_a_newcomer_taking_20_s_a_decision_never_gets_a_default_at_a_relaxed_wor
     clicks = (("#call-word", "I have nothing this turn"),
               ("#challenge-title", "Let it stand"), ("#vote-title", "Keep it"),
               ("#side-title", "Trust Alì Babà"), ("#thief-word", "Pass"))
+
+    def panel() -> tuple[str, str, str] | None:
+        """The decision the page shows the seat: its panel, its button and its title's text
+        (a new window of the same kind is a new decision); None when it shows none. Read in
+        one step, so a panel that goes while it is read is not half seen."""
+        found = page.evaluate(
+            """sels => { if (!document.querySelector("[data-mine='1']")) return null;
+              for (const sel of sels) { const el = document.querySelector(sel);
+                if (el) return [sel, sel.endsWith("-title") ? el.textContent : ""]; }
+              return null; }""", [sel for sel, _ in clicks])
+        return (found[0], dict(clicks)[found[0]], found[1]) if found else None
+
     while True:
         page.wait_for_selector(MINE_OR_OVER, timeout=300_000)
         if status(page) == "finished":
             break
-        shown = next(((sel, name) for sel, name in clicks if page.locator(sel).count()), None)
+        shown = panel()
         assert shown, "my move, but nothing to press: " + page.inner_text("main")
-        time.sleep(DECISION_SECONDS)  # the newcomer reads: this is the behaviour under test
-        if not (page.locator(shown[0]).count() and page.locator("[data-mine='1']").count()):
-            continue  # the window closed without the player (a bot's call ends the call's)
+        # the newcomer reads for DECISION_SECONDS from when the page shows the decision: this is
+        # the behaviour under test. A panel that gives way to another while they read (a bot's
+        # call ends the call's window and opens a challenge) is a new decision, read in full.
+        seen = time.monotonic()
+        while time.monotonic() - seen < DECISION_SECONDS:
+            time.sleep(0.2)
+            now = panel()
+            if now != shown:
+                shown, seen = now, time.monotonic()
+        if shown is None:
+            continue  # the window closed without the player, and no other is theirs yet
         before = version(page)
         page.get_by_role("button", name=shown[1], exact=True).first.click()
         decisions += 1

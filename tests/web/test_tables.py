@@ -224,7 +224,14 @@ def test_a_word_jam_turn_with_two_friends_and_three_bots(open_page, shot, web_se
     # Dan is Alì Babà; Eve bets on the thieves and steals with a word of her own
     eve.wait_for_selector("#side-title")
     eve.get_by_role("button", name="Join the Thieves").click()
-    eve.wait_for_selector("#thief-word")
+    # the thieves' window opens when the bets are in: the bots' by their think time (up to 80%
+    # of the 12 s window), played by the reaper's loop, which a busy machine slows
+    try:
+        eve.wait_for_selector("#thief-word", timeout=60_000)
+    except Exception as error:  # what the engine did instead, for whoever reads the failure
+        events = api(web_server, "GET", f"/v1/games/{gid}/events?after=0",
+                     seat_token(eve, gid))["events"]
+        raise AssertionError(f"no thieves' window for Eve: {events[-12:]}") from error
     view = api(web_server, "GET", f"/v1/games/{gid}")
     eve.fill("#thief-word", _word(view, {word.upper()}, most=True))
     eve.get_by_role("button", name="Submit as final").click()
