@@ -14,8 +14,8 @@ import pytest
 import requests
 
 from impresario_rules import guide
-from .web_helpers import (after_move, api, game_id, muzicando_move, play_until_over,
-                          playable_words, seat_token, status, turandot_move, version)
+from .web_helpers import (after_move, api, game_id, muzicando_move, seat_token, status,
+                          turandot_move, version, word_jam_move)
 
 MINE_OR_OVER = ".game[data-mine='1'], .game[data-status='finished']"
 
@@ -65,35 +65,15 @@ def check_why(page, expected_title: str) -> None:
     page.wait_for_selector("dialog[open]", state="detached")
 
 
-def word_jam_move(page, base: str, gid: str) -> None:
+def guided_word_jam_move(page, base: str, gid: str) -> None:
     before = version(page)
-    if page.locator("#call-word").count():
-        view = api(base, "GET", f"/v1/games/{gid}")
-        words = playable_words(view)
-        if words:
-            page.fill("#call-word", words[-1])
-            page.get_by_role("button", name="Open Sesame!").click()
-        else:
-            page.get_by_role("button", name="I have nothing this turn").click()
-    elif page.locator("#challenge-title").count():
-        page.get_by_role("button", name="Let it stand").click()
-    elif page.locator("#vote-title").count():
-        page.get_by_role("button", name="Keep it").click()
-    elif page.locator("#side-title").count():
-        page.get_by_role("button", name="Trust Alì Babà").click()
-    elif page.locator("#thief-word").count():
-        page.get_by_role("button", name="Pass", exact=True).click()
-    elif page.locator("form.bet, [data-testid=bet]").count() or page.get_by_role(
-            "button", name="Alì Babà").count():
-        page.get_by_role("button", name="Alì Babà").first.click()
-    else:
-        raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
+    word_jam_move(page, base, gid)
     after_move(page, before)
 
 
 MOVES = {"turandot": lambda page, base, gid: turandot_move(page),
          "muzicando": lambda page, base, gid: muzicando_move(page),
-         "wordjam": word_jam_move}
+         "wordjam": guided_word_jam_move}
 
 
 @pytest.mark.parametrize("ruleset", [

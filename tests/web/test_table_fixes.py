@@ -8,7 +8,7 @@ import pytest
 
 from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_defaults,
                           playable_words, seat_token, set_up_table, start_from_lobby, status,
-                          turandot_move, version)
+                          turandot_move, version, word_jam_move)
 
 pytestmark = pytest.mark.slow
 
@@ -232,27 +232,6 @@ def test_muzicando_colours_are_named_kept_when_chosen_and_readable(open_page, vi
 SEATING = {"seat_taken", "seat_left", "seat_held", "rematch_of", "game_started", "game_abandoned"}
 
 
-def _wordjam_move(page, base, gid, called):
-    if page.locator("#call-word").count():
-        view = api(base, "GET", f"/v1/games/{gid}")
-        if view["turn"] not in called and (words := playable_words(view)):
-            called.add(view["turn"])
-            page.fill("#call-word", words[-1])
-            page.get_by_role("button", name="Open Sesame!").click()
-        else:
-            page.get_by_role("button", name="I have nothing this turn").click()
-    elif page.locator("#challenge-title").count():
-        page.get_by_role("button", name="Let it stand").click()
-    elif page.locator("#vote-title").count():
-        page.get_by_role("button", name="Keep it").click()
-    elif page.locator("#side-title").count():
-        page.get_by_role("button", name="Trust Alì Babà").click()
-    elif page.locator("#thief-word").count():
-        page.get_by_role("button", name="Pass", exact=True).click()
-    else:
-        raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
-
-
 def turandot_result(e, me):
     """A Turandot seat's own result, listed with the others' moves since its last one."""
     if e["type"] == "slot_tied":
@@ -350,7 +329,7 @@ def test_the_last_moves_of_others_are_highlighted_at_word_jam(open_page, web_ser
     page.wait_for_selector(".game[data-status='playing'], .game[data-status='finished']")
     gid = game_id(page)
     called: set[int] = set()
-    moved = _until_others_moved(page, web_server, gid, lambda p: _wordjam_move(p, web_server, gid, called))
+    moved = _until_others_moved(page, web_server, gid, lambda p: word_jam_move(p, web_server, gid, called))
     assert _animation(page, "[data-testid=recent-moves] li") == "recent-flash"
     # the players' table marks who moved
     rows = set(page.locator(".players-table tr.recent").evaluate_all("els => els.map(e => Number(e.dataset.seat))"))

@@ -12,7 +12,7 @@ import pytest
 
 from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_defaults,
                           play_until_over, playable_words, seat_token, set_up_table, sse_payloads,
-                          start_from_lobby, status, turandot_move, version, walk)
+                          start_from_lobby, status, turandot_move, version, walk, word_jam_move)
 
 pytestmark = pytest.mark.slow
 
@@ -274,24 +274,7 @@ def test_a_whole_word_jam_game_against_four_bots(open_page, shot, web_server):
             break
         before = version(page)
         try:
-            if page.locator("#call-word").count():
-                view = api(web_server, "GET", f"/v1/games/{gid}")
-                if view["turn"] not in called and (words := playable_words(view)):
-                    called.add(view["turn"])  # one call a turn: the next form is a new turn's
-                    page.fill("#call-word", words[-1])
-                    page.get_by_role("button", name="Open Sesame!").click()
-                else:
-                    page.get_by_role("button", name="I have nothing this turn").click()
-            elif page.locator("#challenge-title").count():
-                page.get_by_role("button", name="Let it stand").click()
-            elif page.locator("#vote-title").count():
-                page.get_by_role("button", name="Keep it").click()
-            elif page.locator("#side-title").count():
-                page.get_by_role("button", name="Trust Alì Babà").click()
-            elif page.locator("#thief-word").count():
-                page.get_by_role("button", name="Pass", exact=True).click()
-            else:
-                raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
+            word_jam_move(page, web_server, gid, called)
             after_move(page, before)
         except Exception:  # noqa: BLE001 - a window may close under the click: the page moves on
             if version(page) == before and status(page) != "finished" and not page.locator(

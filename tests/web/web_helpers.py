@@ -109,6 +109,32 @@ def muzicando_move(page) -> None:
     after_move(page, before)
 
 
+def word_jam_move(page, base: str, gid: str, called: set[int] | None = None) -> None:
+    """Press what the page asks of the seat in Word Jam: call the longest playable word (once a
+    turn when ``called`` keeps the turns called in, else whenever there is one) or "I have
+    nothing this turn"; let a challenge stand, keep the word in a vote, trust Alì Babà, and
+    pass as a thief."""
+    if page.locator("#call-word").count():
+        view = api(base, "GET", f"/v1/games/{gid}")
+        if (called is None or view["turn"] not in called) and (words := playable_words(view)):
+            if called is not None:
+                called.add(view["turn"])  # one call a turn: the next form is a new turn's
+            page.fill("#call-word", words[-1])
+            page.get_by_role("button", name="Open Sesame!").click()
+        else:
+            page.get_by_role("button", name="I have nothing this turn").click()
+    elif page.locator("#challenge-title").count():
+        page.get_by_role("button", name="Let it stand").click()
+    elif page.locator("#vote-title").count():
+        page.get_by_role("button", name="Keep it").click()
+    elif page.locator("#side-title").count():
+        page.get_by_role("button", name="Trust Alì Babà").click()
+    elif page.locator("#thief-word").count():
+        page.get_by_role("button", name="Pass", exact=True).click()
+    else:
+        raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
+
+
 def play_until_over(page, move, limit: int = 400) -> int:
     """Make moves whenever the page says it is this seat's turn, until the game is over."""
     moves = 0
