@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .web_helpers import TOKENS, api, sit_at, table_at, turandot_move
+from .web_helpers import TOKENS, api, draw_muzicando, sit_at, table_at, turandot_move
 
 pytestmark = pytest.mark.slow
 
@@ -143,29 +143,7 @@ def test_turandot_finished_table_ranks_every_player_and_leads_to_the_tie_break(o
     assert "parità" in heading.inner_text().lower() or "spareggi" in heading.inner_text().lower()
 
 
-
 # ------------------------------------------------------------------ Muzicando on a phone
-# A Muzicando table drawn by the page's own module from a view shaped as the engine sends it,
-# with the action space given (the engine's: a "place" move only when a card fits)
-MUZICANDO = """async ({cells, hand, moves}) => {
-  const lib = await import('/web/lib.js');
-  const mz = await import('/web/games/muzicando.js');
-  document.querySelector('#app').style.display = 'none';
-  const host = document.createElement('main');
-  host.id = 'fixture';
-  document.body.appendChild(host);
-  const players = [0, 1, 2].map((s) => ({seat: s, name: ['Mia', 'Ria', 'Rex'][s], bot: s ? 'greedy' : null,
-    team: null, hand_size: s ? 5 : hand.length, blocked: false, out: false, place: null, total: 0}));
-  const view = {ruleset: 'muzicando', status: 'playing', mode: 'individual', hand: 1, hands: 3, phase: 'play',
-    dealer: 0, turn: 0, players, pending: [{seat: 0, kinds: moves.map((m) => m.type)}], pile_size: 4, auction: null,
-    contract: null, declarer: null, chooser: 1, layout: 'S', table: {cells, rows: [], piles: []}, blocked: [],
-    queued_blocks: [], run: null, places: [], results: [], you: {seat: 0, hand}, version: 40};
-  window.__moves = [];
-  const act = async (m) => { window.__moves.push(m); return null; };
-  lib.render(lib.html`<div class="game game-muzicando"><${mz.Table} view=${view} actions=${{moves}} act=${act} busy=${false} me=${0} events=${[]} /></div>`,
-             host);
-}"""
-
 #: seven colours' cards on a small board, an oval card of each colour among them (the German
 #: initials are the longest: "Gr 4 ◯" was clipped)
 BOARD = [{"x": x, "y": 0, "card": f"{colour}-{x + 1}", "covered_by": None}
@@ -176,9 +154,7 @@ HAND = ["red-3", "blue-4", "yellow-2", "violet-2", "yellow-sign", "orange-7", "i
 
 
 def _muzicando(page, moves, hand=HAND):
-    page.goto("/")
-    page.wait_for_selector("[data-ruleset=muzicando]")
-    page.evaluate(MUZICANDO, {"cells": BOARD, "hand": hand, "moves": moves})
+    draw_muzicando(page, BOARD, hand, moves)
     page.wait_for_selector("#fixture .hand button.mcard")
 
 

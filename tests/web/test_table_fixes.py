@@ -6,40 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from .web_helpers import (MINE_OR_OVER, after_move, api, game_id, muzicando_move, play_defaults,
-                          playable_words, seat_token, set_up_table, start_from_lobby, status,
-                          turandot_move, version, word_jam_move)
+from .web_helpers import (MINE_OR_OVER, after_move, api, draw_muzicando, game_id, muzicando_move,
+                          play_defaults, playable_words, seat_token, set_up_table,
+                          start_from_lobby, status, turandot_move, version, word_jam_move)
 
 pytestmark = pytest.mark.slow
 
-# A Muzicando table drawn by the page's own module from a view shaped as the engine sends it:
-# a Sarabanda board grown to 12 x 10 cells (as late in a hand), a sign covering a note, and a
+# A Sarabanda board grown to 12 x 10 cells (as late in a hand), a sign covering a note, and a
 # hand whose one playable card fits only at the far corner of the board.
-MUZICANDO_TABLE = """async ({cells, hand, legal, filler}) => {
-  const lib = await import('/web/lib.js');
-  const mz = await import('/web/games/muzicando.js');
-  document.querySelector('#app').style.display = 'none';
-  const host = document.createElement('main');
-  host.id = 'fixture';
-  document.body.appendChild(host);
-  const players = [0, 1, 2].map((s) => ({seat: s, name: ['Mia', 'Ria', 'Rex'][s], bot: s ? 'greedy' : null,
-    team: null, hand_size: s ? 5 : hand.length, blocked: false, out: false, place: null, total: 0}));
-  const view = {ruleset: 'muzicando', status: 'playing', mode: 'individual', hand: 1, hands: 3, phase: 'play',
-    dealer: 0, turn: 0, players, pending: [{seat: 0, kinds: ['place', 'pass']}], pile_size: 4, auction: null,
-    contract: null, declarer: null, chooser: 1, layout: 'S', table: {cells, rows: [], piles: []}, blocked: [],
-    queued_blocks: [], run: null, places: [], results: [], you: {seat: 0, hand}, version: 40};
-  const actions = {moves: [{type: 'place', cards: hand.map((c) => ({card: c, cells: c === legal.card ? legal.cells : []}))},
-                           {type: 'pass', draws: true}]};
-  window.__moves = [];
-  const act = async (m) => { window.__moves.push(m); return null; };
-  const above = document.createElement('div');
-  above.textContent = "the table's heading, turn bar and notes";
-  above.style.height = `${filler}px`;  // through the CSSOM: the page's CSP refuses style attributes
-  const root = document.createElement('div');
-  host.append(above, root);
-  lib.render(lib.html`<div class="game game-muzicando"><${mz.Table} view=${view} actions=${actions} act=${act} busy=${false} me=${0} events=${[]} /></div>`,
-             root);
-}"""
 
 
 def _big_board():
@@ -58,12 +32,11 @@ def _big_board():
 
 
 def _draw_muzicando(page, filler: int = 260) -> None:
-    page.goto("/")
-    page.wait_for_selector("[data-ruleset=muzicando]")
-    page.evaluate(MUZICANDO_TABLE, {
-        "cells": _big_board(), "filler": filler,
-        "hand": ["red-3", "blue-4", "indigo-6", "violet-2", "violet-sign", "yellow-7", "green-1"],
-        "legal": {"card": "indigo-6", "cells": [{"x": 11, "y": 0}, {"x": 12, "y": 1}]}})
+    hand = ["red-3", "blue-4", "indigo-6", "violet-2", "violet-sign", "yellow-7", "green-1"]
+    fits = {"indigo-6": [{"x": 11, "y": 0}, {"x": 12, "y": 1}]}
+    draw_muzicando(page, _big_board(), hand, filler=filler, moves=[
+        {"type": "place", "cards": [{"card": c, "cells": fits.get(c, [])} for c in hand]},
+        {"type": "pass", "draws": True}])
     page.wait_for_selector("#fixture .board .cell")
 
 

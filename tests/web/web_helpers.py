@@ -135,6 +135,45 @@ def word_jam_move(page, base: str, gid: str, called: set[int] | None = None) -> 
         raise AssertionError("my move, but nothing to press: " + page.inner_text("main"))
 
 
+# A Muzicando table drawn by the page's own module from a view shaped as the engine sends it,
+# seat 0's hand and action space given (the engine's: a "place" move only where a card fits);
+# ``filler`` pixels of heading above it stand for the table's heading, turn bar and notes
+MUZICANDO_TABLE = """async ({cells, hand, moves, filler}) => {
+  const lib = await import('/web/lib.js');
+  const mz = await import('/web/games/muzicando.js');
+  document.querySelector('#app').style.display = 'none';
+  const host = document.createElement('main');
+  host.id = 'fixture';
+  document.body.appendChild(host);
+  const players = [0, 1, 2].map((s) => ({seat: s, name: ['Mia', 'Ria', 'Rex'][s], bot: s ? 'greedy' : null,
+    team: null, hand_size: s ? 5 : hand.length, blocked: false, out: false, place: null, total: 0}));
+  const view = {ruleset: 'muzicando', status: 'playing', mode: 'individual', hand: 1, hands: 3, phase: 'play',
+    dealer: 0, turn: 0, players, pending: [{seat: 0, kinds: moves.map((m) => m.type)}], pile_size: 4, auction: null,
+    contract: null, declarer: null, chooser: 1, layout: 'S', table: {cells, rows: [], piles: []}, blocked: [],
+    queued_blocks: [], run: null, places: [], results: [], you: {seat: 0, hand}, version: 40};
+  window.__moves = [];
+  const act = async (m) => { window.__moves.push(m); return null; };
+  let root = host;
+  if (filler) {
+    const above = document.createElement('div');
+    above.textContent = "the table's heading, turn bar and notes";
+    above.style.height = `${filler}px`;  // through the CSSOM: the page's CSP refuses style attributes
+    root = document.createElement('div');
+    host.append(above, root);
+  }
+  lib.render(lib.html`<div class="game game-muzicando"><${mz.Table} view=${view} actions=${{moves}} act=${act} busy=${false} me=${0} events=${[]} /></div>`,
+             root);
+}"""
+
+
+def draw_muzicando(page, cells: list[dict[str, Any]], hand: list[str],
+                   moves: list[dict[str, Any]], filler: int = 0) -> None:
+    """Draw MUZICANDO_TABLE on the lobby's page (the page's own modules)."""
+    page.goto("/")
+    page.wait_for_selector("[data-ruleset=muzicando]")
+    page.evaluate(MUZICANDO_TABLE, {"cells": cells, "hand": hand, "moves": moves, "filler": filler})
+
+
 def play_until_over(page, move, limit: int = 400) -> int:
     """Make moves whenever the page says it is this seat's turn, until the game is over."""
     moves = 0
