@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from impresario_rules import PACE_AGAINST_BOTS, RULESETS
+from impresario_rules import PACE_AGAINST_BOTS, RULESETS, Ruleset
 from impresario_rules.turandot.cards import DEFAULT, DIRECTORS
 from impresario_rules.turandot.scoring import best_arrangement, score_cast
 from impresario_rules.wordjam import word_value
@@ -18,7 +18,17 @@ from .http import json_body, json_response
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets",
                 description="Rulesets: games, player counts, options; calculators")
-PROBLEM = "application/problem+json"
+#: the path's ``{ruleset}``: one of the engine's rulesets
+RULESET_PATH = [{"in": "path", "name": "ruleset", "required": True,
+                 "schema": {"type": "string", "enum": sorted(RULESETS)}}]
+
+
+def _ruleset(name: str) -> Ruleset:
+    """The ruleset of that name, or 404 ``ruleset_not_found``."""
+    found = RULESETS.get(name)
+    if found is None:
+        raise ApiError(404, "ruleset_not_found", f"there is no ruleset {name!r}")
+    return found
 
 
 @blp.route("", methods=["GET"])
@@ -30,23 +40,17 @@ def list_rulesets():
     return json_response({"rulesets": [r.describe() for r in RULESETS.values()]})
 
 
-@blp.route("/<ruleset>", methods=["GET"], parameters=[{
-    "in": "path", "name": "ruleset", "required": True,
-    "schema": {"type": "string", "enum": sorted(RULESETS)}}])
+@blp.route("/<ruleset>", methods=["GET"], parameters=RULESET_PATH)
 @blp.doc(operationId="getRuleset")
 @blp.response(200, sr.RulesetSchema, description="A ruleset: player counts, options, move types")
 @problems(404, blueprint=blp)
 def get_ruleset(ruleset: str):
     """Describe a ruleset"""
-    found = RULESETS.get(ruleset)
-    if found is None:
-        raise ApiError(404, "ruleset_not_found", f"there is no ruleset {ruleset!r}")
+    found = _ruleset(ruleset)
     return json_response(found.describe())
 
 
-@blp.route("/<ruleset>/paces", methods=["GET"], parameters=[{
-    "in": "path", "name": "ruleset", "required": True,
-    "schema": {"type": "string", "enum": sorted(RULESETS)}}])
+@blp.route("/<ruleset>/paces", methods=["GET"], parameters=RULESET_PATH)
 @blp.doc(operationId="getPaces")
 @blp.response(200, s.PacesSchema, description="The paces a table may choose, and what each sets")
 @problems(404, blueprint=blp)
@@ -57,9 +61,7 @@ def get_paces(ruleset: str):
     it sets (explicit options win over them), and the pace the engine's lobby and terminal
     client choose for a game against bots.
     """
-    found = RULESETS.get(ruleset)
-    if found is None:
-        raise ApiError(404, "ruleset_not_found", f"there is no ruleset {ruleset!r}")
+    found = _ruleset(ruleset)
     return json_response({"ruleset": found.name,
                           "paces": {name: dict(values) for name, values in found.paces.items()},
                           "against_bots": PACE_AGAINST_BOTS})
