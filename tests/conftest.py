@@ -36,6 +36,8 @@ from typing import Any, Callable
 
 import pytest
 
+from processes import stop
+
 LIVE_WORKERS = 4
 LIVE_THREADS = 8
 #: the limits that are on by default (games created, failed authentications per address) are
@@ -453,13 +455,7 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
         yield url
     finally:
         for child in (proc, reaper):
-            if child is not None and child.poll() is None:
-                child.terminate()
-                try:
-                    child.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
+            stop(child)
         log.close()
 
 

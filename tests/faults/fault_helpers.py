@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from impresario_rules.turandot import TURANDOT  # noqa: E402
 from impresario_engine.store import GameStore  # noqa: E402
 from service_helpers import random_move  # noqa: E402  (tests/service)
+from processes import stop  # noqa: E402  (tests/)
 
 PROBLEM = "application/problem+json"
 
@@ -120,13 +121,7 @@ class Gunicorn:
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop(proc)
         if getattr(self, "_log", None):
             self._log.close()
 

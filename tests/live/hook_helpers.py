@@ -12,6 +12,8 @@ import threading
 import time
 from typing import Any
 
+from processes import stop
+
 
 class Receiver:
     """An HTTP receiver on 127.0.0.1: records each POST (path, headers, body); answers what
@@ -74,10 +76,4 @@ class Senders:
 
     def stop(self) -> None:
         for proc in self.procs:
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop(proc, timeout=10)

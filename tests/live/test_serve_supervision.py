@@ -24,6 +24,7 @@ import pytest
 import redis
 
 from conftest import UNLIMITED_ENV, _free_port, _healthy
+from processes import stop
 from service_helpers import Http, http_table
 
 from .live_helpers import until
@@ -86,13 +87,7 @@ class Serve:
         return self.log.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc, timeout=60)
 
 
 def _version(stored, gid: str) -> int:

@@ -17,6 +17,7 @@ from py_vapid import Vapid
 
 from impresario_engine.table.notices import TEXTS
 from push_service import PushService
+from processes import stop
 
 DAY = 86400
 
@@ -47,12 +48,7 @@ def sender(redis_url, push_env, tmp_path):
         stdout=log, stderr=subprocess.STDOUT)
     log.close()
     yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop(proc, timeout=10)
 
 
 def _until(check, seconds: float, why: str):
