@@ -13,7 +13,7 @@ import { forgetSeat, remember, seatOf, setFlash, storedPlayer, takeFlash } from 
 import { Alert, botLevel, Countdown, DialogRule, focusHeading, focusLost } from "./ui.js";
 import { onLanguage, t } from "./i18n.js";
 import { openRules, RulesHost, WhyLink } from "./rules.js";
-import { GuidePanel } from "./guide.js";
+import { GuidePanel } from "./learn.js";
 import { heldSeats, LeaveGame, Setup } from "./seating.js";
 import { resumeSeat, tokenEnded } from "./players.js";
 import { NotifyMe } from "./notify.js";

@@ -6,7 +6,7 @@ import { html, useEffect, useRef, useState } from "../lib.js";
 import { call, explain, Problem, withQuery } from "./api.js";
 import { gameSummary, looksAlike, RULESET_TITLES, route, seatLine, secondsText } from "./format.js";
 import { myGames, playerName, remember, seatOf, setFlash, setPlayerName, storedPlayer, takeFlash } from "./store.js";
-import { guidedTable } from "./guide.js";
+import { guidedTable } from "./learn.js";
 import { Alert, botLevel, learnBotAliases } from "./ui.js";
 import { t } from "./i18n.js";
 import { asPlayer, resumeSeat } from "./players.js";
@@ -348,7 +348,7 @@ function CreateForm({ ruleset, name, onCancel }) {
   </form>`;
 }
 
-/** "Learn to play": the ruleset's guided game (shared/guide.js), the player against gentle bots
+/** "Learn to play": the ruleset's guided game (shared/learn.js), the player against gentle bots
  * that wait for them, each step told at the table. A newcomer (no player and no game in this
  * browser yet) sees it first, on its own line; everyone else beside the other ways to play. */
 function Learn({ ruleset, name, setError, first }) {
