@@ -356,6 +356,8 @@ def test_other_games_tokens_are_401(live, games):
                                                         "bluff": False}),
                 ("GET", f"/v1/games/{b['id']}", None),
                 ("GET", f"/v1/games/{b['id']}/events?after=0", None),
+                ("GET", f"/v1/games/{b['id']}/guide", None),
+                ("GET", f"/v1/games/{b['id']}/places", None),
                 ("POST", f"/v1/games/{b['id']}/resolve", None),
                 ("POST", f"/v1/games/{b['id']}/seats", {"name": "Intruder", "bot": "random"})):
             status, h, resp = live.json(method, path, body, headers=headers)
@@ -524,7 +526,8 @@ def test_path_traversal_and_odd_ids(live, games):
     for gid in TRAVERSALS:
         for method, suffix, body in (("GET", "", None), ("GET", "/actions", None),
                                      ("GET", "/events", None), ("GET", "/score", None),
-                                     ("GET", "/replay", None),
+                                     ("GET", "/replay", None), ("GET", "/guide", None),
+                                     ("GET", "/places", None),
                                      ("POST", "/seats", b'{"name": "X"}'),
                                      ("POST", "/moves", b'{"type": "nominate", "seat": 0}'),
                                      ("POST", "/resolve", None)):
@@ -537,7 +540,8 @@ def test_path_traversal_and_odd_ids(live, games):
                   problem=status != 414)
     for path in ("/v1/rulesets/..%2F..", "/v1/rulesets/%00", "/v1/rulesets/" + "x" * 5000,
                  "/../../etc/passwd", "/v1/games/../../../etc/passwd", "//v1//games",
-                 "/v1/games/%2F", "/docs/../../etc/passwd", "/v1/rulesets/turandot/../../x"):
+                 "/v1/games/%2F", "/docs/../../etc/passwd", "/v1/rulesets/turandot/../../x",
+                 "/v1/rulesets/..%2F../paces", "/v1/rulesets/%00/paces"):
         status, h, raw = live.raw("GET", path)
         check("odd path", status, h, raw, {200, 301, 308, 400, 404, 405, 414}, problem=False)
         assert b"root:" not in raw

@@ -9,7 +9,7 @@ import pytest
 from .live_helpers import SSE, TestStream, create, seat, setup_game
 from service_helpers import assert_problem, auth
 
-READS = ("", "/events", "/actions", "/score", "/replay")
+READS = ("", "/events", "/actions", "/score", "/replay", "/places")
 
 
 def test_private_game_hides_everything_from_spectators_without_the_link(client):
