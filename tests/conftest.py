@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 import pytest
 
-from processes import stop
+from impresario_engine.serve import stop_process
 
 LIVE_WORKERS = 4
 LIVE_THREADS = 8
@@ -455,7 +455,7 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
         yield url
     finally:
         for child in (proc, reaper):
-            stop(child)
+            stop_process(child)
         log.close()
 
 

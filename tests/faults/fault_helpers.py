@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from impresario_rules.turandot import TURANDOT  # noqa: E402
 from impresario_engine.store import GameStore  # noqa: E402
 from service_helpers import random_move  # noqa: E402  (tests/service)
-from processes import stop  # noqa: E402  (tests/)
+from impresario_engine.serve import stop_process  # noqa: E402
 
 PROBLEM = "application/problem+json"
 
@@ -121,7 +121,7 @@ class Gunicorn:
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None
-        stop(proc)
+        stop_process(proc)
         if getattr(self, "_log", None):
             self._log.close()
 

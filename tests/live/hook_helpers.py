@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any
 
-from processes import stop
+from impresario_engine.serve import stop_process
 
 
 class Receiver:
@@ -76,4 +76,4 @@ class Senders:
 
     def stop(self) -> None:
         for proc in self.procs:
-            stop(proc, timeout=10)
+            stop_process(proc, timeout=10)

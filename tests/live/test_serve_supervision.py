@@ -24,7 +24,7 @@ import pytest
 import redis
 
 from conftest import UNLIMITED_ENV, _free_port, _healthy
-from processes import stop
+from impresario_engine.serve import stop_process
 from service_helpers import Http, http_table
 
 from .live_helpers import until
@@ -87,7 +87,7 @@ class Serve:
         return self.log.read_text(errors="replace")
 
     def stop(self) -> None:
-        stop(self.proc, timeout=60)
+        stop_process(self.proc, timeout=60)
 
 
 def _version(stored, gid: str) -> int:

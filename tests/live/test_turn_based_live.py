@@ -17,7 +17,7 @@ from py_vapid import Vapid
 
 from impresario_engine.table.notices import TEXTS
 from push_service import PushService
-from processes import stop
+from impresario_engine.serve import stop_process
 
 DAY = 86400
 
@@ -48,7 +48,7 @@ def sender(redis_url, push_env, tmp_path):
         stdout=log, stderr=subprocess.STDOUT)
     log.close()
     yield proc
-    stop(proc, timeout=10)
+    stop_process(proc, timeout=10)
 
 
 def _until(check, seconds: float, why: str):
