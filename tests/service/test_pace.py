@@ -1,31 +1,35 @@
 """The pace a table chooses when a game is created (option ``pace``; docs/api.md, docs/rules.md
 "Paces"): each pace sets the game's timing options as documented, the options given explicitly
 win, an unknown pace is refused and writes nothing, and the view and the list of games show it.
-The expected values are the documented table, written out here apart from the rules."""
+The expected values are the documented table, read from docs/rules.md, apart from the rules."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 
 from service_helpers import FakeClock, assert_problem, keys_written, stored
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+GAMES = {"Word Jam": "wordjam", "Turandot": "turandot", "Muzicando": "muzicando"}
+
+
+def _documented() -> dict[str, dict[str, dict[str, int]]]:
+    """docs/rules.md, "Paces": what each pace sets, per ruleset, read from the table's rows
+    (``| Word Jam | `relaxed` | `think_seconds` 240, … |``)."""
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for line in DOCS.read_text().splitlines():
+        row = re.fullmatch(r"\| (Word Jam|Turandot|Muzicando) \| `(\w+)` \| (.*) \|", line)
+        if row:
+            values = {k: int(v) for k, v in re.findall(r"`(\w+_seconds)` (\d+)", row[3])}
+            out.setdefault(GAMES[row[1]], {})[row[2]] = values
+    return out
+
+
 #: docs/rules.md, "Paces": what each pace sets, per ruleset
-DOCUMENTED = {
-    "wordjam": {
-        "relaxed": {"think_seconds": 240, "bet_seconds": 45, "thief_seconds": 60,
-                    "challenge_seconds": 40, "vote_seconds": 45, "bot_seconds": 60},
-        "normal": {"think_seconds": 120, "bet_seconds": 15, "thief_seconds": 20,
-                   "challenge_seconds": 10, "vote_seconds": 20, "bot_seconds": 20},
-        "fast": {"think_seconds": 60, "bet_seconds": 10, "thief_seconds": 15,
-                 "challenge_seconds": 6, "vote_seconds": 10, "bot_seconds": 8},
-    },
-    "turandot": {"relaxed": {"move_seconds": 300, "bot_seconds": 0},
-                 "normal": {"move_seconds": 120, "bot_seconds": 0},
-                 "fast": {"move_seconds": 45, "bot_seconds": 0}},
-    "muzicando": {"relaxed": {"move_seconds": 240, "bot_seconds": 0},
-                  "normal": {"move_seconds": 90, "bot_seconds": 0},
-                  "fast": {"move_seconds": 30, "bot_seconds": 0}},
-}
+DOCUMENTED = _documented()
 PLAYERS = {"wordjam": 5, "turandot": 4, "muzicando": 3}
 SERVICE = ("move_seconds", "bot_seconds")
 CASES = [(r, p) for r, paces in DOCUMENTED.items() for p in paces]
@@ -124,6 +128,13 @@ def test_a_game_without_a_pace_shows_none(client):
 def test_a_null_pace_is_no_pace(client):
     game = _create(client, "turandot", {"pace": None}).get_json()["game"]
     assert "pace" not in game and game["move_seconds"] is None and game["bot_seconds"] == 0
+
+
+def test_the_documented_table_has_every_ruleset_s_three_paces():
+    from impresario_rules import RULESETS
+
+    assert {r: list(p) for r, p in DOCUMENTED.items()} == {
+        r: ["relaxed", "normal", "fast"] for r in RULESETS}
 
 
 @pytest.mark.parametrize("ruleset", sorted(DOCUMENTED))
