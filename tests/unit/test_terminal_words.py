@@ -135,3 +135,25 @@ def test_muzicandos_final_score_explains_its_columns(lang, legend):
         {"seat": 0, "lines": {"places": 3, "contracts": 0, "chooser": 2}, "total": 5},
         {"seat": 1, "lines": {"places": 1, "contracts": 0, "chooser": 0}, "total": 1}]})
     assert legend in "\n".join(lines), lines
+
+
+# Word Jam: whoever calls first is Alì Babà, and the winner may be anyone at the table: the
+# terminal names the role, never a pronoun that guesses the player's sex
+PRONOUNS = {"en": (" him", " his "), "it": ("di lui",), "de": (" ihm", " ihn", "sein Wort"),
+            "fr": ("faites-lui", "l'ont soutenu", "son mot")}
+
+
+@pytest.mark.parametrize("lang", sorted(PRONOUNS))
+def test_word_jam_names_ali_baba_and_the_winner_without_a_pronoun(lang):
+    from impresario.terminal.wordjam import HOW_TO_PLAY
+
+    english = [HOW_TO_PLAY,
+               "cave column {n}: red {red} (the winner), yellow {yellow} (each who backed the "
+               "winner)",
+               "Alì Babà's word: {word} ({value} coins). Bet: trust Alì Babà, or join the "
+               "Thieves if you can beat the word."]
+    i18n.use(lang)
+    for source in english:
+        text = i18n._(source)
+        assert (text == source) == (lang == "en"), (lang, "not translated", source)
+        assert not any(p in text for p in PRONOUNS[lang]), (lang, text)

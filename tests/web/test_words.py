@@ -6,6 +6,7 @@ explained, Word Jam's words said to be Italian where the game is chosen, and the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 I18N = Path(__file__).resolve().parents[2] / "services" / "engine" / "src" / "impresario_engine" / "web" / "i18n"
@@ -91,3 +92,18 @@ def test_the_lobby_says_word_jams_words_are_italian_where_the_game_is_chosen(ope
         page.wait_for_function("(text) => document.body.innerText.includes(text)",
                                arg=load(lang)["lobby.blurb_wordjam"], timeout=30_000)
         assert {"de": "italienisch", "fr": "en italien"}[lang] in page.inner_text("body")
+
+
+#: pronouns that would say whether the player in a Word Jam role is a man or a woman
+PRONOUNS = {"en": r"\b(he|him|his|she|her)\b", "de": r"\b(ihm|ihn|seines|ihres)\b",
+            "it": r"\bdi (lui|lei)\b", "fr": r"\b(lui|l'ont)\b"}
+
+
+def test_word_jam_names_its_roles_never_by_a_pronoun():
+    """Alì Babà, the thieves and the winner may be anyone at the table: the page names the
+    role ("beats Alì Babà's"), never a pronoun that guesses the player's sex."""
+    for lang, pronoun in PRONOUNS.items():
+        said = {k: v if isinstance(v, str) else " ".join(v.values())  # plural forms
+                for k, v in load(lang).items() if k.startswith("wordjam.")}
+        assert said and not {k: v for k, v in said.items() if re.search(pronoun, v)}, lang
+    assert "beats Alì Babà's" in load("en")["wordjam.howto.4"]

@@ -32,9 +32,9 @@ HOW_TO_PLAY = N_("""\
 How a turn goes: think of a word that fits the theme and holds the coin consonants (each
 occurrence earns its coins) but never the forbidden one. The first to call Open Sesame with
 a valid word is Alì Babà; everyone may challenge the word, then vote on it. The others bet:
-trust Alì Babà, or join the Thieves and try to beat his word in secret. Points come from the
+trust Alì Babà, or join the Thieves and try to beat the word in secret. Points come from the
 cave's column of the turn: red for the winner (Alì Babà or the Chief Thief), yellow for
-those who backed him.""")
+those who backed the winner.""")
 
 
 def reason(code: str | None) -> str:
@@ -94,7 +94,7 @@ class WordJamScreen(Screen):
             forbidden=view["forbidden"]))
         column = view["cave"]["columns"][-1]
         self.out("  " + _("cave column {n}: red {red} (the winner), yellow {yellow} (each who "
-                          "backed him)").format(n=column["column"], red=column["red"],
+                          "backed the winner)").format(n=column["column"], red=column["red"],
                                                  yellow=column["yellow"]))
         self.out("  " + _("totals: {totals}").format(
             totals=" · ".join(f"{self.name(p['seat'])} {p['total']}" for p in view["players"])))
@@ -216,8 +216,8 @@ class WordJamScreen(Screen):
                 return None
             return {"type": "vote", "word_id": space["word_id"], "in_favour": yes}
         if space["type"] == "bet":
-            self.out("  " + _("Alì Babà's word: {word} ({value} coins). Bet: trust him, or join "
-                              "the Thieves if you can beat it.").format(
+            self.out("  " + _("Alì Babà's word: {word} ({value} coins). Bet: trust Alì Babà, or "
+                              "join the Thieves if you can beat the word.").format(
                 word=space["word"].upper(), value=space["value"]))
             side = self.choose("  " + _("Your bet"), self.sides(),
                                default["side"] if default and default["type"] == "bet" else None,
