@@ -12,6 +12,8 @@ from impresario_rules import PACE_AGAINST_BOTS, RULESETS, guide
 from service_helpers import Http, auth, stored
 from test_secrets import Observer
 
+from .live_helpers import until
+
 LANGS = ("en", "it", "de", "fr")
 
 
@@ -40,16 +42,6 @@ def _table(http: Http, body: dict, bots: list[str], person: bool = True
     return gid, host, token
 
 
-def _until(probe, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while True:
-        found = probe()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
-        time.sleep(0.1)
-
-
 def test_a_guided_game_waits_for_its_player_and_its_steps_tell_only_the_seat(
         live_server, redis_client):
     """The guided Turandot table as the page creates it (its bots think up to a second and
@@ -73,7 +65,7 @@ def test_a_guided_game_waits_for_its_player_and_its_steps_tell_only_the_seat(
 
     played, waited = 0, False
     while True:
-        view, actions = _until(mine, 60, "the player's turn (the reaper plays the bots)")
+        view, actions = until(mine, 60, "the player's turn (the reaper plays the bots)")
         for lang in LANGS:
             status, _, step = http.request("GET", f"{url}/guide?lang={lang}", headers=auth(token))
             assert status == 200, step
