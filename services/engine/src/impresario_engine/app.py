@@ -11,7 +11,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from impresario_rules import Refusal
+from impresario_rules import RULESETS, Refusal
 
 from . import __version__
 from .api import contract
@@ -27,7 +27,7 @@ from .api import schemas as s
 from .api import schemas_rulesets as sr
 from .api import web as web_client
 from .api import webhooks as webhooks_api
-from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS
+from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS, move_schemas
 from .api.identity import Verifier, load_issuers
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
 from .api.move_route import MoveRoute
@@ -146,6 +146,9 @@ def _document(api: Api) -> None:
     _union(spec, "Score", "ruleset", scores)
     _union(spec, "Move", "type", {kind: _component(spec, schema)
                                   for kind, schema in MOVE_SCHEMAS.items()})
+    for ruleset in RULESETS.values():  # a ruleset's own moves: what its bots return
+        _union(spec, ruleset.title.replace(" ", "") + "Move", "type",
+               {kind: _ref(schema) for kind, schema in move_schemas(ruleset).items()})
     _union(spec, "ActionSpace", "type", {kind: _component(spec, schema)
                                          for kind, schema in SPACE_SCHEMAS.items()})
     _union(spec, "Event", "type", {kind: _component(spec, schema)
@@ -154,9 +157,13 @@ def _document(api: Api) -> None:
 
 def _component(spec, schema) -> str:
     """Register ``schema`` under its class name without "Schema"; its $ref."""
-    name = schema.__name__.removesuffix("Schema")
-    spec.components.schema(name, schema=schema)
-    return f"#/components/schemas/{name}"
+    spec.components.schema(schema.__name__.removesuffix("Schema"), schema=schema)
+    return _ref(schema)
+
+
+def _ref(schema) -> str:
+    """The $ref of a component registered by :func:`_component`."""
+    return f"#/components/schemas/{schema.__name__.removesuffix('Schema')}"
 
 
 def _union(spec, name: str, field: str, mapping: dict[str, str]) -> None:

@@ -1431,6 +1431,9 @@ class PlaceMove(TypedDict):
     y: int
 
 
+MuzicandoMove: TypeAlias = AuctionBidMove | AuctionPassMove | ChooseLayoutMove | PlaceMove | PassMove
+
+
 class PlaceSpace(TypedDict):
     type: Literal["place"]
     cards: list[MuzicandoPlaceOption]
@@ -2092,6 +2095,9 @@ class TurandotGame(TypedDict):
     """
     present once finished
     """
+
+
+TurandotMove: TypeAlias = BidMove | AssignOfficeMove | NominateMove | FireDirectorMove | CastMove
 
 
 class TurandotOptions(TypedDict):
@@ -2914,6 +2920,9 @@ class WordJamVoteMove(TypedDict):
 
 
 Move: TypeAlias = BidMove | AssignOfficeMove | NominateMove | FireDirectorMove | CastMove | WordJamChooseSideMove | WordJamOpenSesameMove | WordJamNoCallMove | WordJamChallengeMove | WordJamNoChallengeMove | WordJamVoteMove | WordJamBetMove | WordJamThiefWordMove | WordJamThiefPassMove | AuctionBidMove | AuctionPassMove | ChooseLayoutMove | PlaceMove | PassMove
+
+
+WordJamMove: TypeAlias = WordJamChooseSideMove | WordJamOpenSesameMove | WordJamNoCallMove | WordJamChallengeMove | WordJamNoChallengeMove | WordJamVoteMove | WordJamBetMove | WordJamThiefWordMove | WordJamThiefPassMove
 
 
 class WordJamVoteResult(TypedDict):

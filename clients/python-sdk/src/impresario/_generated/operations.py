@@ -1071,6 +1071,21 @@ def as_move(data: object) -> models.Move:
     return cast("models.Move", _checked(data, "Move", tag="type", variants={"bid": ["slot", "type"], "assign_office": ["assignments", "type"], "nominate": ["seat", "type"], "fire_director": ["director", "type"], "cast": ["type"], "choose_side": ["side", "type"], "open_sesame": ["type", "word"], "no_call": ["type"], "challenge": ["type", "word_id"], "no_challenge": ["type"], "vote": ["in_favour", "type"], "bet": ["side", "type"], "thief_word": ["type", "word"], "thief_pass": ["type"], "auction_bid": ["contract", "type"], "auction_pass": ["type"], "choose_layout": ["layout", "type"], "place": ["card", "type", "x", "y"], "pass": ["type"]}))
 
 
+def as_turandot_move(data: object) -> models.TurandotMove:
+    """``data`` (decoded JSON) as a TurandotMove, once its top-level shape is checked."""
+    return cast("models.TurandotMove", _checked(data, "TurandotMove", tag="type", variants={"bid": ["slot", "type"], "assign_office": ["assignments", "type"], "nominate": ["seat", "type"], "fire_director": ["director", "type"], "cast": ["type"]}))
+
+
+def as_word_jam_move(data: object) -> models.WordJamMove:
+    """``data`` (decoded JSON) as a WordJamMove, once its top-level shape is checked."""
+    return cast("models.WordJamMove", _checked(data, "WordJamMove", tag="type", variants={"choose_side": ["side", "type"], "open_sesame": ["type", "word"], "no_call": ["type"], "challenge": ["type", "word_id"], "no_challenge": ["type"], "vote": ["in_favour", "type"], "bet": ["side", "type"], "thief_word": ["type", "word"], "thief_pass": ["type"]}))
+
+
+def as_muzicando_move(data: object) -> models.MuzicandoMove:
+    """``data`` (decoded JSON) as a MuzicandoMove, once its top-level shape is checked."""
+    return cast("models.MuzicandoMove", _checked(data, "MuzicandoMove", tag="type", variants={"auction_bid": ["contract", "type"], "auction_pass": ["type"], "choose_layout": ["layout", "type"], "place": ["card", "type", "x", "y"], "pass": ["type"]}))
+
+
 def as_action_space(data: object) -> models.ActionSpace:
     """``data`` (decoded JSON) as an ActionSpace, once its top-level shape is checked."""
     return cast("models.ActionSpace", _checked(data, "ActionSpace", tag="type", variants={"bid": ["bluff", "helper", "max_money", "slots", "type"], "assign_office": ["seats", "slots", "type"], "nominate": ["seats", "type"], "fire_director": ["directors", "type"], "cast": ["optimal", "optimal_total", "singers", "type"], "choose_side": ["sides", "type"], "open_sesame": ["check", "coins", "first_letter", "forbidden", "max_length", "style", "type"], "no_call": ["type"], "challenge": ["about", "author", "type", "value", "word", "word_id"], "no_challenge": ["type", "word_id"], "vote": ["author", "in_favour", "type", "word", "word_id"], "bet": ["sides", "type", "value", "word"], "thief_word": ["current", "final", "max_length", "must_beat", "type"], "thief_pass": ["type"], "auction_bid": ["contracts", "last_bid", "type"], "auction_pass": ["type"], "choose_layout": ["layouts", "type"], "place": ["cards", "type"], "pass": ["draws", "type"]}))
