@@ -13,6 +13,7 @@ import pytest
 
 from impresario import (APIConnectionError, Client, Conflict, IllegalMove, NotFound,
                         ServiceUnavailable)
+from impresario._generated.operations import UnexpectedResponse
 from impresario.events import parse_sse, stream_events
 
 
@@ -136,6 +137,16 @@ def test_parse_sse_fields_comments_and_multiline_data():
     assert parsed == [("3", "bid_committed", '{"seq": 3,\n "type": "bid_committed"}', None)]
 
 
+#: each scripted event's fields besides seq and type, as the spec requires them (the SDK checks
+#: every streamed event against its model)
+FIELDS = {"round_started": {"round": 1, "maestro": 0, "table": ["S01", "S02", "S03", "S04"]},
+          "bid_committed": {"round": 1, "seat": 1, "face_down": 0},
+          "bids_revealed": {"round": 1, "bids": []},
+          "game_finished": {"totals": [10, 8, 7], "winners": [0]},
+          "seat_left": {"name": "Anna", "bot": None},
+          "round_ended": {"round": 1, "next_maestro": 1}}
+
+
 def _sse(frames, close=True):
     def write(handler):
         handler.send_response(200)
@@ -143,7 +154,8 @@ def _sse(frames, close=True):
         handler.end_headers()
         handler.wfile.write(b"retry: 10\n\n")
         for seq, etype, *more in frames:
-            data = json.dumps({"seq": seq, "type": etype, **(more[0] if more else {})})
+            data = json.dumps({"seq": seq, "type": etype, **FIELDS[etype],
+                               **(more[0] if more else {})})
             handler.wfile.write(f"id: {seq}\nevent: {etype}\ndata: {data}\n\n".encode())
             handler.wfile.flush()
         handler.close_connection = True
@@ -162,6 +174,26 @@ def test_event_stream_reconnects_with_last_event_id_until_the_game_ends(scripted
     assert server.requests[0]["headers"]["Last-Event-ID"] == "0"
     assert server.requests[1]["headers"]["Last-Event-ID"] == "2"
     assert server.requests[1]["headers"]["Authorization"] == "Bearer t"
+
+
+def test_a_streamed_event_is_checked_against_its_model(scripted):
+    """Each event is typed as the spec's Event union once its top level is checked: an event
+    missing a field its model requires is refused at once, not a KeyError in a bot later."""
+    server = scripted([(200, {}, _sse([(1, "round_started"), (2, "game_finished")]))])
+    events = list(stream_events(Client(server.url), "g", token="t"))
+    assert events[0].data["type"] == "round_started" and events[0].data["table"][0] == "S01"
+    broken = scripted([(200, {}, lambda handler: _raw_sse(
+        handler, {"seq": 1, "type": "round_started", "round": 1}))])
+    with pytest.raises(UnexpectedResponse, match="required keys missing"):
+        list(stream_events(Client(broken.url), "g", token="t"))
+
+
+def _raw_sse(handler, event):
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.end_headers()
+    handler.wfile.write(f"id: {event['seq']}\ndata: {json.dumps(event)}\n\n".encode())
+    handler.close_connection = True
 
 
 def test_a_seats_event_stream_ends_at_its_own_seat_left(scripted):

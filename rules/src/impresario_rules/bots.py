@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from .base import BotRandom
@@ -23,8 +24,9 @@ from .base import BotRandom
 if TYPE_CHECKING:
     from .base import Ruleset
 
-View = dict[str, Any]
-Actions = dict[str, Any]
+#: what a bot reads (and never changes): the plain dicts of the API, or a client's typed models
+View = Mapping[str, Any]
+Actions = Mapping[str, Any]
 Move = dict[str, Any]
 #: a bot: the move of the seat whose ``view`` and ``actions`` these are
 Play = Callable[[View, Actions, random.Random], Move]

@@ -10,6 +10,8 @@ in process as through a server where no deadline passes.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol
 
 from . import RULESETS
@@ -92,34 +94,50 @@ def play_random_game(
     return state, moves, events
 
 
+#: what :func:`play_bots` tells a watcher after the deal and after each move: the events that
+#: happened (unredacted: the watcher redacts them per seat) and each seat's view then, by seat
+Watch = Callable[[list[Event], Callable[[int], dict[str, Any]]], None]
+
+
 def play_bots(bots: list[Bot], seed: int, options: dict[str, Any] | None = None,
-              ruleset: str = "turandot") -> dict[str, Any]:
+              ruleset: str = "turandot", watch: Watch | None = None) -> dict[str, Any]:
     """Play one seeded game with ``bots`` in seats 0..n-1; returns its score (as the API's).
-    Raises :class:`~impresario_rules.base.Refusal` for options the ruleset refuses."""
+    Raises :class:`~impresario_rules.base.Refusal` for options the ruleset refuses.
+    ``watch``, if given, is told the events and the seats' views after the deal and after
+    each move (it cannot change the game)."""
     rules = RULESETS[ruleset]
-    state, _ = rules.new_game(len(bots), dict(options or {}), seed)
+    state, events = rules.new_game(len(bots), dict(options or {}), seed)
     names = [f"{bot.name}-{i}" for i, bot in enumerate(bots)]
-    version = 1
+    version, last_seq = 1, len(events)
+    if watch is not None:
+        watch(events, partial(_seat_view, rules, state, names=names, version=version,
+                              last_seq=last_seq))
     while not rules.is_finished(state):
         for seat in sorted(rules.pending(state)):
             if not rules.pending(state).get(seat):
                 continue  # an earlier seat's move ended this seat's turn
-            view = _seat_view(rules, state, seat, names, version)
-            state, _ = rules.apply(state, seat, bots[seat].choose(view, rules.seat_actions(
-                state, seat)))
-            version += 1
+            view = _seat_view(rules, state, seat, names, version, last_seq)
+            state, events = rules.apply(state, seat, bots[seat].choose(
+                view, rules.seat_actions(state, seat)))
+            version, last_seq = version + 1, last_seq + len(events)
+            if watch is not None:
+                watch(events, partial(_seat_view, rules, state, names=names, version=version,
+                                      last_seq=last_seq))
     return rules.score(state)
 
 
-def _seat_view(rules: Ruleset, state: State, seat: int, names: list[str], version: int
-               ) -> dict[str, Any]:
+def _seat_view(rules: Ruleset, state: State, seat: int, names: list[str], version: int,
+               last_seq: int = 0) -> dict[str, Any]:
     """The seat's view as the API gives it: the rules' view, the players' names, the envelope."""
     core = rules.view(state, seat)
     for player in core.get("players", ()):
         player["name"] = names[player["seat"]]
         player["bot"] = None
     out: dict[str, Any] = {"id": "in-process", "ruleset": rules.name, "version": version,
-                           "status": "playing", "seats_taken": len(names),
-                           "seats_total": len(names), "private": False, "move_seconds": None}
+                           "status": "finished" if rules.is_finished(state) else "playing",
+                           "seats_taken": len(names), "seats_total": len(names),
+                           "private": False, "move_seconds": None, "seeded": True,
+                           "rematch": None, "bot_seconds": rules.bot_seconds,
+                           "last_seq": last_seq}
     out.update(core)
     return out

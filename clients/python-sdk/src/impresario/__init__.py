@@ -7,19 +7,22 @@ handles, bots and a CLI.
 """
 
 from ._generated import models
-from .bots import Bot, GreedyBot, RandomBot, make_bot, play_seat, take_turn
+from .bots import (AnyBot, BaseBot, Bot, GreedyBot, MuzicandoBase, RandomBot, TurandotBase,
+                   WordJamBase, make_bot, play_seat, take_turn)
 from .client import Client, Game, Player, Seat
 from .events import Event, stream_events
 from .errors import (APIConnectionError, APIError, BadRequest, Conflict, Forbidden, IllegalMove,
                      ImpresarioError, NotFound, PayloadTooLarge, PreconditionFailed, RateLimited,
                      ServerError, ServiceUnavailable, Unauthorized, UnsupportedMediaType)
+from .inprocess import play_game_in_process
 from .tournament import play_game, run_tournament
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "models", "Client", "Game", "Seat", "Player", "Bot", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
-    "play_game", "run_tournament", "Event", "stream_events", "ImpresarioError", "APIError", "APIConnectionError",
+    "models", "Client", "Game", "Seat", "Player", "Bot", "AnyBot", "BaseBot", "TurandotBase",
+    "WordJamBase", "MuzicandoBase", "RandomBot", "GreedyBot", "make_bot", "play_seat", "take_turn",
+    "play_game", "play_game_in_process", "run_tournament", "Event", "stream_events", "ImpresarioError", "APIError", "APIConnectionError",
     "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PreconditionFailed",
     "PayloadTooLarge", "UnsupportedMediaType", "IllegalMove", "RateLimited", "ServiceUnavailable",
     "ServerError",

@@ -1,18 +1,27 @@
 """Bots that play a seat through the API, and the loop that plays a seat to the end.
 
-A bot is anything with ``choose(view, actions) -> move``: ``view`` is the seat's view of the game
-(``GET /v1/games/{id}``), ``actions`` the seat's legal moves (``GET /v1/games/{id}/actions``).
-The bots themselves are the rules package's (``impresario_rules``): the same functions the
-engine plays its bot seats with, each with a random stream of its own here.
+A bot is anything with a ``name`` and ``choose(view, actions) -> move`` (:class:`Bot`): ``view``
+is the seat's view of the game (``GET /v1/games/{id}``, a :data:`models.Game
+<impresario.models.Game>`), ``actions`` the seat's legal moves (``GET /v1/games/{id}/actions``,
+:class:`models.Actions <impresario.models.Actions>`), the move a :data:`models.Move
+<impresario.models.Move>` or the same as plain JSON. A bot of one ruleset narrows both: a
+:data:`TurandotBase` subclass reads a ``models.TurandotGame`` and returns a
+``models.TurandotMove``. :class:`BaseBot` adds hooks for a bot that keeps state between turns:
+``on_start``, ``on_event`` and ``on_end``, called by every play loop (:func:`play_seat`,
+:func:`impresario.play_game`, :func:`impresario.play_game_in_process`, tournaments).
+
+The shipped bots are the rules package's (``impresario_rules``): the same functions the engine
+plays its bot seats with, each with a random stream of its own here; each is a :class:`Bot`
+like any other (it reads the view and actions as mappings and returns a move as JSON).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
-from impresario_rules.play import SEAT_BOTS, Bot, bot_names
+from impresario_rules.play import SEAT_BOTS, bot_names
 from impresario_rules.play import make_bot as rules_bot
 from impresario_rules.bots import THINK_MS, SeatBot
 from impresario_rules.turandot.bots import GreedyBot, RandomBot
@@ -21,11 +30,83 @@ from impresario_rules.turandot.search import hard_with
 from impresario_rules.wordjam.search import hard_with as wordjam_hard_with
 
 from ._generated import models
-from .client import Seat
+from ._generated.operations import JSONObject
+from .client import Seat, with_round
 from .errors import Conflict, PreconditionFailed
+from .events import Event
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "HardBot", "SEARCHES", "make_bot", "bot_names",
+__all__ = ["Bot", "AnyBot", "BaseBot", "TurandotBase", "WordJamBase", "MuzicandoBase",
+           "RandomBot", "GreedyBot", "HardBot", "SEARCHES", "make_bot", "bot_names",
            "with_round", "take_turn", "play_seat", "THINK_MS"]
+
+#: the view a bot reads (contravariant: a bot of one ruleset reads that ruleset's view)
+ViewT = TypeVar("ViewT", contravariant=True)
+#: the move a bot returns (covariant: a bot of one ruleset returns that ruleset's moves)
+MoveT = TypeVar("MoveT", covariant=True)
+
+
+class Bot(Protocol[ViewT, MoveT]):
+    """What plays a seat: a ``name`` (the tournament's reports say it) and ``choose``, called
+    only when the seat must act, with the seat's view and actions as they stand; returning
+    ``actions["default"]`` is always legal. ``Bot[models.TurandotGame, models.TurandotMove]``
+    is a Turandot bot; the play loops take any :data:`AnyBot`."""
+
+    name: str
+
+    def choose(self, view: ViewT, actions: models.Actions) -> MoveT: ...
+
+
+#: a bot the play loops take: of any ruleset, on the typed models or on plain JSON
+AnyBot: TypeAlias = "Bot[Any, models.Move | JSONObject]"
+
+
+class BaseBot(Generic[ViewT, MoveT]):
+    """A bot to subclass when it keeps state between turns: every play loop calls the hooks
+    (each does nothing here), and ``choose`` is the one method to write.
+
+    - ``on_start(view)``: the game has started; the seat's first view.
+    - ``on_event(event)``: each event the seat may see (:class:`~impresario.Event`, its
+      ``data`` a :data:`models.Event <impresario.models.Event>`), in order, before the
+      ``choose`` that follows it. Over HTTP these are the game's events as the seat's stream
+      gives them; in process the rules' events as the seat may see them, numbered from 1
+      (the table's own ``seat_taken`` and ``game_started`` come over HTTP only).
+    - ``on_end(view, score)``: the game is over; the seat's last view and the score.
+
+    A loop reads the events for ``on_event`` only when a subclass defines it."""
+
+    name: str = "bot"
+
+    def choose(self, view: ViewT, actions: models.Actions) -> MoveT:
+        raise NotImplementedError(f"{type(self).__name__} must define choose(view, actions)")
+
+    def on_start(self, view: ViewT) -> None:
+        """The game has started: the seat's first view."""
+
+    def on_event(self, event: Event) -> None:
+        """An event the seat may see, before the decision that follows it."""
+
+    def on_end(self, view: ViewT, score: models.Score) -> None:
+        """The game is over: the seat's last view and the score."""
+
+
+#: the base of a Turandot bot: ``choose(view: models.TurandotGame, actions) ->
+#: models.TurandotMove``
+TurandotBase = BaseBot[models.TurandotGame, models.TurandotMove]
+#: the base of a Word Jam bot
+WordJamBase = BaseBot[models.WordJamGame, models.WordJamMove]
+#: the base of a Muzicando bot
+MuzicandoBase = BaseBot[models.MuzicandoGame, models.MuzicandoMove]
+
+
+def hook(bot: object, name: str) -> Callable[..., None] | None:
+    """``bot``'s hook ``name`` (``on_start``, ``on_event``, ``on_end``) when it has one of its
+    own (a :class:`BaseBot` subclass that defines it, or any bot with such a method), else
+    None: a loop does no work for a hook nobody wrote."""
+    found = getattr(bot, name, None)
+    if not callable(found) or getattr(type(bot), name, None) is getattr(BaseBot, name):
+        return None
+    own: Callable[..., None] = found
+    return own
 
 
 #: the searching bots with a think budget, per ruleset: ``(think_ms, clock) -> play``
@@ -72,16 +153,7 @@ def make_bot(name: str, seed: int | None = None, ruleset: str = "turandot",
 
 
 # ------------------------------------------------------------------------------ play loop
-def with_round(move: dict[str, Any], view: models.Game) -> dict[str, Any]:
-    """A bid stamped with the view's round (unless it has one), so it never lands in a later
-    round; any other move as it is."""
-    if move.get("type") == "bid" and "round" not in move and view["ruleset"] == "turandot" \
-            and view["round"]:
-        return {**move, "round": view["round"]}
-    return move
-
-
-def take_turn(seat: Seat, bot: Bot, view: models.Game | None = None) -> bool:
+def take_turn(seat: Seat, bot: AnyBot, view: models.Game | None = None) -> bool:
     """If the seat must act now, let the bot choose and move. Returns whether it moved.
 
     The move is sent with the version of the view the bot chose from (``If-Match``), so it
@@ -93,10 +165,10 @@ def take_turn(seat: Seat, bot: Bot, view: models.Game | None = None) -> bool:
         actions = seat.actions()
         if not actions["moves"]:
             return False
-        # the bot contract is the rules': plain dicts (a bot may keep or change its own copy)
-        move = with_round(bot.choose(dict(view), dict(actions)), view)
+        # each decision gets its own copy of the view (a bot may keep or change it)
+        move = bot.choose(view.copy(), actions)
         try:
-            seat.move(move, if_match=view["version"])
+            seat.move(move, if_match=view["version"], view=view)
         except PreconditionFailed:
             sent, view = view["version"], seat.view()
             if view["version"] == sent:  # refused, yet nothing changed: do not spin
@@ -114,16 +186,28 @@ _QUIET = {"bid_committed", "cast", "seat_taken", "deadline_passed", "helper_hire
           "directors_removed", "round_ended"}
 
 
-def play_seat(seat: Seat, bot: Bot,
+def play_seat(seat: Seat, bot: AnyBot,
               on_move: Callable[[models.Game], None] | None = None) -> models.Game:
-    """Play ``seat`` with ``bot`` until the game is over; returns the final view.
+    """Play ``seat`` with ``bot`` until the game is over; returns the final view. The bot's
+    hooks (:class:`BaseBot`) are called: ``on_start`` first, ``on_event`` for each event of
+    the seat's stream, ``on_end`` with the final view and the score.
 
     The seat follows the game's event stream (server-sent events) instead of polling: it reads
     the view again only after an event that can hand it a turn."""
     view = seat.view()
+    start, seen, end = hook(bot, "on_start"), hook(bot, "on_event"), hook(bot, "on_end")
+    if start is not None:
+        start(view)
+    after = view["last_seq"]
+    if seen is not None:  # what happened before the loop began, as the stream would give it
+        for early in seat.events(after=0):
+            if early["seq"] <= after:
+                seen(Event(early["seq"], early["type"], early))
     if take_turn(seat, bot, view) and on_move is not None:
         on_move(seat.last_view or view)
-    for event in seat.stream(after=view["last_seq"]):
+    for event in seat.stream(after=after):
+        if seen is not None:
+            seen(event)
         if event.type in _QUIET:
             continue
         view = seat.view()
@@ -133,4 +217,7 @@ def play_seat(seat: Seat, bot: Bot,
             if on_move is not None:
                 on_move(seat.last_view or view)
             view = seat.view()
-    return seat.view()
+    final = seat.view()
+    if end is not None:
+        end(final, seat.score())
+    return final

@@ -53,7 +53,7 @@ from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal.problems import explain
 from .terminal import watch as watch_game
-from .tournament import GameResult, TournamentResult, run_tournament
+from .tournament import GameResult, TournamentResult, bot_for, run_tournament
 from .wait import add_wait_command, cmd_wait
 
 RULESETS = ("turandot", "wordjam", "muzicando")
@@ -76,9 +76,10 @@ def engine_url(args: argparse.Namespace) -> str:
 
 
 def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list[str],
-               default_count: int) -> list[str]:
+               default_count: int, own: bool = False) -> list[str]:
     """``--bots``: a count (``3``: that many bots of ``--bot``'s kind) or a comma-separated list
-    of bot names, one per seat (``greedy,random,random``)."""
+    of bot names, one per seat (``greedy,random,random``); with ``own``, an entry may also be
+    ``module:Class``, the author's own bot (checked when it is loaded)."""
     kind = kind or known[0]
     if kind not in known:
         raise UsageError(_("unknown bot {bot!r}; bots here: {known}").format(
@@ -89,7 +90,7 @@ def parse_bots(spec: str | None, kind: str | None, known: tuple[str, ...] | list
     if spec.isdigit():
         return [kind] * int(spec)
     names = [n.strip() for n in spec.split(",") if n.strip()]
-    unknown = [n for n in names if n not in known]
+    unknown = [n for n in names if n not in known and not (own and ":" in n)]
     if unknown or not names:
         raise UsageError(_("unknown bot {bot!r}; --bots takes a count or names from: "
                            "{known}").format(bot=unknown[0] if unknown else spec,
@@ -287,7 +288,13 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
     ruleset = args.ruleset
     known = bot_names(ruleset)
     spec = args.bots if args.bots is not None else TOURNAMENT_BOTS[ruleset]
-    names = parse_bots(spec, args.bot or TOURNAMENT_BOT[ruleset], known, 4)
+    names = parse_bots(spec, args.bot or TOURNAMENT_BOT[ruleset], known, 4, own=True)
+    for name in names:
+        if ":" in name:
+            try:
+                bot_for(name, ruleset=ruleset)
+            except Exception as err:  # the author's code: whatever it raises, said plainly
+                raise UsageError(f"--bots {name}: {err}") from None
     if args.out and Path(args.out).suffix not in (".json", ".csv"):
         raise UsageError("--out takes a file name ending in .json or .csv")
     if args.games < 1 or args.jobs < 1:
@@ -421,8 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the game (default turandot)")
     tour.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     tour.add_argument("--bots", default=None,
-                      help=bots_help("levels easy, medium, hard (turandot), or the older "
-                                     "names random, greedy, wordsmith; default: "
+                      help=bots_help("levels easy, medium, hard (turandot), the older "
+                                     "names random, greedy, wordsmith, or your own bot as "
+                                     "module:Class (./mybot.py's class: mybot:MyBot); "
+                                     "default: "
                                      "medium,easy,easy,easy for turandot, 5 medium for "
                                      "wordjam, medium,easy,medium,easy for muzicando",
                                      translated=False))

@@ -405,11 +405,18 @@ class Seat:
             time.sleep(poll)
 
     # -- moves
-    def move(self, move: models.Move | ops.JSONObject, if_match: int | None = None
-             ) -> models.MoveResult:
+    def move(self, move: models.Move | ops.JSONObject, if_match: int | None = None,
+             view: models.Game | None = None) -> models.MoveResult:
         """Send ``move`` (a :data:`~impresario._generated.models.Move`, or the same as a plain
-        dict: the service checks it); ``if_match``: the game's version it was chosen from."""
-        result = ops.make_move(self.client, self.game_id, move,
+        dict: the service checks it); ``if_match``: the game's version it was chosen from.
+
+        What the engine needs to place the move is filled from ``view``, the view it was
+        chosen from (else the last view this seat read): a Turandot bid without its ``round``
+        gets the view's (:func:`with_round`), so a late retry is refused (409
+        ``stale_round``) instead of landing in the next round. The other rulesets' moves
+        need nothing more."""
+        result = ops.make_move(self.client, self.game_id,
+                               with_round(move, view or self.last_view),
                                if_match=None if if_match is None else f'"{if_match}"',
                                token=self.token)
         self.last_view = result["game"]
@@ -423,9 +430,6 @@ class Seat:
         arrives after the round is over is refused (409 ``stale_round``) instead of becoming a
         bid for the next round."""
         move: models.BidMove = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
-        last = self.last_view
-        if round is None and last is not None and last["ruleset"] == "turandot" and last["round"]:
-            round = last["round"]
         if round is not None:
             move["round"] = round
         return self.move(move)
@@ -726,6 +730,18 @@ class Player:
         """What anyone may see of the player (``GET /v1/players/{id}``): ratings per ruleset,
         rated games played, the latest rated results."""
         return self.client.profile(self.id)
+
+
+def with_round(move: models.Move | ops.JSONObject, view: models.Game | None
+               ) -> models.Move | ops.JSONObject:
+    """``move`` as the engine needs it from a seat that chose it on ``view``: a Turandot bid
+    without a ``round`` gets the view's round, so it never lands in a later round; any other
+    move as it is."""
+    if view is None or view["ruleset"] != "turandot" or not view["round"] \
+            or move.get("type") != "bid" or "round" in move:
+        return move
+    fields: Mapping[str, Any] = move
+    return {**fields, "round": view["round"]}
 
 
 def _parse_retry_after(value: str) -> float | None:

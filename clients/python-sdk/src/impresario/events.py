@@ -11,7 +11,8 @@ from typing import Any, Protocol
 
 import requests
 
-from ._generated.operations import get_game
+from ._generated import models
+from ._generated.operations import as_event, get_game
 from .errors import APIConnectionError, error_for
 
 
@@ -35,17 +36,21 @@ FINAL = "game_finished"
 @dataclass(frozen=True)
 class Event:
     """One event of a game as the caller may see it: its sequence number, its type and the rest
-    of its fields (``data`` holds the whole event, ``seq`` and ``type`` included)."""
+    of its fields (``data`` holds the whole event, ``seq`` and ``type`` included, typed as the
+    spec's :data:`models.Event <impresario.models.Event>` union: a check of
+    ``event.data["type"]`` narrows it to one event's model)."""
 
     seq: int
     type: str
-    data: dict[str, Any] = field(repr=False)
+    data: models.Event = field(repr=False)
 
     def __getitem__(self, key: str) -> Any:
-        return self.data[key]
+        fields: Mapping[str, Any] = self.data
+        return fields[key]
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self.data.get(key, default)
+        fields: Mapping[str, Any] = self.data
+        return fields.get(key, default)
 
 
 def parse_sse(lines: Iterator[str]) -> Iterator[tuple[str | None, str | None, str, int | None]]:
@@ -118,14 +123,14 @@ def stream_events(client: "Client", game_id: str, token: str | None = None, afte
                         delay = retry / 1000
                     if eid is None:
                         continue
-                    event = json.loads(data)
+                    event = as_event(json.loads(data))
                     last = int(eid)
                     got += 1
-                    yield Event(last, etype or event.get("type", ""), event)
-                    if event.get("type") == FINAL:
+                    yield Event(last, etype or event["type"], event)
+                    if event["type"] == FINAL:
                         return
-                    if seat is not None and event.get("type") == "seat_left" \
-                            and event.get("seat") == seat:
+                    if seat is not None and event["type"] == "seat_left" \
+                            and event["seat"] == seat:
                         return
             if not got:
                 # the server closed a stream with nothing new: over, if the game is

@@ -3,25 +3,42 @@ tournament with win rates and their 95% confidence intervals (:func:`run_tournam
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import math
+import os
 import signal
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, Sequence, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeAlias, TypedDict
 
 from ._generated import models
-from ._generated.operations import JSON
-from .bots import Bot, make_bot, take_turn
+from ._generated.operations import JSON, JSONObject
+from .bots import AnyBot, hook, make_bot, take_turn
 from .client import Client, Seat
+from .events import Event
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
+#: a seat of a tournament: a level (``"medium"``), ``"module:Class"``, a bot class or any
+#: callable that makes a bot (called for each game, with ``seed=`` when it takes one), or a bot
+#: (the same one every game: with ``jobs`` > 1 each worker process plays a copy of it)
+BotEntry: TypeAlias = "str | AnyBot | Callable[..., AnyBot]"
+#: the hooks a play loop calls (:class:`impresario.BaseBot`)
+HOOKS = ("on_start", "on_event", "on_end")
 
 
-def play_game(client: Client, bots: Sequence[Bot], seed: int | None = None,
+def play_game(client: Client, bots: Sequence[AnyBot], seed: int | None = None,
               options: dict[str, JSON] | None = None, ruleset: str = "turandot"
               ) -> tuple[str, models.Score, list[Seat]]:
     """Create a game for ``len(bots)`` seats, seat the bots and play it to the end in this
-    thread. Returns the game id, the score and the seats.
+    thread. Returns the game id, the score and the seats. The bots' hooks
+    (:class:`~impresario.BaseBot`) are called: ``on_start`` once every seat is taken,
+    ``on_event`` with the seat's events before each of its decisions, ``on_end`` at the end.
 
     Each bot decides on its own seat's view of the game as it stands (and the seat's actions),
     exactly as if the view were read just before. While no pending seat has a deadline, the game
@@ -34,6 +51,11 @@ def play_game(client: Client, bots: Sequence[Bot], seed: int | None = None,
     seats = [game.join(f"{bot.name}-{i}") for i, bot in enumerate(bots)]
     # views no bot has been given yet, by seat (each bot gets a view of its own, as when read)
     unseen: dict[int, models.Game] = {s.seat: s.last_view for s in seats if s.last_view}
+    events = _Events(seats, bots)
+    for seat, bot in zip(seats, bots):
+        start = hook(bot, "on_start")
+        if start is not None:
+            start(seat.view())
     # a view at the game's current version while that is known (no deadline pending), or None
     latest = seats[-1].last_view if _settled(seats[-1].last_view) else None
     view = latest or seats[0].view()
@@ -48,6 +70,7 @@ def play_game(client: Client, bots: Sequence[Bot], seed: int | None = None,
             if latest is None or own is None or own["version"] != latest["version"]:
                 own = seat.view()
             latest = None
+            events.tell(seat_no)
             if take_turn(seat, bots[seat_no], own):
                 moved = True
                 latest = seat.last_view  # the move's answer: the view after it
@@ -64,7 +87,31 @@ def play_game(client: Client, bots: Sequence[Bot], seed: int | None = None,
             raise RuntimeError(f"game {game.id} is stuck: nobody has to act")
     if seats[0].last_view is None or seats[0].last_view["version"] != view["version"]:
         seats[0].view()  # seat 0's last view is the finished game, as when it was re-read
-    return game.id, seats[0].score(), seats
+    score = seats[0].score()
+    for seat, bot in zip(seats, bots):
+        events.tell(seat.seat)
+        end = hook(bot, "on_end")
+        if end is not None:
+            end(seat.view(), score)
+    return game.id, score, seats
+
+
+class _Events:
+    """Each seat's events for its bot's ``on_event`` hook, read (``GET /events``) only for
+    the bots that have one, just before they decide and at the end."""
+
+    def __init__(self, seats: Sequence[Seat], bots: Sequence[AnyBot]) -> None:
+        self.seats = seats
+        self.hooks = [hook(bot, "on_event") for bot in bots]
+        self.told = [0] * len(seats)
+
+    def tell(self, seat: int) -> None:
+        seen = self.hooks[seat]
+        if seen is None:
+            return
+        for event in self.seats[seat].events(after=self.told[seat]):
+            self.told[seat] = event["seq"]
+            seen(Event(event["seq"], event["type"], event))
 
 
 def _settled(view: models.Game | None) -> bool:
@@ -186,7 +233,7 @@ def game_seeds(seed: int, game: int, seats: int) -> tuple[int, list[int]]:
 class _Plan:
     """What every game of a tournament needs; sent to each worker process once."""
 
-    bot_names: tuple[str, ...]
+    bots: tuple[BotEntry, ...]
     ruleset: str
     options: dict[str, JSON] | None
     seed: int
@@ -220,12 +267,13 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
     plan = plan or _worker.plan
     assert plan is not None, "a worker plays the plan it was started with"
     client = client or _worker.client
-    n = len(plan.bot_names)
+    n = len(plan.bots)
     game_seed, bot_seeds = game_seeds(plan.seed, g, n)
     shift = g % n if plan.rotate else 0
-    names = [plan.bot_names[(i + shift) % n] for i in range(n)]
-    bots = [Timed(make_bot(name, seed=s, ruleset=plan.ruleset, think_ms=plan.think_ms))
-            for name, s in zip(names, bot_seeds)]
+    entries = [plan.bots[(i + shift) % n] for i in range(n)]
+    bots = [Timed(bot_for(entry, seed=s, ruleset=plan.ruleset, think_ms=plan.think_ms))
+            for entry, s in zip(entries, bot_seeds)]
+    names = [bot_label(entry, bot.bot) for entry, bot in zip(entries, bots)]
     if plan.base_url is None:
         from .inprocess import play_game_in_process
 
@@ -247,18 +295,84 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
 
 
 class Timed:
-    """A bot whose decisions are timed (CPU time of this process, in seconds)."""
+    """A bot whose decisions are timed (CPU time of this process, in seconds), with the
+    bot's own hooks."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: AnyBot) -> None:
         self.bot = bot
         self.name = bot.name
         self.seconds: list[float] = []
+        for name in HOOKS:
+            found = hook(bot, name)
+            if found is not None:
+                setattr(self, name, found)
 
-    def choose(self, view: dict[str, Any], actions: dict[str, Any]) -> dict[str, Any]:
+    def choose(self, view: Any, actions: models.Actions) -> models.Move | JSONObject:
         start = time.process_time()
         move = self.bot.choose(view, actions)
         self.seconds.append(time.process_time() - start)
         return move
+
+
+def load_bot(spec: str) -> Callable[..., AnyBot]:
+    """The bot class (or factory) ``"module:Class"`` names, ``module`` imported as Python
+    imports it, the current folder first (as ``python -m`` does): ``mybot:StarSeeker`` is
+    the class ``StarSeeker`` of ``./mybot.py``."""
+    module, _, attr = spec.partition(":")
+    if not module or not attr:
+        raise ValueError(f"{spec!r} is not module:Class")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        found: Any = importlib.import_module(module)
+    except ImportError as err:
+        raise ValueError(f"cannot import {module!r} for the bot {spec!r}: {err}") from None
+    for part in attr.split("."):
+        try:
+            found = getattr(found, part)
+        except AttributeError:
+            raise ValueError(f"{module!r} has no {attr!r} for the bot {spec!r}") from None
+    if not callable(found):
+        raise ValueError(f"{spec!r} is not a class or a function that makes a bot")
+    factory: Callable[..., AnyBot] = found
+    return factory
+
+
+def bot_for(entry: BotEntry, seed: int | None = None, ruleset: str = "turandot",
+            think_ms: float | None = None) -> AnyBot:
+    """The bot a tournament seat plays one game with: a level by name (:func:`make_bot`), a
+    class or factory (``module:Class`` too) made anew with the game's ``seed`` when it takes
+    one, or the bot given."""
+    if isinstance(entry, str):
+        if ":" not in entry:
+            return make_bot(entry, seed=seed, ruleset=ruleset, think_ms=think_ms)
+        entry = load_bot(entry)
+    if _is_bot(entry):
+        return entry
+    made = entry(seed=seed) if _takes_seed(entry) else entry()
+    if not _is_bot(made):
+        raise ValueError(f"{entry!r} made {made!r}: a bot needs a name and "
+                         "choose(view, actions)")
+    return made
+
+
+def _is_bot(entry: object) -> TypeIs[AnyBot]:
+    """Whether ``entry`` is a bot itself (not a class or a factory of bots)."""
+    return not isinstance(entry, type) and callable(getattr(entry, "choose", None)) \
+        and isinstance(getattr(entry, "name", None), str)
+
+
+def bot_label(entry: BotEntry, bot: AnyBot) -> str:
+    """How the report names a seat's bot: its level as given, else the bot's ``name``."""
+    return entry if isinstance(entry, str) and ":" not in entry else bot.name
+
+
+def _takes_seed(factory: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "seed" or p.kind is p.VAR_KEYWORD for p in params)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -326,13 +440,15 @@ def by_bot(results: Sequence[GameResult], players: int) -> list[BotRow]:
     return rows
 
 
-def run_tournament(client: Client | None, bot_names: list[str], games: int, seed: int = 0,
+def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, seed: int = 0,
                    progress: Callable[[int, int], None] | None = None,
                    ruleset: str = "turandot", options: dict[str, JSON] | None = None, *,
                    jobs: int = 1, in_process: bool = False, think_ms: float | None = None,
                    rotate: bool = False,
                    on_result: Callable[[GameResult], None] | None = None) -> TournamentResult:
-    """Play ``games`` seeded games of ``ruleset`` with the bots in fixed seats (``rotate``:
+    """Play ``games`` seeded games of ``ruleset`` with ``bots`` in fixed seats, one entry a
+    seat: a level (``"medium"``), ``"module:Class"``, your bot's class (made anew each game,
+    with the game's bot seed as ``seed=`` when it takes one) or a bot (``rotate``:
     game ``g`` moves every bot ``g`` seats on, so no seat order favours one); a shared
     victory counts as a fraction of a win for each winner. ``think_ms``: the think budget of
     the searching bots. ``on_result`` is called with each game as it ends (a record that
@@ -349,9 +465,9 @@ def run_tournament(client: Client | None, bot_names: list[str], games: int, seed
         if client is None:
             raise ValueError("a client is needed unless in_process")
         base_url = client.base_url
-    for name in bot_names:
-        make_bot(name, ruleset=ruleset)  # an unknown name fails before any game
-    plan = _Plan(tuple(bot_names), ruleset, options, seed, base_url,
+    # an unknown name or a bot that cannot be made fails before any game
+    bot_names = [bot_label(entry, bot_for(entry, ruleset=ruleset)) for entry in bots]
+    plan = _Plan(tuple(bots), ruleset, options, seed, base_url,
                  timeout=client.timeout if client else 10.0,
                  max_retries=client.max_retries if client else 3, think_ms=think_ms,
                  rotate=rotate)
