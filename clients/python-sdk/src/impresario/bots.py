@@ -30,7 +30,8 @@ from impresario_rules.turandot.search import hard_with
 from impresario_rules.wordjam.search import hard_with as wordjam_hard_with
 
 from ._generated import models
-from ._generated.operations import JSONObject
+from ._generated.operations import (JSONObject, as_muzicando_move, as_turandot_move,
+                                     as_word_jam_move)
 from .client import Seat, with_round
 from .errors import Conflict, PreconditionFailed
 from .events import Event
@@ -89,13 +90,31 @@ class BaseBot(Generic[ViewT, MoveT]):
         """The game is over: the seat's last view and the score."""
 
 
-#: the base of a Turandot bot: ``choose(view: models.TurandotGame, actions) ->
-#: models.TurandotMove``
-TurandotBase = BaseBot[models.TurandotGame, models.TurandotMove]
-#: the base of a Word Jam bot
-WordJamBase = BaseBot[models.WordJamGame, models.WordJamMove]
-#: the base of a Muzicando bot
-MuzicandoBase = BaseBot[models.MuzicandoGame, models.MuzicandoMove]
+class TurandotBase(BaseBot[models.TurandotGame, models.TurandotMove]):
+    """The base of a Turandot bot: ``choose(view: models.TurandotGame, actions) ->
+    models.TurandotMove``."""
+
+    def default(self, actions: models.Actions) -> models.TurandotMove:
+        """The move the engine would play for the seat now: always legal."""
+        return as_turandot_move(actions.get("default"))
+
+
+class WordJamBase(BaseBot[models.WordJamGame, models.WordJamMove]):
+    """The base of a Word Jam bot: ``choose(view: models.WordJamGame, actions) ->
+    models.WordJamMove``."""
+
+    def default(self, actions: models.Actions) -> models.WordJamMove:
+        """The move the engine would play for the seat now: always legal."""
+        return as_word_jam_move(actions.get("default"))
+
+
+class MuzicandoBase(BaseBot[models.MuzicandoGame, models.MuzicandoMove]):
+    """The base of a Muzicando bot: ``choose(view: models.MuzicandoGame, actions) ->
+    models.MuzicandoMove``."""
+
+    def default(self, actions: models.Actions) -> models.MuzicandoMove:
+        """The move the engine would play for the seat now: always legal."""
+        return as_muzicando_move(actions.get("default"))
 
 
 def hook(bot: object, name: str) -> Callable[..., None] | None:
@@ -198,15 +217,26 @@ def play_seat(seat: Seat, bot: AnyBot,
     start, seen, end = hook(bot, "on_start"), hook(bot, "on_event"), hook(bot, "on_end")
     if start is not None:
         start(view)
-    after = view["last_seq"]
-    if seen is not None:  # what happened before the loop began, as the stream would give it
-        for early in seat.events(after=0):
-            if early["seq"] <= after:
-                seen(Event(early["seq"], early["type"], early))
+    after, told = view["last_seq"], 0
+
+    def tell(upto: int | None) -> int:
+        """Give the hook the events it has not had (those up to ``upto``, or all)."""
+        if seen is None:
+            return told
+        last = told
+        for missed in seat.events(after=told):
+            if upto is not None and missed["seq"] > upto:
+                break
+            last = missed["seq"]
+            seen(Event(missed["seq"], missed["type"], missed))
+        return last
+
+    told = tell(after)  # what happened before the loop began, as the stream would give it
     if take_turn(seat, bot, view) and on_move is not None:
         on_move(seat.last_view or view)
     for event in seat.stream(after=after):
-        if seen is not None:
+        if seen is not None and event.seq > told:
+            told = event.seq
             seen(event)
         if event.type in _QUIET:
             continue
@@ -218,6 +248,7 @@ def play_seat(seat: Seat, bot: AnyBot,
                 on_move(seat.last_view or view)
             view = seat.view()
     final = seat.view()
+    told = tell(None)  # the game may have ended between two events of the stream
     if end is not None:
         end(final, seat.score())
     return final
