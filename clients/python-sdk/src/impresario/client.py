@@ -738,7 +738,7 @@ def with_round(move: models.Move | ops.JSONObject, view: models.Game | None
     without a ``round`` gets the view's round, so it never lands in a later round; any other
     move as it is."""
     if view is None or view["ruleset"] != "turandot" or not view["round"] \
-            or move.get("type") != "bid" or "round" in move:
+            or not isinstance(move, Mapping) or move.get("type") != "bid" or "round" in move:
         return move
     fields: Mapping[str, Any] = move
     return {**fields, "round": view["round"]}
