@@ -8,6 +8,11 @@
   If-Match makes (``record.lapse_of``: nothing noted, as in the move mix, and a fresh note).
 - **stream slot**: taking and giving back a stream's slot (``api.streams.Slots``), a seat's and
   a spectator's.
+- **typed bots**: a seeded in-process Turandot game of three ``medium`` bots, as the rules play
+  it (``impresario_rules.play.play_bots``, the baseline), through the SDK's
+  ``play_game_in_process`` (each decision's actions checked and typed as ``models.Actions``),
+  and with one seat a ``BaseBot`` whose hooks take every event (redacted for its seat and
+  checked as a ``models.Event``): milliseconds per game and the ratio to the baseline.
 
 Each is timed over enough calls to take a few hundred milliseconds, best of five, in
 microseconds per call; ``python bench/features.py`` prints them.
@@ -86,14 +91,43 @@ def stream_slot() -> dict[str, float]:
             "spectator_us": round(_best(spectator, 100000), 3)}
 
 
+def typed_bots() -> dict[str, float]:
+    from impresario import TurandotBase, make_bot, play_game_in_process
+    from impresario_rules.play import play_bots
+
+    class Diarist(TurandotBase):
+        name = "diarist"
+
+        def __init__(self) -> None:
+            self.inner = make_bot("medium", seed=1)
+            self.seen = 0
+
+        def on_event(self, event) -> None:
+            self.seen += 1
+
+        def choose(self, view, actions):
+            return self.inner.choose(view, actions)
+
+    def bots(first=None):
+        return [first or make_bot("medium", seed=1), make_bot("medium", seed=2),
+                make_bot("medium", seed=3)]
+
+    rules = _best(lambda: play_bots(bots(), 7), 20) / 1000
+    sdk = _best(lambda: play_game_in_process(bots(), 7), 20) / 1000
+    hooked = _best(lambda: play_game_in_process(bots(Diarist()), 7), 20) / 1000
+    return {"rules_ms": round(rules, 1), "sdk_ms": round(sdk, 1), "hooks_ms": round(hooked, 1),
+            "sdk_ratio": round(sdk / rules, 3), "hooks_ratio": round(hooked / rules, 3)}
+
+
 def run(tmp: str, log=print) -> dict[str, Any]:
-    out = {"sealing": sealing(tmp), "lapse_note": lapse_note(), "stream_slot": stream_slot()}
+    out = {"sealing": sealing(tmp), "lapse_note": lapse_note(), "stream_slot": stream_slot(),
+           "typed_bots": typed_bots()}
     log(f"features: {out}")
     return out
 
 
 def table(r: dict[str, Any]) -> list[str]:
-    s, n, t = r["sealing"], r["lapse_note"], r["stream_slot"]
+    s, n, t, b = r["sealing"], r["lapse_note"], r["stream_slot"], r["typed_bots"]
     return ["", "what the table's guards cost, in process (µs per call, best of 5)",
             f"  sealing a create record's 5 credentials  {s['seal_us_with_key_file']:8.1f}"
             f"   opening them {s['open_us_with_key_file']:8.1f}   (no key file: "
@@ -102,7 +136,10 @@ def table(r: dict[str, Any]) -> list[str]:
             f"   late-move check per move {n['check_us_nothing_noted']:.3f} "
             f"(noted: {n['check_us_noted']:.3f})",
             f"  a stream slot, taken and given back      {t['seat_us']:8.3f} (seat)"
-            f"   {t['spectator_us']:.3f} (spectator)"]
+            f"   {t['spectator_us']:.3f} (spectator)",
+            f"  an in-process game of 3 medium bots (ms): rules {b['rules_ms']:.1f}, SDK "
+            f"{b['sdk_ms']:.1f} (x{b['sdk_ratio']:.3f}), a seat with hooks {b['hooks_ms']:.1f} "
+            f"(x{b['hooks_ratio']:.3f})"]
 
 
 if __name__ == "__main__":
