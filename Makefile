@@ -26,7 +26,7 @@ $(STAMP): rules/pyproject.toml services/engine/pyproject.toml clients/python-sdk
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e "rules[wordjam]" -e "services/engine[embedded]" \
-		-e "clients/python-sdk[wordjam,cli]" \
+		-e "clients/python-sdk[wordjam,cli,ray]" \
 		-r requirements/dev.txt
 	@touch $(STAMP)
 
@@ -207,7 +207,7 @@ screenshots: install chromium ## docs/web-*.png: each game's table and final sco
 	$(PYTEST) tests/web/screenshots.py -q
 
 BOT_GAMES ?= 1000
-bots-report: install ## the bots' strength: seeded tournaments of every level (docs/bots-report.md; about an hour)
+bots-report: install ## the bots' strength: seeded tournaments of every level, on every core (docs/bots-report.md; about an hour on 2 cores)
 	$(BIN)/python -m pip install --quiet "matplotlib==3.11.2"
 	$(BIN)/python bench/bots_report.py --games $(BOT_GAMES) --think-ms 200
 

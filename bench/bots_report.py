@@ -42,7 +42,7 @@ MAX_GAMES = {"muzicando-hard-pair-vs-medium-pair": 100}
 
 
 def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | None,
-        tables: list[tuple[str, list[dict[str, Any]]]] | None = None) -> str:
+        tables: list[tuple[str, list[dict[str, Any]]]] | None = None, jobs: int = 1) -> str:
     """The tournaments' report in Markdown; each one's rows by bot go to ``tables`` too."""
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -51,7 +51,7 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
         "",
         f"Produced by `make bots-report BOT_GAMES={games}` ({datetime.date.today().isoformat()}, "
         f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs; think budget "
+        f"{os.cpu_count()} CPUs, {jobs} games at a time; think budget "
         f"{f'{think_ms:g} ms of CPU' if think_ms else 'none: the worlds the bot samples'}). "
         "Every tournament rotates the seats (game g moves every bot g seats on); a shared "
         "victory counts as a fraction of a win. Rating: Elo over every pair of seats of every "
@@ -68,7 +68,7 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
         try:
             result = run_tournament(None, bots, games, seed=1, ruleset=ruleset, options=options,
                                     in_process=True, think_ms=think_ms, rotate=True,
-                                    on_result=log.write, progress=progress)
+                                    on_result=log.write, progress=progress, jobs=jobs)
         finally:
             progress.close()
             log.close()
@@ -131,9 +131,13 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=None)
     parser.add_argument("--out", default="docs/bots-report.md")
     parser.add_argument("--only", nargs="*", default=None, help="tournament names")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="games played at a time, each in its own process (default: every "
+                             "core; a think budget is CPU time, so the games do not slow each "
+                             "other's bots)")
     args = parser.parse_args()
     tables: list[tuple[str, list[dict[str, Any]]]] = []
-    report = run(args.games, args.think_ms, Path("build/bots"), args.only, tables)
+    report = run(args.games, args.think_ms, Path("build/bots"), args.only, tables, args.jobs)
     png = Path(args.out).with_suffix(".png")
     if plot(tables, png):
         report += f"\n![Win rates and ratings]({png.name})\n"

@@ -312,8 +312,12 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
         result = run_tournament(client, names, args.games, seed=args.seed, progress=progress,
                                 ruleset=ruleset, options=options, jobs=args.jobs,
                                 in_process=args.in_process, think_ms=args.think_ms,
-                                rotate=args.rotate,
+                                rotate=args.rotate, ray=args.ray,
                                 on_result=stream.write if stream is not None else None)
+    except ImportError as err:
+        if args.ray is None:
+            raise
+        raise UsageError(str(err)) from None
     finally:
         if progress is not None:
             progress.close()
@@ -325,7 +329,8 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
         out(json.dumps({k: v for k, v in result.items() if k != "results"}, indent=2))
         return 0
     where = f"over HTTP ({client.base_url})" if client is not None else "in process"
-    out(f"{result['games']} games {where}, {args.jobs} job(s), in {result['seconds']:.1f} s "
+    how = f"on Ray ({args.ray})" if args.ray else f"{args.jobs} job(s)"
+    out(f"{result['games']} games {where}, {how}, in {result['seconds']:.1f} s "
         f"({result['games_per_second']:.2f} games/s)")
     keys = list(result["standings"][0]["avg_lines"]) if result["standings"] else []
     out(f"{'seat':<5}{'bot':<10}{'win rate':>10}{'95% CI':>18}{'avg total':>11}  "
@@ -446,6 +451,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a ruleset option (repeatable)")
     tour.add_argument("--jobs", type=int, default=1,
                       help="games played at a time, each in its own process (default 1)")
+    tour.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                      help="play the games as Ray tasks: alone, on Ray started here (--jobs "
+                           "CPUs, else all); with the address of a Ray cluster, there "
+                           "(pip install 'impresario[ray]')")
     tour.add_argument("--in-process", action="store_true",
                       help="play against the rules in this process, without a server (the "
                            "rules package the SDK depends on: no engine needed)")

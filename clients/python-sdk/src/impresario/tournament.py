@@ -13,7 +13,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeAlias, TypedDict
 
 from ._generated import models
 from ._generated.operations import JSON, JSONObject
@@ -258,14 +258,20 @@ _worker = _Worker()
 def _start_worker(plan: _Plan) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _worker.plan = plan
-    _worker.client = (Client(plan.base_url, timeout=plan.timeout,
-                             max_retries=plan.max_retries) if plan.base_url else None)
+    _worker.client = _client(plan) if plan.base_url else None
+
+
+def _client(plan: _Plan) -> Client:
+    assert plan.base_url is not None
+    return Client(plan.base_url, timeout=plan.timeout, max_retries=plan.max_retries)
 
 
 def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
               ) -> GameResult:
     plan = plan or _worker.plan
     assert plan is not None, "a worker plays the plan it was started with"
+    if client is None and _worker.client is None and plan.base_url is not None:
+        _worker.client = _client(plan)  # a Ray task's process: its client, made once
     client = client or _worker.client
     n = len(plan.bots)
     game_seed, bot_seeds = game_seeds(plan.seed, g, n)
@@ -440,12 +446,41 @@ def by_bot(results: Sequence[GameResult], players: int) -> list[BotRow]:
     return rows
 
 
+def _games(plan: _Plan, games: int, jobs: int, ray: str | None, client: Client | None
+           ) -> Iterator[GameResult]:
+    """The games of ``plan``, each as it ends: here one after another, in ``jobs`` processes,
+    or as Ray tasks (``ray``: a cluster's address, or ``"local"``)."""
+    if ray is not None:
+        from .ray_games import play_on_ray
+
+        yield from play_on_ray(_play_one, plan, games, ray, jobs)
+        return
+    if jobs <= 1:
+        for g in range(games):
+            yield _play_one(g, plan, client)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(plan,))
+    try:
+        queued = iter(range(games))
+        running = {pool.submit(_play_one, g) for g in islice(queued, jobs * 4)}
+        while running:  # a few games per job in flight: memory stays flat, Ctrl-C is quick
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            running |= {pool.submit(_play_one, g) for g in islice(queued, len(done))}
+            for future in done:
+                yield future.result()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # no waiting for the games left
+        raise
+    pool.shutdown()
+
+
 def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, seed: int = 0,
                    progress: Callable[[int, int], None] | None = None,
                    ruleset: str = "turandot", options: dict[str, JSON] | None = None, *,
                    jobs: int = 1, in_process: bool = False, think_ms: float | None = None,
                    rotate: bool = False,
-                   on_result: Callable[[GameResult], None] | None = None) -> TournamentResult:
+                   on_result: Callable[[GameResult], None] | None = None,
+                   ray: str | None = None) -> TournamentResult:
     """Play ``games`` seeded games of ``ruleset`` with ``bots`` in fixed seats, one entry a
     seat: a level (``"medium"``), ``"module:Class"``, your bot's class (made anew each game,
     with the game's bot seed as ``seed=`` when it takes one) or a bot (``rotate``:
@@ -456,8 +491,12 @@ def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, 
 
     ``jobs`` > 1 plays that many games at a time, each in its own process (the bots think in
     Python, so threads would take turns). ``in_process`` plays against the rules in this
-    process instead of a server (``client`` may then be None). The result is the same for the same arguments either way: the standings, and
-    under ``results`` every game (its seed, id, winners and each seat's total and lines)."""
+    process instead of a server (``client`` may then be None). ``ray`` plays the games as Ray
+    tasks (``pip install 'impresario[ray]'``): ``"local"`` starts Ray on this machine (``jobs``
+    CPUs when above 1, else all of them), an address joins that cluster, whose workers need
+    this SDK and the bots. The result is the same for the same arguments every way: the
+    standings, and under ``results`` every game (its seed, id, winners and each seat's total
+    and lines)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     base_url = None
@@ -473,33 +512,13 @@ def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, 
                  rotate=rotate)
     started = time.perf_counter()
     results: list[GameResult] = []
-    if jobs <= 1:
-        for g in range(games):
-            results.append(_play_one(g, plan, client))
-            if on_result:
-                on_result(results[-1])
-            if progress:
-                progress(len(results), games)
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
-                                   initargs=(plan,))
-        try:
-            queued = iter(range(games))
-            running = {pool.submit(_play_one, g) for g in islice(queued, jobs * 4)}
-            while running:  # a few games per job in flight: memory stays flat, Ctrl-C is quick
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                running |= {pool.submit(_play_one, g) for g in islice(queued, len(done))}
-                for future in done:
-                    results.append(future.result())
-                    if on_result:
-                        on_result(results[-1])
-                    if progress:
-                        progress(len(results), games)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)  # no waiting for the games left
-            raise
-        pool.shutdown()
-        results.sort(key=lambda r: r["game"])
+    for result in _games(plan, games, jobs, ray, client):
+        results.append(result)
+        if on_result:
+            on_result(result)
+        if progress:
+            progress(len(results), games)
+    results.sort(key=lambda r: r["game"])
     elapsed = time.perf_counter() - started
     standings = [Standing(name if not rotate else "(rotating)", i)
                  for i, name in enumerate(bot_names)]
