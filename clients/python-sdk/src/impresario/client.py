@@ -27,12 +27,10 @@ and seats taken as the player are the player's, listed on any device, and resume
 
 from __future__ import annotations
 
-import email.utils
 import logging
 import os
 import random
 import time
-import uuid
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -40,46 +38,66 @@ import requests
 
 from ._generated import models
 from ._generated import operations as ops
-from .errors import APIConnectionError, Conflict, ImpresarioError, NotFound, error_for
+from .errors import Conflict, ImpresarioError, NotFound
 from .events import Event, stream_events
+from ._transport import DEFAULT_URL as DEFAULT_URL  # the engine_url default, cli.py reads it
+from ._transport import Retry, Settings, decode
 
 #: where :meth:`Player.play_now` says how the wait goes (at INFO)
 log = logging.getLogger("impresario.player")
-
-DEFAULT_URL = "http://127.0.0.1:8000"
-
 
 def engine_url(url: str | None = None) -> str:
     """The engine's address: ``url`` if given, else ``$IMPRESARIO_URL``, else
     :data:`DEFAULT_URL`."""
     return url or os.environ.get("IMPRESARIO_URL") or DEFAULT_URL
-RETRY_STATUSES = (429, 503)
 
 
-class Client:
+class Client(Settings):
     """A connection to an Impresario engine. Settings live on the instance, never in globals.
 
     - ``token``: default bearer token for calls that take one (a seat's or the host's).
     - ``timeout``: seconds per HTTP attempt.
     - ``max_retries``: extra attempts after a connection error, a 429 or a 503, with jittered
-      exponential backoff that honours ``Retry-After``. Every POST and DELETE carries an
-      ``Idempotency-Key`` (the same on each retry), so a retried move is never applied twice
-      and a retried leave gets its answer though the seat's token no longer works.
+      exponential backoff (``backoff`` doubled each attempt, at most ``max_backoff`` seconds).
+      Every POST and DELETE carries an ``Idempotency-Key`` (the same on each retry), so a
+      retried move is never applied twice and a retried leave gets its answer though the
+      seat's token no longer works.
+    - ``Retry-After`` (of a 429 or a 503) is honoured up to ``max_backoff``: the wait before a
+      retry is at least the backoff and at most ``max_backoff``, whatever the header asks;
+      ``honour_retry_after=True`` waits the whole ``Retry-After`` instead (a create rate limit
+      answers up to 60 s). With ``max_retries=0`` nothing is retried: the
+      :class:`~impresario.errors.RateLimited` raised carries ``retry_after``.
+    - Each retry logs one WARNING line on the ``impresario.client`` logger (the reason, the
+      method and path, the attempt and the wait; never a token); :attr:`throttled` counts the
+      429s retried and the seconds waited for them.
+    - ``session``: a :class:`requests.Session` of the caller's to send with; :meth:`close`
+      (or leaving ``with Client(...) as client:``) closes the session the client made itself,
+      never the caller's.
     """
 
     def __init__(self, base_url: str = DEFAULT_URL, token: str | None = None, *,
                  timeout: float = 10.0, max_retries: int = 3, backoff: float = 0.2,
-                 max_backoff: float = 5.0, session: requests.Session | None = None,
+                 max_backoff: float = 5.0, honour_retry_after: bool = False,
+                 session: requests.Session | None = None,
                  rng: random.Random | None = None) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.token = token
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.backoff = backoff
-        self.max_backoff = max_backoff
+        super().__init__(base_url, token, timeout=timeout, max_retries=max_retries,
+                         backoff=backoff, max_backoff=max_backoff,
+                         honour_retry_after=honour_retry_after, rng=rng)
+        self._own_session = session is None
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", "impresario-python/0.1")
-        self._rng = rng or random.Random()
+
+    def close(self) -> None:
+        """Close the HTTP session if this client made it (a session passed in stays open:
+        it is the caller's to close)."""
+        if self._own_session:
+            self.session.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # -- transport (the generated operations call this) --------------------------------------
     def request(self, method: str, path: str, *, json: object = None,
@@ -90,49 +108,20 @@ class Client:
         answer (its text with ``raw``; None when it has no body); an error status raises
         :class:`~impresario.errors.APIError`. The generated operations check what comes back
         against the spec's schema; a call of your own gets the JSON as it is."""
-        hdrs = {"Accept": "application/json, application/problem+json"}
-        hdrs.update(headers or {})
-        bearer = token or self.token
-        if bearer:
-            hdrs["Authorization"] = f"Bearer {bearer}"
-        if method in ("POST", "DELETE"):
-            hdrs.setdefault("Idempotency-Key", uuid.uuid4().hex)
+        hdrs = self._headers(method, headers, token)
         url = self.base_url + path
-        attempt = 0
+        retry = Retry(self, method, path)
         while True:
             try:
                 resp = self.session.request(method, url, json=json, params=params, headers=hdrs,
                                             timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
-                if attempt >= self.max_retries:
-                    raise APIConnectionError(f"cannot reach {url}: {exc}") from exc
-                self._sleep(attempt, None)
-                attempt += 1
+                time.sleep(retry.failed(url, exc))
                 continue
-            if resp.status_code in RETRY_STATUSES and attempt < self.max_retries:
-                self._sleep(attempt, resp.headers.get("Retry-After"))
-                attempt += 1
-                continue
-            if resp.status_code >= 400:
-                try:
-                    body = resp.json()
-                except ValueError:
-                    body = resp.text
-                raise error_for(resp.status_code, body, dict(resp.headers))
-            if raw:
-                return resp.text
-            if resp.status_code == 204 or not resp.content:
-                return None
-            return resp.json()
-
-    def _sleep(self, attempt: int, retry_after: str | None) -> None:
-        delay = min(self.max_backoff, self.backoff * (2 ** attempt))
-        delay = self._rng.uniform(delay / 2, delay)  # jitter: retries of many clients spread out
-        if retry_after:
-            wait = _parse_retry_after(retry_after)
-            if wait is not None:
-                delay = max(delay, min(wait, 60.0))
-        time.sleep(delay)
+            wait = retry.answered(resp.status_code, resp.headers, resp.content)
+            if wait is None:
+                return decode(resp.status_code, resp.content, raw)
+            time.sleep(wait)
 
     # -- rulesets ----------------------------------------------------------------------------
     def rulesets(self) -> list[models.Ruleset]:
@@ -743,13 +732,3 @@ def with_round(move: models.Move | ops.JSONObject, view: models.Game | None
     fields: Mapping[str, Any] = move
     return {**fields, "round": view["round"]}
 
-
-def _parse_retry_after(value: str) -> float | None:
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
