@@ -4,6 +4,7 @@ event stream's reconnection with Last-Event-ID."""
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import json
 import logging
@@ -338,3 +339,64 @@ def test_with_client_closes_the_session_it_made_and_never_the_callers(scripted):
         client.request("POST", "/v1/games", json={})
     assert _open_pools(mine) == 1  # left open: the caller's to close
     mine.close()
+
+
+# -- the AsyncClient: the same policy, errors and stream over httpx --------------------------
+def test_the_async_client_retries_a_429_as_the_sync_one_does(scripted, caplog):
+    from impresario.aio import AsyncClient
+
+    server = scripted([CREATE_LIMITED, CREATED, CREATE_LIMITED])
+    caplog.set_level(logging.DEBUG, logger="impresario")
+
+    async def main():
+        async with AsyncClient(server.url, backoff=0.05, max_backoff=0.2) as client:
+            created = await client.request("POST", "/v1/games", json={}, token="host-secret")
+            client.max_retries = 0
+            with pytest.raises(RateLimited) as err:
+                await client.request("POST", "/v1/games", json={})
+            return created, err.value, client.throttled
+
+    created, err, throttled = asyncio.run(main())
+    assert created["game"]["id"] == "g1"
+    assert 0.15 <= server.requests[1]["at"] - server.requests[0]["at"] < 1.0
+    assert len({r["headers"]["Idempotency-Key"] for r in server.requests[:2]}) == 1
+    (record,) = [r for r in caplog.records if r.name == "impresario.client"]
+    assert record.levelno == logging.WARNING and "429 create_rate_limited" in record.getMessage()
+    assert "secret" not in record.getMessage()
+    assert (err.retry_after, err.code, err.request_id) == (30.0, "create_rate_limited", "rid-1")
+    assert throttled.retries == 1 and throttled.last_code == "create_rate_limited"
+
+
+@pytest.mark.parametrize("status,code,cls", [(404, "game_not_found", NotFound),
+                                             (422, "empty_bid", IllegalMove)])
+def test_the_async_client_raises_the_sync_clients_errors(scripted, status, code, cls):
+    from impresario.aio import AsyncClient
+
+    server = scripted([(status, PROBLEM, problem(status, code))])
+
+    async def main():
+        async with AsyncClient(server.url) as client:
+            await client.seat("g", 0, "t").move({"type": "bid", "slot": 1, "money": 0})
+
+    with pytest.raises(cls) as err:
+        asyncio.run(main())
+    assert (err.value.status, err.value.code, err.value.request_id) == (status, code, "rid-1")
+
+
+def test_the_async_event_stream_reconnects_with_last_event_id_until_the_game_ends(scripted):
+    from impresario.aio import AsyncClient
+
+    server = scripted([
+        (200, {}, _sse([(1, "round_started"), (2, "bid_committed")])),
+        (503, {**PROBLEM, "Retry-After": "0"}, problem(503, "too_many_streams")),
+        (200, {}, _sse([(3, "bids_revealed"), (4, "game_finished")])),
+    ])
+
+    async def main():
+        async with AsyncClient(server.url) as client:
+            return [(e.seq, e.type) async for e in client.seat("g", 0, "t").stream()]
+
+    assert asyncio.run(main()) == [(1, "round_started"), (2, "bid_committed"),
+                                   (3, "bids_revealed"), (4, "game_finished")]
+    assert [r["headers"]["Last-Event-ID"] for r in server.requests] == ["0", "2", "2"]
+    assert server.requests[2]["headers"]["Authorization"] == "Bearer t"

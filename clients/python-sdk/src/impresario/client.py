@@ -150,15 +150,7 @@ class Client(Settings):
         whose every seat is a player's or a bot's is). ``player``: the game is that player's
         (created with its credential; :meth:`Player.create_game
         <impresario.Player.create_game>` says so shorter)."""
-        options = dict(options or {})
-        if move_seconds is not None:
-            options["move_seconds"] = move_seconds
-        body: dict[str, ops.JSON] = {"ruleset": ruleset, "players": players,
-                                     "options": options, "private": private}
-        if seed is not None:
-            body["seed"] = seed
-        if rated is not None:
-            body["rated"] = rated
+        body = game_body(ruleset, players, seed, options, private, move_seconds, rated)
         created = ops.create_game(self, body, token=player.token if player else None)
         game = Game(self, created["game"]["id"], host_token=created["host_token"],
                     view=created["game"], join_token=created["join_token"])
@@ -221,8 +213,7 @@ class Client(Settings):
         ``status``: ``open`` (not started), ``playing`` or ``finished``. Follow ``next`` with
         :meth:`next_page`, or let :meth:`iter_games` do it."""
         return ops.list_games(self, ruleset=ruleset, status=status,
-                              has_bots=None if has_bots is None else
-                              ("true" if has_bots else "false"), limit=limit, cursor=cursor)
+                              has_bots=has_bots_param(has_bots), limit=limit, cursor=cursor)
 
     def next_page(self, page: models.GameList) -> models.GameList | None:
         """The page after ``page`` (same filters), or None after the last one."""
@@ -255,6 +246,52 @@ class Client(Settings):
         return Seat(self, game_id, seat, token)
 
 
+# -- what the sync handles and the async ones (impresario.aio) both build on ----------------
+def game_body(ruleset: str, players: int, seed: int | None,
+              options: Mapping[str, ops.JSON] | None, private: bool, move_seconds: int | None,
+              rated: bool | None) -> dict[str, ops.JSON]:
+    """The body of ``POST /v1/games`` for :meth:`Client.create_game`'s arguments."""
+    opts = dict(options or {})
+    if move_seconds is not None:
+        opts["move_seconds"] = move_seconds
+    body: dict[str, ops.JSON] = {"ruleset": ruleset, "players": players, "options": opts,
+                                 "private": private}
+    if seed is not None:
+        body["seed"] = seed
+    if rated is not None:
+        body["rated"] = rated
+    return body
+
+
+def has_bots_param(has_bots: bool | None) -> ops.ListGamesHasBots | None:
+    return None if has_bots is None else ("true" if has_bots else "false")
+
+
+def seat_token(joined: models.Joined, game_id: str, name: str) -> str:
+    """The token of a seat just taken (only a bot's seat comes without one)."""
+    if joined["token"] is None:
+        raise ImpresarioError(f"joining game {game_id} as {name!r} gave no token")
+    return joined["token"]
+
+
+def my_turn(seat: int, view: models.Game) -> bool:
+    """Whether ``seat`` must act in ``view``."""
+    return any(p["seat"] == seat for p in view["pending"])
+
+
+def etag(version: int | None) -> str | None:
+    """The ``If-Match`` of a game's version."""
+    return None if version is None else f'"{version}"'
+
+
+def bid_body(slot: int | None, money: int, bluff: bool, round: int | None) -> models.BidMove:
+    """A sealed bid (naming ``round`` when given; else the seat's move stamps it)."""
+    move: models.BidMove = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
+    if round is not None:
+        move["round"] = round
+    return move
+
+
 class Game:
     """A game seen by its host or a spectator."""
 
@@ -284,9 +321,8 @@ class Game:
         <impresario.Player.join>`."""
         joined = ops.join_game(self.client, self.id, {"name": name}, join=self.join_token,
                                token=self.host_token if self.player is not None else None)
-        if joined["token"] is None:  # only a bot's seat comes without one
-            raise ImpresarioError(f"joining game {self.id} as {name!r} gave no token")
-        return Seat(self.client, self.id, joined["seat"], joined["token"], view=joined["game"])
+        return Seat(self.client, self.id, joined["seat"], seat_token(joined, self.id, name),
+                    view=joined["game"])
 
     def events(self, after: int = 0) -> list[models.Event]:
         return ops.get_events(self.client, self.id, after=after, token=self.host_token)["events"]
@@ -378,8 +414,7 @@ class Seat:
         return ops.get_score(self.client, self.game_id, token=self.token)
 
     def is_my_turn(self, view: models.Game | None = None) -> bool:
-        view = view or self.view()
-        return any(p["seat"] == self.seat for p in view["pending"])
+        return my_turn(self.seat, view or self.view())
 
     def wait_for_turn(self, poll: float = 0.2, timeout: float | None = None) -> models.Game:
         """Block until this seat must act or the game is over; returns the view then."""
@@ -406,7 +441,7 @@ class Seat:
         need nothing more."""
         result = ops.make_move(self.client, self.game_id,
                                with_round(move, view or self.last_view),
-                               if_match=None if if_match is None else f'"{if_match}"',
+                               if_match=etag(if_match),
                                token=self.token)
         self.last_view = result["game"]
         return result
@@ -418,10 +453,7 @@ class Seat:
         The bid names the round of the last view this seat read (or ``round``), so a retry that
         arrives after the round is over is refused (409 ``stale_round``) instead of becoming a
         bid for the next round."""
-        move: models.BidMove = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
-        if round is not None:
-            move["round"] = round
-        return self.move(move)
+        return self.move(bid_body(slot, money, bluff, round))
 
     def assign_office(self, assignments: dict[int, int]) -> models.MoveResult:
         """As maestro: ``{seat: slot}`` for every seat waiting for an office hire."""
