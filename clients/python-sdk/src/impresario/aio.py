@@ -28,7 +28,8 @@ from ._generated.operations import (JSON, JSONObject, ListGamesRuleset, ListGame
                                    as_event)
 from ._transport import DEFAULT_URL, Retry, Settings, decode
 from .bots import _QUIET, AnyBot, hook
-from .client import bid_body, etag, game_body, has_bots_param, my_turn, seat_token, with_round
+from .client import (GameHandle, SeatHandle, bid_body, etag, game_body, has_bots_param, my_turn,
+                     seat_token, with_round)
 from .errors import APIConnectionError, Conflict, PreconditionFailed, error_for
 from .events import FINAL, Event, parse_sse
 
@@ -118,20 +119,8 @@ class AsyncClient(Settings):
                                      cursor=cursor)
 
 
-class AsyncGame:
+class AsyncGame(GameHandle[AsyncClient]):
     """A game seen by its host or a spectator (:class:`impresario.Game`, awaited)."""
-
-    def __init__(self, client: AsyncClient, game_id: str, host_token: str | None = None,
-                 view: models.Game | None = None, join_token: str | None = None) -> None:
-        self.client = client
-        self.id = game_id
-        self.host_token = host_token
-        self.spectator_token: str | None = None
-        self.join_token = join_token
-        self.last_view = view
-
-    def __repr__(self) -> str:
-        return f"AsyncGame({self.id!r})"
 
     async def view(self) -> models.Game:
         self.last_view = await aops.get_game(self.client, self.id, token=self.host_token)
@@ -167,19 +156,8 @@ class AsyncGame:
         return await aops.resolve_game(self.client, self.id, token=self.host_token)
 
 
-class AsyncSeat:
+class AsyncSeat(SeatHandle[AsyncClient]):
     """One seat of a game, acting with its own token (:class:`impresario.Seat`, awaited)."""
-
-    def __init__(self, client: AsyncClient, game_id: str, seat: int, token: str,
-                 view: models.Game | None = None) -> None:
-        self.client = client
-        self.game_id = game_id
-        self.seat = seat
-        self.token = token
-        self.last_view = view
-
-    def __repr__(self) -> str:
-        return f"AsyncSeat(game={self.game_id!r}, seat={self.seat})"
 
     async def view(self) -> models.Game:
         self.last_view = await aops.get_game(self.client, self.game_id, token=self.token)

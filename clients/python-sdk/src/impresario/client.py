@@ -32,7 +32,7 @@ import os
 import random
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import requests
 
@@ -292,10 +292,14 @@ def bid_body(slot: int | None, money: int, bluff: bool, round: int | None) -> mo
     return move
 
 
-class Game:
-    """A game seen by its host or a spectator."""
+#: the client a handle acts through: a :class:`Client`, or an :class:`impresario.aio.AsyncClient`
+ClientT = TypeVar("ClientT")
 
-    def __init__(self, client: Client, game_id: str, host_token: str | None = None,
+
+class GameHandle(Generic[ClientT]):
+    """What a game's handle holds, the sync :class:`Game`'s and the async one's."""
+
+    def __init__(self, client: ClientT, game_id: str, host_token: str | None = None,
                  view: models.Game | None = None, join_token: str | None = None) -> None:
         self.client = client
         self.id = game_id
@@ -304,6 +308,34 @@ class Game:
         #: a private game's join token (the ``join`` of its join link): seats need it
         self.join_token = join_token
         self.last_view = view
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.id!r})"
+
+
+class SeatHandle(Generic[ClientT]):
+    """What a seat's handle holds, the sync :class:`Seat`'s and the async one's."""
+
+    def __init__(self, client: ClientT, game_id: str, seat: int, token: str,
+                 view: models.Game | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.seat = seat
+        self.token = token
+        self.last_view = view
+        #: the game's host token when this seat's player hosts it (a rematch's host), else None
+        self.host_token: str | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={self.game_id!r}, seat={self.seat})"
+
+
+class Game(GameHandle["Client"]):
+    """A game seen by its host or a spectator."""
+
+    def __init__(self, client: Client, game_id: str, host_token: str | None = None,
+                 view: models.Game | None = None, join_token: str | None = None) -> None:
+        super().__init__(client, game_id, host_token, view, join_token)
         #: the player whose game this is (:meth:`Player.create_game
         #: <impresario.Player.create_game>`), else None
         self.player: Player | None = None
@@ -366,21 +398,8 @@ class Game:
         return seat.rematch()
 
 
-class Seat:
+class Seat(SeatHandle["Client"]):
     """One seat of a game, acting with its own token."""
-
-    def __init__(self, client: Client, game_id: str, seat: int, token: str,
-                 view: models.Game | None = None) -> None:
-        self.client = client
-        self.game_id = game_id
-        self.seat = seat
-        self.token = token
-        self.last_view = view
-        #: the game's host token when this seat's player hosts it (a rematch's host), else None
-        self.host_token: str | None = None
-
-    def __repr__(self) -> str:
-        return f"Seat(game={self.game_id!r}, seat={self.seat})"
 
     # -- reading
     def view(self) -> models.Game:
