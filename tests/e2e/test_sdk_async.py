@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from impresario import Client, IllegalMove, NotFound, make_bot, tournament
+from impresario import Client, IllegalMove, NotFound, TurandotBase, make_bot, tournament
 from impresario.aio import AsyncClient, AsyncSeat, play_game, play_seat
 
 #: (ruleset, levels, seed): the bots of each ruleset's games
@@ -112,3 +112,49 @@ def test_async_client_closes_its_own_http_client_never_the_callers(live_server):
 
     assert asyncio.run(main()).is_closed
 
+
+
+class _Hooked(TurandotBase):
+    """Plays the default move and notes what each hook was given."""
+
+    name = "hooked"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    def choose(self, view, actions):
+        self.calls.append(("choose", view["version"]))
+        return self.default(actions)
+
+    def on_start(self, view):
+        self.calls.append(("start", view["status"]))
+
+    def on_event(self, event):
+        self.calls.append(("event", event.seq))
+
+    def on_end(self, view, score):
+        self.calls.append(("end", (view["status"], len(score["players"]))))
+
+
+@pytest.mark.parametrize("loop", ["play_game", "play_seat"])
+def test_the_async_loops_call_the_bots_hooks(live_server, loop):
+    """on_start first, every event of the seat once and in order, on_end last with the
+    finished view and the score, as the sync loops call them."""
+    bots = [_Hooked(), _Hooked()]
+
+    async def main():
+        async with AsyncClient(live_server) as client:
+            if loop == "play_game":
+                await play_game(client, bots, seed=81)
+                return
+            game = await client.create_game("turandot", players=2, seed=82)
+            seats = [await game.join(f"h{i}") for i in range(2)]
+            await asyncio.gather(*(play_seat(s, b) for s, b in zip(seats, bots)))
+
+    asyncio.run(main())
+    for bot in bots:
+        kinds = [kind for kind, _ in bot.calls]
+        assert kinds[0] == "start" and kinds[-1] == "end" and kinds.count("choose") > 3
+        assert bot.calls[-1][1] == ("finished", 2)
+        seqs = [seq for kind, seq in bot.calls if kind == "event"]
+        assert seqs == sorted(set(seqs)) and len(seqs) > 5
