@@ -4,15 +4,19 @@ event stream's reconnection with Last-Event-ID."""
 
 from __future__ import annotations
 
+import asyncio
+import email.utils
 import json
+import logging
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import requests
 
 from impresario import (APIConnectionError, Client, Conflict, IllegalMove, NotFound,
-                        ServiceUnavailable)
+                        RateLimited, ServiceUnavailable)
 from impresario._generated.operations import UnexpectedResponse
 from impresario.events import parse_sse, stream_events
 
@@ -239,3 +243,160 @@ def test_a_stream_ticket_is_asked_for_with_the_seats_token(scripted):
     (request,) = server.requests
     assert (request["method"], request["path"]) == ("POST", "/v1/games/g/stream-tickets")
     assert request["headers"]["Authorization"] == "Bearer seat-token"
+
+
+CREATE_LIMITED = (429, {**PROBLEM, "Retry-After": "30"}, problem(429, "create_rate_limited"))
+CREATED = (201, {"Content-Type": "application/json"}, {"game": {"id": "g1"}, "host_token": "h"})
+
+
+def test_a_429s_retry_after_is_capped_by_max_backoff_logged_once_and_counted(scripted, caplog):
+    """The engine's create limit answers Retry-After up to 60 s: the client waits at most
+    max_backoff (not 30 s), says so in one WARNING line and counts it."""
+    server = scripted([CREATE_LIMITED, CREATED])
+    client = Client(server.url, max_retries=3, backoff=0.05, max_backoff=0.2)
+    caplog.set_level(logging.DEBUG, logger="impresario")
+    started = time.monotonic()
+    created = client.request("POST", "/v1/games?join=secret", json={"ruleset": "turandot"},
+                             token="host-secret")
+    assert created["game"]["id"] == "g1"
+    assert time.monotonic() - started < 1.5
+    waited = server.requests[1]["at"] - server.requests[0]["at"]
+    assert 0.15 <= waited < 1.0
+    records = [r for r in caplog.records if r.name == "impresario.client"]
+    assert len(records) == 1 and records[0].levelno == logging.WARNING
+    line = records[0].getMessage()
+    assert "429 create_rate_limited" in line and "POST /v1/games " in line
+    assert "RATE_LIMIT_CREATE_PER_IP" in line and "attempt 1 of 3" in line
+    assert "in 0.20 s" in line
+    assert "secret" not in line  # neither the bearer token nor the query string
+    assert client.throttled.retries == 1 and client.throttled.last_code == "create_rate_limited"
+    assert 0.15 <= client.throttled.seconds <= 0.2
+
+
+def test_honour_retry_after_waits_the_whole_retry_after(scripted):
+    server = scripted([(429, {**PROBLEM, "Retry-After": "1"}, problem(429, "rate_limited")),
+                       CREATED])
+    client = Client(server.url, backoff=0.01, max_backoff=0.1, honour_retry_after=True)
+    client.request("POST", "/v1/games", json={})
+    assert server.requests[1]["at"] - server.requests[0]["at"] >= 0.9
+    assert client.throttled.seconds >= 1.0 and client.throttled.last_code == "rate_limited"
+
+
+def test_without_retries_a_429_raises_rate_limited_with_its_retry_after(scripted, caplog):
+    server = scripted([CREATE_LIMITED])
+    client = Client(server.url, max_retries=0)
+    caplog.set_level(logging.DEBUG, logger="impresario")
+    with pytest.raises(RateLimited) as err:
+        client.request("POST", "/v1/games", json={})
+    assert err.value.retry_after == 30.0 and err.value.code == "create_rate_limited"
+    assert err.value.setting == "RATE_LIMIT_CREATE_PER_IP"
+    assert "RATE_LIMIT_CREATE_PER_IP" in str(err.value)
+    assert len(server.requests) == 1
+    assert client.throttled.retries == 0 and client.throttled.seconds == 0.0
+    assert not [r for r in caplog.records if r.name == "impresario.client"]
+
+
+def test_retry_after_as_an_http_date_and_on_a_503(scripted):
+    when = email.utils.formatdate(time.time() + 20, usegmt=True)
+    server = scripted([(503, {**PROBLEM, "Retry-After": when}, problem(503, "contention"))])
+    with pytest.raises(ServiceUnavailable) as err:
+        Client(server.url, max_retries=0).request("GET", "/v1/games/g")
+    assert 18 <= err.value.retry_after <= 20
+
+
+def test_connection_errors_are_logged_per_retry(caplog):
+    client = Client("http://127.0.0.1:9", max_retries=2, backoff=0.01, timeout=0.5)
+    caplog.set_level(logging.DEBUG, logger="impresario")
+    with pytest.raises(APIConnectionError):
+        client.request("GET", "/v1/games/g?spectator=s3cret")
+    lines = [r.getMessage() for r in caplog.records if r.name == "impresario.client"]
+    assert len(lines) == 2 and all("connection error" in line for line in lines)
+    assert "attempt 2 of 2" in lines[1] and not any("s3cret" in line for line in lines)
+    assert client.throttled.retries == 0  # a connection error is not throttling
+
+
+def test_the_happy_path_logs_nothing_above_debug(scripted, caplog):
+    server = scripted([CREATED])
+    caplog.set_level(logging.DEBUG, logger="impresario")
+    Client(server.url).request("POST", "/v1/games", json={})
+    assert not [r for r in caplog.records if r.levelno > logging.DEBUG]
+
+
+def _open_pools(session: requests.Session) -> int:
+    return len(session.get_adapter("http://127.0.0.1").poolmanager.pools)
+
+
+def test_with_client_closes_the_session_it_made_and_never_the_callers(scripted):
+    server = scripted([CREATED, CREATED])
+    with Client(server.url) as client:
+        client.request("POST", "/v1/games", json={})
+        own = client.session
+        assert _open_pools(own) == 1
+    assert _open_pools(own) == 0  # closed: its connections are gone
+
+    mine = requests.Session()
+    with Client(server.url, session=mine) as client:
+        client.request("POST", "/v1/games", json={})
+    assert _open_pools(mine) == 1  # left open: the caller's to close
+    mine.close()
+
+
+# -- the AsyncClient: the same policy, errors and stream over httpx --------------------------
+def test_the_async_client_retries_a_429_as_the_sync_one_does(scripted, caplog):
+    from impresario.aio import AsyncClient
+
+    server = scripted([CREATE_LIMITED, CREATED, CREATE_LIMITED])
+    caplog.set_level(logging.DEBUG, logger="impresario")
+
+    async def main():
+        async with AsyncClient(server.url, backoff=0.05, max_backoff=0.2) as client:
+            created = await client.request("POST", "/v1/games", json={}, token="host-secret")
+            client.max_retries = 0
+            with pytest.raises(RateLimited) as err:
+                await client.request("POST", "/v1/games", json={})
+            return created, err.value, client.throttled
+
+    created, err, throttled = asyncio.run(main())
+    assert created["game"]["id"] == "g1"
+    assert 0.15 <= server.requests[1]["at"] - server.requests[0]["at"] < 1.0
+    assert len({r["headers"]["Idempotency-Key"] for r in server.requests[:2]}) == 1
+    (record,) = [r for r in caplog.records if r.name == "impresario.client"]
+    assert record.levelno == logging.WARNING and "429 create_rate_limited" in record.getMessage()
+    assert "secret" not in record.getMessage()
+    assert (err.retry_after, err.code, err.request_id) == (30.0, "create_rate_limited", "rid-1")
+    assert throttled.retries == 1 and throttled.last_code == "create_rate_limited"
+
+
+@pytest.mark.parametrize("status,code,cls", [(404, "game_not_found", NotFound),
+                                             (422, "empty_bid", IllegalMove)])
+def test_the_async_client_raises_the_sync_clients_errors(scripted, status, code, cls):
+    from impresario.aio import AsyncClient
+
+    server = scripted([(status, PROBLEM, problem(status, code))])
+
+    async def main():
+        async with AsyncClient(server.url) as client:
+            await client.seat("g", 0, "t").move({"type": "bid", "slot": 1, "money": 0})
+
+    with pytest.raises(cls) as err:
+        asyncio.run(main())
+    assert (err.value.status, err.value.code, err.value.request_id) == (status, code, "rid-1")
+
+
+def test_the_async_event_stream_reconnects_with_last_event_id_until_the_game_ends(scripted):
+    from impresario.aio import AsyncClient
+
+    server = scripted([
+        (200, {}, _sse([(1, "round_started"), (2, "bid_committed")])),
+        (503, {**PROBLEM, "Retry-After": "0"}, problem(503, "too_many_streams")),
+        (200, {}, _sse([(3, "bids_revealed"), (4, "game_finished")])),
+    ])
+
+    async def main():
+        async with AsyncClient(server.url) as client:
+            return [(e.seq, e.type) async for e in client.seat("g", 0, "t").stream()]
+
+    assert asyncio.run(main()) == [(1, "round_started"), (2, "bid_committed"),
+                                   (3, "bids_revealed"), (4, "game_finished")]
+    assert [r["headers"]["Last-Event-ID"] for r in server.requests] == ["0", "2", "2"]
+    assert server.requests[2]["headers"]["Authorization"] == "Bearer t"

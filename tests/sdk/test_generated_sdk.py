@@ -19,7 +19,9 @@ def _generator():
 
 
 def test_generated_code_matches_the_spec():
-    for name, text in _generator().generate().items():
+    generated = _generator().generate()
+    assert {"models.py", "operations.py", "aoperations.py", "__init__.py"} <= set(generated)
+    for name, text in generated.items():
         committed = (OUT / name).read_text(encoding="utf-8")
         assert committed == text, f"{name} drifted from openapi.yaml: run `make sdk` and commit"
 
@@ -34,6 +36,24 @@ def test_one_function_per_operation():
     assert sorted(operations.OPERATIONS) == sorted(gen.snake(o) for o in op_ids)
     for name in operations.OPERATIONS:
         assert callable(getattr(operations, name))
+
+
+def test_the_async_operations_are_the_same_operations_as_coroutines():
+    """aoperations.py has a coroutine per operation, with the sync one's parameters, and checks
+    answers with operations.py's own as_* functions (imported, not copies)."""
+    import inspect
+
+    from impresario._generated import aoperations, operations
+
+    assert aoperations.OPERATIONS == operations.OPERATIONS
+    for name in operations.OPERATIONS:
+        sync, coro = getattr(operations, name), getattr(aoperations, name)
+        assert inspect.iscoroutinefunction(coro), name
+        assert list(inspect.signature(coro).parameters) == \
+            list(inspect.signature(sync).parameters), name
+    assert aoperations.as_game is operations.as_game
+    assert not [n for n in vars(aoperations) if n.startswith("as_")
+                and getattr(aoperations, n) is not getattr(operations, n)]
 
 
 def test_every_schema_has_a_model():

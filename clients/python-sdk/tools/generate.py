@@ -16,6 +16,9 @@ Output:
   checked for the response schema's top-level shape (an object with its required keys, a known
   discriminator) before it is typed as the model. Nothing here retries or raises by status: that
   is the hand-written layer's job.
+- ``aoperations.py``: the same functions as coroutines (``async def``) awaiting an
+  ``AsyncTransport`` (the hand-written :class:`impresario.aio.AsyncClient`), whose answers
+  ``operations.py``'s ``as_*`` functions check: the async layer comes from the spec too.
 """
 
 from __future__ import annotations
@@ -193,7 +196,18 @@ def _checked(data: object, name: str, alternatives: list[list[str]] | None = Non
 '''
 
 
-def gen_operations(spec: dict) -> str:
+ASYNC_HEADER = ("\n\nclass AsyncTransport(Protocol):\n"
+                "    async def request(self, method: str, path: str, *, json: object = None,\n"
+                "                      params: Mapping[str, str | int] | None = None,\n"
+                "                      headers: Mapping[str, str] | None = None,\n"
+                "                      token: str | None = None, raw: bool = False"
+                ") -> object: ...\n")
+
+
+def gen_operations(spec: dict, asynchronous: bool = False) -> str:
+    """``operations.py``, or with ``asynchronous`` ``aoperations.py``: the same operations as
+    coroutines awaiting an :class:`AsyncTransport`, checked by ``operations.py``'s ``as_*``
+    functions (imported, not written again)."""
     schemas = spec["components"]["schemas"]
     out = [HEADER, "\nfrom __future__ import annotations\n\n",
            "from collections.abc import Mapping, Sequence\n",
@@ -207,6 +221,12 @@ def gen_operations(spec: dict) -> str:
            "                headers: Mapping[str, str] | None = None,\n"
            "                token: str | None = None, raw: bool = False) -> object: ...\n",
            CHECKED]
+    if asynchronous:
+        out = [HEADER, "\nfrom __future__ import annotations\n\n",
+               "from collections.abc import Mapping\n", "from typing import Protocol\n\n",
+               "from . import models\n", "IMPORTS", ASYNC_HEADER]
+    define, call, transport = (("async def", "await transport.request", "AsyncTransport")
+                               if asynchronous else ("def", "transport.request", "Transport"))
     ops, parsers, aliases = [], {}, {}
     for path, item in spec["paths"].items():
         for method, op in item.items():
@@ -218,7 +238,7 @@ def gen_operations(spec: dict) -> str:
             params = [p for p in every if p["in"] == "path"]
             query = [p for p in every if p["in"] == "query"]
             headers = [p for p in every if p["in"] == "header"]
-            sig = ["transport: Transport"]
+            sig = [f"transport: {transport}"]
             typed = {p["name"]: param_type(p["schema"], op["operationId"][0].upper()
                                            + op["operationId"][1:] + pascal(p["name"]), aliases)
                      for p in params + query}
@@ -244,7 +264,7 @@ def gen_operations(spec: dict) -> str:
                 ret, raw, result = "None", True, "None"
             else:
                 ret, raw, result = "str", True, "data"
-            out.append(f"\n\ndef {name}({signature}) -> {ret}:\n")
+            out.append(f"\n\n{define} {name}({signature}) -> {ret}:\n")
             out.append(f'    """{op.get("summary", "")} (`{method.upper()} {path}`).')
             description = (op.get("description") or "").strip()
             description = description.replace("\\", "\\\\").replace('"""', "'''")
@@ -268,15 +288,23 @@ def gen_operations(spec: dict) -> str:
             if raw:
                 args.append("raw=True")
             if result == "None":
-                out.append(f"    transport.request({', '.join(args)})\n")
+                out.append(f"    {call}({', '.join(args)})\n")
             else:
-                out.append(f"    data = transport.request({', '.join(args)})\n")
+                out.append(f"    data = {call}({', '.join(args)})\n")
             if raw and result != "None":
                 out.append("    if not isinstance(data, str):\n"
                            "        raise UnexpectedResponse(f\"expected text, got "
                            "{type(data).__name__}\")\n")
             if result != "None":
                 out.append(f"    return {result}\n")
+    if asynchronous:
+        used = sorted({"JSONObject", "UnexpectedResponse", *aliases}
+                      | {f"as_{snake(model)}" for model in parsers},
+                      key=lambda n: (n.startswith("as_"), n))
+        out[out.index("IMPORTS")] = (
+            "from .operations import (\n" + "".join(f"    {n},\n" for n in used) + ")\n")
+        out.append("\n\nOPERATIONS = [" + ", ".join(f'"{o}"' for o in ops) + "]\n")
+        return "".join(out)
     # every discriminated union too (an event off the stream, a move): checked the same way
     for name, schema in schemas.items():
         if "discriminator" in schema and name not in parsers:
@@ -296,11 +324,12 @@ def gen_operations(spec: dict) -> str:
 def generate(spec_path: Path = ROOT / "openapi.yaml") -> dict[str, str]:
     spec = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
     return {
-        "__init__.py": HEADER + "\nfrom . import models, operations\n\n"
+        "__init__.py": HEADER + "\nfrom . import aoperations, models, operations\n\n"
                        f'SPEC_VERSION = "{spec["info"]["version"]}"\n\n'
-                       '__all__ = ["models", "operations", "SPEC_VERSION"]\n',
+                       '__all__ = ["models", "operations", "aoperations", "SPEC_VERSION"]\n',
         "models.py": gen_models(spec_path, spec),
         "operations.py": gen_operations(spec),
+        "aoperations.py": gen_operations(spec, asynchronous=True),
     }
 
 

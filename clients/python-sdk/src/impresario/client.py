@@ -27,59 +27,77 @@ and seats taken as the player are the player's, listed on any device, and resume
 
 from __future__ import annotations
 
-import email.utils
 import logging
 import os
 import random
 import time
-import uuid
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import requests
 
 from ._generated import models
 from ._generated import operations as ops
-from .errors import APIConnectionError, Conflict, ImpresarioError, NotFound, error_for
+from .errors import Conflict, ImpresarioError, NotFound
 from .events import Event, stream_events
+from ._transport import DEFAULT_URL as DEFAULT_URL  # the engine_url default, cli.py reads it
+from ._transport import Retry, Settings, decode
 
 #: where :meth:`Player.play_now` says how the wait goes (at INFO)
 log = logging.getLogger("impresario.player")
-
-DEFAULT_URL = "http://127.0.0.1:8000"
-
 
 def engine_url(url: str | None = None) -> str:
     """The engine's address: ``url`` if given, else ``$IMPRESARIO_URL``, else
     :data:`DEFAULT_URL`."""
     return url or os.environ.get("IMPRESARIO_URL") or DEFAULT_URL
-RETRY_STATUSES = (429, 503)
 
 
-class Client:
+class Client(Settings):
     """A connection to an Impresario engine. Settings live on the instance, never in globals.
 
     - ``token``: default bearer token for calls that take one (a seat's or the host's).
     - ``timeout``: seconds per HTTP attempt.
     - ``max_retries``: extra attempts after a connection error, a 429 or a 503, with jittered
-      exponential backoff that honours ``Retry-After``. Every POST and DELETE carries an
-      ``Idempotency-Key`` (the same on each retry), so a retried move is never applied twice
-      and a retried leave gets its answer though the seat's token no longer works.
+      exponential backoff (``backoff`` doubled each attempt, at most ``max_backoff`` seconds).
+      Every POST and DELETE carries an ``Idempotency-Key`` (the same on each retry), so a
+      retried move is never applied twice and a retried leave gets its answer though the
+      seat's token no longer works.
+    - ``Retry-After`` (of a 429 or a 503) is honoured up to ``max_backoff``: the wait before a
+      retry is at least the backoff and at most ``max_backoff``, whatever the header asks;
+      ``honour_retry_after=True`` waits the whole ``Retry-After`` instead (a create rate limit
+      answers up to 60 s). With ``max_retries=0`` nothing is retried: the
+      :class:`~impresario.errors.RateLimited` raised carries ``retry_after``.
+    - Each retry logs one WARNING line on the ``impresario.client`` logger (the reason, the
+      method and path, the attempt and the wait; never a token); :attr:`throttled` counts the
+      429s retried and the seconds waited for them.
+    - ``session``: a :class:`requests.Session` of the caller's to send with; :meth:`close`
+      (or leaving ``with Client(...) as client:``) closes the session the client made itself,
+      never the caller's.
     """
 
     def __init__(self, base_url: str = DEFAULT_URL, token: str | None = None, *,
                  timeout: float = 10.0, max_retries: int = 3, backoff: float = 0.2,
-                 max_backoff: float = 5.0, session: requests.Session | None = None,
+                 max_backoff: float = 5.0, honour_retry_after: bool = False,
+                 session: requests.Session | None = None,
                  rng: random.Random | None = None) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.token = token
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.backoff = backoff
-        self.max_backoff = max_backoff
+        super().__init__(base_url, token, timeout=timeout, max_retries=max_retries,
+                         backoff=backoff, max_backoff=max_backoff,
+                         honour_retry_after=honour_retry_after, rng=rng)
+        self._own_session = session is None
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", "impresario-python/0.1")
-        self._rng = rng or random.Random()
+
+    def close(self) -> None:
+        """Close the HTTP session if this client made it (a session passed in stays open:
+        it is the caller's to close)."""
+        if self._own_session:
+            self.session.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # -- transport (the generated operations call this) --------------------------------------
     def request(self, method: str, path: str, *, json: object = None,
@@ -90,49 +108,20 @@ class Client:
         answer (its text with ``raw``; None when it has no body); an error status raises
         :class:`~impresario.errors.APIError`. The generated operations check what comes back
         against the spec's schema; a call of your own gets the JSON as it is."""
-        hdrs = {"Accept": "application/json, application/problem+json"}
-        hdrs.update(headers or {})
-        bearer = token or self.token
-        if bearer:
-            hdrs["Authorization"] = f"Bearer {bearer}"
-        if method in ("POST", "DELETE"):
-            hdrs.setdefault("Idempotency-Key", uuid.uuid4().hex)
+        hdrs = self._headers(method, headers, token)
         url = self.base_url + path
-        attempt = 0
+        retry = Retry(self, method, path)
         while True:
             try:
                 resp = self.session.request(method, url, json=json, params=params, headers=hdrs,
                                             timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
-                if attempt >= self.max_retries:
-                    raise APIConnectionError(f"cannot reach {url}: {exc}") from exc
-                self._sleep(attempt, None)
-                attempt += 1
+                time.sleep(retry.failed(url, exc))
                 continue
-            if resp.status_code in RETRY_STATUSES and attempt < self.max_retries:
-                self._sleep(attempt, resp.headers.get("Retry-After"))
-                attempt += 1
-                continue
-            if resp.status_code >= 400:
-                try:
-                    body = resp.json()
-                except ValueError:
-                    body = resp.text
-                raise error_for(resp.status_code, body, dict(resp.headers))
-            if raw:
-                return resp.text
-            if resp.status_code == 204 or not resp.content:
-                return None
-            return resp.json()
-
-    def _sleep(self, attempt: int, retry_after: str | None) -> None:
-        delay = min(self.max_backoff, self.backoff * (2 ** attempt))
-        delay = self._rng.uniform(delay / 2, delay)  # jitter: retries of many clients spread out
-        if retry_after:
-            wait = _parse_retry_after(retry_after)
-            if wait is not None:
-                delay = max(delay, min(wait, 60.0))
-        time.sleep(delay)
+            wait = retry.answered(resp.status_code, resp.headers, resp.content)
+            if wait is None:
+                return decode(resp.status_code, resp.content, raw)
+            time.sleep(wait)
 
     # -- rulesets ----------------------------------------------------------------------------
     def rulesets(self) -> list[models.Ruleset]:
@@ -161,15 +150,7 @@ class Client:
         whose every seat is a player's or a bot's is). ``player``: the game is that player's
         (created with its credential; :meth:`Player.create_game
         <impresario.Player.create_game>` says so shorter)."""
-        options = dict(options or {})
-        if move_seconds is not None:
-            options["move_seconds"] = move_seconds
-        body: dict[str, ops.JSON] = {"ruleset": ruleset, "players": players,
-                                     "options": options, "private": private}
-        if seed is not None:
-            body["seed"] = seed
-        if rated is not None:
-            body["rated"] = rated
+        body = game_body(ruleset, players, seed, options, private, move_seconds, rated)
         created = ops.create_game(self, body, token=player.token if player else None)
         game = Game(self, created["game"]["id"], host_token=created["host_token"],
                     view=created["game"], join_token=created["join_token"])
@@ -232,8 +213,7 @@ class Client:
         ``status``: ``open`` (not started), ``playing`` or ``finished``. Follow ``next`` with
         :meth:`next_page`, or let :meth:`iter_games` do it."""
         return ops.list_games(self, ruleset=ruleset, status=status,
-                              has_bots=None if has_bots is None else
-                              ("true" if has_bots else "false"), limit=limit, cursor=cursor)
+                              has_bots=has_bots_param(has_bots), limit=limit, cursor=cursor)
 
     def next_page(self, page: models.GameList) -> models.GameList | None:
         """The page after ``page`` (same filters), or None after the last one."""
@@ -266,10 +246,60 @@ class Client:
         return Seat(self, game_id, seat, token)
 
 
-class Game:
-    """A game seen by its host or a spectator."""
+# -- what the sync handles and the async ones (impresario.aio) both build on ----------------
+def game_body(ruleset: str, players: int, seed: int | None,
+              options: Mapping[str, ops.JSON] | None, private: bool, move_seconds: int | None,
+              rated: bool | None) -> dict[str, ops.JSON]:
+    """The body of ``POST /v1/games`` for :meth:`Client.create_game`'s arguments."""
+    opts = dict(options or {})
+    if move_seconds is not None:
+        opts["move_seconds"] = move_seconds
+    body: dict[str, ops.JSON] = {"ruleset": ruleset, "players": players, "options": opts,
+                                 "private": private}
+    if seed is not None:
+        body["seed"] = seed
+    if rated is not None:
+        body["rated"] = rated
+    return body
 
-    def __init__(self, client: Client, game_id: str, host_token: str | None = None,
+
+def has_bots_param(has_bots: bool | None) -> ops.ListGamesHasBots | None:
+    return None if has_bots is None else ("true" if has_bots else "false")
+
+
+def seat_token(joined: models.Joined, game_id: str, name: str) -> str:
+    """The token of a seat just taken (only a bot's seat comes without one)."""
+    if joined["token"] is None:
+        raise ImpresarioError(f"joining game {game_id} as {name!r} gave no token")
+    return joined["token"]
+
+
+def my_turn(seat: int, view: models.Game) -> bool:
+    """Whether ``seat`` must act in ``view``."""
+    return any(p["seat"] == seat for p in view["pending"])
+
+
+def etag(version: int | None) -> str | None:
+    """The ``If-Match`` of a game's version."""
+    return None if version is None else f'"{version}"'
+
+
+def bid_body(slot: int | None, money: int, bluff: bool, round: int | None) -> models.BidMove:
+    """A sealed bid (naming ``round`` when given; else the seat's move stamps it)."""
+    move: models.BidMove = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
+    if round is not None:
+        move["round"] = round
+    return move
+
+
+#: the client a handle acts through: a :class:`Client`, or an :class:`impresario.aio.AsyncClient`
+ClientT = TypeVar("ClientT")
+
+
+class GameHandle(Generic[ClientT]):
+    """What a game's handle holds, the sync :class:`Game`'s and the async one's."""
+
+    def __init__(self, client: ClientT, game_id: str, host_token: str | None = None,
                  view: models.Game | None = None, join_token: str | None = None) -> None:
         self.client = client
         self.id = game_id
@@ -278,6 +308,34 @@ class Game:
         #: a private game's join token (the ``join`` of its join link): seats need it
         self.join_token = join_token
         self.last_view = view
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.id!r})"
+
+
+class SeatHandle(Generic[ClientT]):
+    """What a seat's handle holds, the sync :class:`Seat`'s and the async one's."""
+
+    def __init__(self, client: ClientT, game_id: str, seat: int, token: str,
+                 view: models.Game | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.seat = seat
+        self.token = token
+        self.last_view = view
+        #: the game's host token when this seat's player hosts it (a rematch's host), else None
+        self.host_token: str | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={self.game_id!r}, seat={self.seat})"
+
+
+class Game(GameHandle["Client"]):
+    """A game seen by its host or a spectator."""
+
+    def __init__(self, client: Client, game_id: str, host_token: str | None = None,
+                 view: models.Game | None = None, join_token: str | None = None) -> None:
+        super().__init__(client, game_id, host_token, view, join_token)
         #: the player whose game this is (:meth:`Player.create_game
         #: <impresario.Player.create_game>`), else None
         self.player: Player | None = None
@@ -295,9 +353,8 @@ class Game:
         <impresario.Player.join>`."""
         joined = ops.join_game(self.client, self.id, {"name": name}, join=self.join_token,
                                token=self.host_token if self.player is not None else None)
-        if joined["token"] is None:  # only a bot's seat comes without one
-            raise ImpresarioError(f"joining game {self.id} as {name!r} gave no token")
-        return Seat(self.client, self.id, joined["seat"], joined["token"], view=joined["game"])
+        return Seat(self.client, self.id, joined["seat"], seat_token(joined, self.id, name),
+                    view=joined["game"])
 
     def events(self, after: int = 0) -> list[models.Event]:
         return ops.get_events(self.client, self.id, after=after, token=self.host_token)["events"]
@@ -341,21 +398,8 @@ class Game:
         return seat.rematch()
 
 
-class Seat:
+class Seat(SeatHandle["Client"]):
     """One seat of a game, acting with its own token."""
-
-    def __init__(self, client: Client, game_id: str, seat: int, token: str,
-                 view: models.Game | None = None) -> None:
-        self.client = client
-        self.game_id = game_id
-        self.seat = seat
-        self.token = token
-        self.last_view = view
-        #: the game's host token when this seat's player hosts it (a rematch's host), else None
-        self.host_token: str | None = None
-
-    def __repr__(self) -> str:
-        return f"Seat(game={self.game_id!r}, seat={self.seat})"
 
     # -- reading
     def view(self) -> models.Game:
@@ -389,8 +433,7 @@ class Seat:
         return ops.get_score(self.client, self.game_id, token=self.token)
 
     def is_my_turn(self, view: models.Game | None = None) -> bool:
-        view = view or self.view()
-        return any(p["seat"] == self.seat for p in view["pending"])
+        return my_turn(self.seat, view or self.view())
 
     def wait_for_turn(self, poll: float = 0.2, timeout: float | None = None) -> models.Game:
         """Block until this seat must act or the game is over; returns the view then."""
@@ -417,7 +460,7 @@ class Seat:
         need nothing more."""
         result = ops.make_move(self.client, self.game_id,
                                with_round(move, view or self.last_view),
-                               if_match=None if if_match is None else f'"{if_match}"',
+                               if_match=etag(if_match),
                                token=self.token)
         self.last_view = result["game"]
         return result
@@ -429,10 +472,7 @@ class Seat:
         The bid names the round of the last view this seat read (or ``round``), so a retry that
         arrives after the round is over is refused (409 ``stale_round``) instead of becoming a
         bid for the next round."""
-        move: models.BidMove = {"type": "bid", "slot": slot, "money": money, "bluff": bluff}
-        if round is not None:
-            move["round"] = round
-        return self.move(move)
+        return self.move(bid_body(slot, money, bluff, round))
 
     def assign_office(self, assignments: dict[int, int]) -> models.MoveResult:
         """As maestro: ``{seat: slot}`` for every seat waiting for an office hire."""
@@ -743,13 +783,3 @@ def with_round(move: models.Move | ops.JSONObject, view: models.Game | None
     fields: Mapping[str, Any] = move
     return {**fields, "round": view["round"]}
 
-
-def _parse_retry_after(value: str) -> float | None:
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())

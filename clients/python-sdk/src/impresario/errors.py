@@ -3,7 +3,38 @@
 
 from __future__ import annotations
 
+import email.utils
+import time
+from collections.abc import Mapping
 from typing import Any
+
+#: the engine's setting (an environment variable) behind each rate limit's 429 code: what its
+#: operator raises, or sets to 0 to turn the limit off (docs/operations.md)
+OPERATOR_SETTINGS = {
+    "create_rate_limited": "RATE_LIMIT_CREATE_PER_IP",
+    "rate_limited": "RATE_LIMIT_PER_IP or RATE_LIMIT_PER_TOKEN",
+    "auth_rate_limited": "AUTH_FAILURES_PER_IP",
+}
+
+
+def operator_setting(code: str | None) -> str | None:
+    """The engine's setting behind a rate limit's ``code`` (:data:`OPERATOR_SETTINGS`)."""
+    return OPERATOR_SETTINGS.get(code or "")
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """A ``Retry-After`` header in seconds (delta-seconds or an HTTP-date, then the seconds
+    until that time); None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 class ImpresarioError(Exception):
@@ -32,7 +63,10 @@ class APIConnectionError(ImpresarioError):
 
 
 class APIError(ImpresarioError):
-    """The service answered with an error status."""
+    """The service answered with an error status. ``retry_after``: the seconds its
+    ``Retry-After`` header asked to wait (a 429's, a 503's), None without one."""
+
+    retry_after: float | None = None
 
 
 class BadRequest(APIError):
@@ -72,7 +106,12 @@ class IllegalMove(APIError):
 
 
 class RateLimited(APIError):
-    """429: too many requests; ``retry_after`` says when to come back."""
+    """429: too many requests; ``retry_after`` says when to come back (seconds), ``setting``
+    which setting of the engine's operator sets the limit (for the codes it knows)."""
+
+    @property
+    def setting(self) -> str | None:
+        return operator_setting(self.code)
 
 
 class ServiceUnavailable(APIError):
@@ -90,15 +129,24 @@ _BY_STATUS: dict[int, type[APIError]] = {
 }
 
 
-def error_for(status: int, body: Any, headers: dict[str, str]) -> APIError:
-    """The error for a response: class by status, fields from the problem JSON."""
+def error_for(status: int, body: Any, headers: Mapping[str, str]) -> APIError:
+    """The error for a response: class by status, fields from the problem JSON, ``retry_after``
+    from the ``Retry-After`` header (header names in any case)."""
     cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else APIError)
+    lower = {k.lower(): v for k, v in headers.items()}
     code = detail = request_id = None
     if isinstance(body, dict):
         code = body.get("code")
         detail = body.get("detail")
         request_id = body.get("request_id")
-    request_id = request_id or headers.get("X-Request-ID")
+    request_id = request_id or lower.get("x-request-id")
     message = f"{status} {code or 'error'}: {detail or body!r}"
-    return cls(message, status=status, code=code, detail=detail, request_id=request_id,
-               body=body, headers=dict(headers))
+    retry_after = parse_retry_after(lower.get("retry-after"))
+    if retry_after is not None:
+        message += f"; retry after {retry_after:g} s"
+    if status == 429 and operator_setting(code):
+        message += f" (the engine's limit: its operator raises {operator_setting(code)})"
+    error = cls(message, status=status, code=code, detail=detail, request_id=request_id,
+                body=body, headers=dict(headers))
+    error.retry_after = retry_after
+    return error
