@@ -69,3 +69,80 @@ def test_out_refuses_other_formats(live_server):
     done = subprocess.run([*CLI, "tournament", "--url", live_server, "--out", "x.txt"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and ".json or .csv" in done.stderr
+
+
+class _Throttling:
+    """A proxy in front of the engine that answers the first ``times`` creations of a game
+    with the engine's own throttling answer (429 ``create_rate_limited``, Retry-After: 1) and
+    passes every other request through."""
+
+    def __init__(self, engine: str, times: int) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        import requests
+
+        outer = self
+        self.refused = 0
+
+        class Handler(BaseHTTPRequestHandler):
+            def _pass(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if self.command == "POST" and self.path == "/v1/games" \
+                        and outer.refused < times:
+                    outer.refused += 1
+                    problem = json.dumps({"type": "about:blank", "title": "Too Many Requests",
+                                          "status": 429, "code": "create_rate_limited",
+                                          "detail": "too many games created"}).encode()
+                    self.send_response(429)
+                    self.send_header("Content-Type", "application/problem+json")
+                    self.send_header("Retry-After", "1")
+                    self.send_header("Content-Length", str(len(problem)))
+                    self.end_headers()
+                    self.wfile.write(problem)
+                    return
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in ("host", "content-length")}
+                answer = requests.request(self.command, engine + self.path, data=body or None,
+                                          headers=headers, timeout=30)
+                self.send_response(answer.status_code)
+                for k, v in answer.headers.items():
+                    if k.lower() not in ("content-length", "transfer-encoding", "connection",
+                                         "content-encoding"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(answer.content)))
+                self.end_headers()
+                self.wfile.write(answer.content)
+
+            do_GET = do_POST = do_DELETE = do_PATCH = _pass
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def test_a_throttled_tournament_waits_says_so_and_how_it_is_lifted(live_server, tmp_path):
+    proxy = _Throttling(live_server, times=2)
+    try:
+        done = subprocess.run([*CLI, "tournament", "--url", proxy.url, "--games", "2",
+                               "--seed", "5", "--bots", "greedy,random,random", "--quiet",
+                               "--out", str(tmp_path / "games.json")],
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        proxy.server.shutdown()
+    assert done.returncode == 0, done.stderr
+    assert proxy.refused == 2
+    # said once while it runs, with the engine's setting that lifts it...
+    assert done.stderr.count("the engine is throttling this tournament (429 "
+                             "create_rate_limited)") == 1
+    assert "RATE_LIMIT_CREATE_PER_IP" in done.stderr
+    # ...and summed up in the report: both refusals waited out (about a second each)
+    line = next(x for x in done.stdout.splitlines() if x.startswith("throttled:"))
+    assert "429 create_rate_limited 2 time(s)" in line and "--in-process" in line
+    written = json.loads((tmp_path / "games.json").read_text())
+    assert written["throttled"]["retries"] == 2 and written["throttled"]["seconds"] >= 1.5
+    assert sum(r["throttled"]["retries"] for r in written["results"]) == 2
+    assert written["games"] == 2 and all(r["id"] for r in written["results"])

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import logging
 import sys
 import time
 from pathlib import Path
@@ -45,7 +46,7 @@ from ._generated.operations import JSON
 from .bots import bot_names
 from .client import DEFAULT_URL, Client
 from .client import engine_url as client_engine_url
-from .errors import APIConnectionError, APIError, ImpresarioError
+from .errors import APIConnectionError, APIError, ImpresarioError, operator_setting
 from .i18n import N_, _, language, use
 from .language import DEFAULT_LANGUAGE, pick_language
 from .lobby import add_lobby_command, cmd_lobby
@@ -284,6 +285,40 @@ def write_results(path: str, result: TournamentResult) -> None:
                               round(won, 6), p["total"], *(p["lines"].get(k, 0) for k in keys)])
 
 
+def throttle_remedy(code: str | None) -> str:
+    """What lifts a throttle: the engine's setting its operator raises, or playing here."""
+    setting = operator_setting(code)
+    where = f"its operator raises {setting} (0: no limit)" if setting else \
+        "its operator raises its rate limits"
+    return f"{where}; --in-process plays without the engine"
+
+
+class ThrottleNotice:
+    """Each game to ``then`` (the ``--out`` log), and the first time the engine throttles the
+    tournament, a line on standard error saying so and how it is lifted (the client's own
+    warnings for the retries after it are left out: the report sums them up)."""
+
+    def __init__(self, then: Callable[[GameResult], None] | None) -> None:
+        self.then = then
+        self.said = False
+
+    def __call__(self, result: GameResult) -> None:
+        if self.then is not None:
+            self.then(result)
+        throttled = result["throttled"]
+        if throttled["retries"] and not self.said:
+            self.said = True
+            sys.stderr.write(f"the engine is throttling this tournament (429 {throttled['code']}): "
+                             "each game waits as long as it asks; "
+                             + throttle_remedy(throttled["code"]) + "\n")
+            logging.getLogger("impresario.client").addFilter(_not_throttled)
+
+
+def _not_throttled(record: logging.LogRecord) -> bool:
+    """Leaves out the client's warnings of throttled retries (once the notice said so)."""
+    return " 429 " not in record.getMessage()
+
+
 def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     ruleset = args.ruleset
     known = bot_names(ruleset)
@@ -308,12 +343,12 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
     progress = None if args.quiet else Progress(args.games, f"{ruleset} tournament")
     stream = GameLog(args.out) if args.out and Path(args.out).suffix in (".csv", ".jsonl") \
         else None
+    notice = ThrottleNotice(stream.write if stream is not None else None)
     try:
         result = run_tournament(client, names, args.games, seed=args.seed, progress=progress,
                                 ruleset=ruleset, options=options, jobs=args.jobs,
                                 in_process=args.in_process, think_ms=args.think_ms,
-                                rotate=args.rotate, ray=args.ray,
-                                on_result=stream.write if stream is not None else None)
+                                rotate=args.rotate, ray=args.ray, on_result=notice)
     except ImportError as err:
         if args.ray is None:
             raise
@@ -350,6 +385,11 @@ def cmd_tournament(args: argparse.Namespace, out: Callable[[str], None] = print)
             f"{b['think_ms_p50']:>11.1f}{b['think_ms_p95']:>8.1f}{b['think_ms_max']:>8.1f}")
     if ruleset == "turandot" and len(names) == 2:
         out(f"dummy wins: {result['dummy_wins']}")
+    throttled = result["throttled"]
+    if throttled["retries"]:
+        out(f"throttled: the engine answered 429 {throttled['code']} {throttled['retries']} "
+            f"time(s), and the games waited {throttled['seconds']:.1f} s for it ("
+            + throttle_remedy(throttled["code"]) + ")")
     if args.out:
         out(f"results written to {args.out}")
     return 0

@@ -13,7 +13,7 @@ import requests
 
 from ._generated import models
 from ._generated.operations import as_event, get_game
-from .errors import APIConnectionError, error_for
+from .errors import APIConnectionError, error_for, parse_retry_after
 
 
 class Client(Protocol):
@@ -29,6 +29,9 @@ class Client(Protocol):
                 params: Mapping[str, str | int] | None = None,
                 headers: Mapping[str, str] | None = None,
                 token: str | None = None, raw: bool = False) -> object: ...
+
+    def wait_for(self, attempt: int, retry_after: float | None) -> float: ...
+
 
 FINAL = "game_finished"
 
@@ -107,8 +110,10 @@ def stream_events(client: "Client", game_id: str, token: str | None = None, afte
                     return
                 if resp.status_code >= 400:
                     if resp.status_code in (429, 503) and failures < max_reconnects:
+                        # the client's own policy: Retry-After, capped by its max_backoff
+                        time.sleep(client.wait_for(failures, parse_retry_after(
+                            resp.headers.get("Retry-After"))))
                         failures += 1
-                        time.sleep(float(resp.headers.get("Retry-After", delay)))
                         continue
                     try:
                         body = resp.json()

@@ -11,7 +11,7 @@ import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeAlias, TypedDict
 
@@ -144,8 +144,20 @@ class PlayerResult(TypedDict):
     think_ms: list[float]
 
 
+class Throttling(TypedDict):
+    """How much the engine throttled a tournament's requests (429 answers waited out)."""
+
+    #: the 429 answers retried
+    retries: int
+    #: the seconds waited for them
+    seconds: float
+    #: the latest one's problem code (``create_rate_limited``...), None when none came
+    code: str | None
+
+
 class GameResult(TypedDict):
-    """One tournament game: its number, seed, id (None in process), winners and seats."""
+    """One tournament game: its number, seed, id (None in process), winners and seats, and the
+    throttling its requests met."""
 
     game: int
     seed: int
@@ -153,6 +165,7 @@ class GameResult(TypedDict):
     winners: list[int]
     dummy_wins: bool
     players: list[PlayerResult]
+    throttled: Throttling
 
 
 class StandingRow(TypedDict):
@@ -201,6 +214,8 @@ class TournamentResult(TypedDict):
     think_ms: float | None
     standings: list[StandingRow]
     by_bot: list[BotRow]
+    #: every game's throttling, summed
+    throttled: Throttling
     results: list[GameResult]
 
 
@@ -262,8 +277,12 @@ def _start_worker(plan: _Plan) -> None:
 
 
 def _client(plan: _Plan) -> Client:
+    """A tournament's client of the engine: it waits as long as the engine asks when it
+    throttles (``Retry-After``: a batch of games has time to wait), and says so in the
+    results (:class:`Throttling`)."""
     assert plan.base_url is not None
-    return Client(plan.base_url, timeout=plan.timeout, max_retries=plan.max_retries)
+    return Client(plan.base_url, timeout=plan.timeout, max_retries=plan.max_retries,
+                  honour_retry_after=True)
 
 
 def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
@@ -280,6 +299,7 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
     bots = [Timed(bot_for(entry, seed=s, ruleset=plan.ruleset, think_ms=plan.think_ms))
             for entry, s in zip(entries, bot_seeds)]
     names = [bot_label(entry, bot.bot) for entry, bot in zip(entries, bots)]
+    throttled: Throttling = {"retries": 0, "seconds": 0.0, "code": None}
     if plan.base_url is None:
         from .inprocess import play_game_in_process
 
@@ -287,9 +307,15 @@ def _play_one(g: int, plan: _Plan | None = None, client: Client | None = None
         score = play_game_in_process(bots, game_seed, plan.options, plan.ruleset)
     else:
         assert client is not None
+        before = replace(client.throttled)
         game_id, score, _ = play_game(client, bots, seed=game_seed, options=plan.options,
                                       ruleset=plan.ruleset)
+        after = client.throttled
+        throttled = {"retries": after.retries - before.retries,
+                     "seconds": round(after.seconds - before.seconds, 3),
+                     "code": after.last_code if after.retries > before.retries else None}
     return {"game": g, "seed": game_seed, "id": game_id, "winners": list(score["winners"]),
+            "throttled": throttled,
             "dummy_wins": bool(score.get("dummy_wins")),
             "players": [{"seat": p["seat"], "bot": names[p["seat"]],
                          "total": p["total"],
@@ -415,6 +441,14 @@ def elo(results: Sequence[GameResult], k: float = 8.0, passes: int = 3) -> dict[
     return rating
 
 
+def throttling(results: Sequence[GameResult]) -> Throttling:
+    """The games' throttling, summed (the code: the latest game's that was throttled)."""
+    codes = [r["throttled"]["code"] for r in results if r["throttled"]["code"]]
+    return {"retries": sum(r["throttled"]["retries"] for r in results),
+            "seconds": round(sum(r["throttled"]["seconds"] for r in results), 3),
+            "code": codes[-1] if codes else None}
+
+
 def by_bot(results: Sequence[GameResult], players: int) -> list[BotRow]:
     """Each bot's results over every seat it sat in, with its rating and think times."""
     names: list[str] = []
@@ -496,7 +530,12 @@ def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, 
     CPUs when above 1, else all of them), an address joins that cluster, whose workers need
     this SDK and the bots. The result is the same for the same arguments every way: the
     standings, and under ``results`` every game (its seed, id, winners and each seat's total
-    and lines)."""
+    and lines).
+
+    Over HTTP the games are played with a client of the tournament's own (``client``'s
+    address, timeout and retries) that waits as long as the engine asks when it throttles
+    (``Retry-After``): a batch of games has the time, where one call of yours would rather
+    fail fast. ``throttled`` in the result, and in each game's, says how much it waited."""
     if games < 1:
         raise ValueError("games must be at least 1")
     base_url = None
@@ -512,7 +551,7 @@ def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, 
                  rotate=rotate)
     started = time.perf_counter()
     results: list[GameResult] = []
-    for result in _games(plan, games, jobs, ray, client):
+    for result in _games(plan, games, jobs, ray, _client(plan) if base_url else None):
         results.append(result)
         if on_result:
             on_result(result)
@@ -536,4 +575,5 @@ def run_tournament(client: Client | None, bots: Sequence[BotEntry], games: int, 
             "games_per_second": games / elapsed if elapsed else 0.0,
             "dummy_wins": sum(r["dummy_wins"] for r in results), "rotate": rotate,
             "think_ms": think_ms, "standings": [s.row() for s in standings],
+            "throttled": throttling(results),
             "by_bot": by_bot(results, len(bot_names)), "results": results}
