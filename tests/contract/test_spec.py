@@ -61,6 +61,31 @@ def test_moves_are_a_discriminated_union():
     assert set(game["discriminator"]["mapping"]) == {"turandot", "wordjam", "muzicando"}
 
 
+
+def test_a_turandot_card_is_a_singer_or_a_director_in_the_spec_and_the_schemas():
+    from marshmallow import ValidationError
+
+    from impresario_engine.api.declared import schema_for
+    from impresario_rules.turandot.declarations import TABLE_PLACE
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    card = spec["components"]["schemas"]["Card"]
+    assert card["oneOf"] == [{"$ref": "#/components/schemas/Singer"},
+                             {"$ref": "#/components/schemas/Director"}]
+    assert card["discriminator"] == {"propertyName": "kind", "mapping": {
+        "singer": "#/components/schemas/Singer", "director": "#/components/schemas/Director"}}
+    place = schema_for(TABLE_PLACE)()
+    director = {"id": "neutral", "kind": "director", "effect": "none"}
+    assert place.load({"slot": 1, "card": director}) == {"slot": 1, "card": director}
+    assert place.load({"slot": 1, "card": None}) == {"slot": 1, "card": None}
+    for odd in ({**director, "stars": 2}, {**director, "kind": "helper"}, "neutral"):
+        try:
+            place.load({"slot": 1, "card": odd})
+        except ValidationError as err:
+            assert "card" in err.messages
+        else:
+            raise AssertionError(odd)
+
 def _defaults(schema: dict) -> dict:
     return {name: prop["default"] for name, prop in schema.get("properties", {}).items()
             if "default" in prop}

@@ -248,6 +248,22 @@ def test_checks_say_what_is_wrong_in_words():
     assert problem(side, "alibaba", "side") == "side must be one of 'ali_baba', 'thieves'"
 
 
+def test_a_turandot_card_is_a_singer_or_a_director_told_apart_by_kind():
+    from impresario_rules.turandot.declarations import TABLE_PLACE
+
+    card = TABLE_PLACE.fields["card"]
+    singer = {"id": "S04", "kind": "singer", "category": "comic", "sex": "male", "stars": 2,
+              "favourite_role": None}
+    director = {"id": "neutral", "kind": "director", "effect": "none"}
+    assert [problem(card, c, "card") for c in (singer, director, None)] == [None] * 3
+    assert problem(card, {**director, "stars": 2}, "card") == "unknown fields of card: ['stars']"
+    assert problem(card, {k: v for k, v in singer.items() if k != "stars"},
+                   "card") == "card.stars is required"
+    for odd in ({**singer, "kind": "helper"}, {**singer, "kind": ["singer"]}, "S04"):
+        assert problem(card, odd, "card") == ("card must be an object whose kind is 'singer' or "
+                                              "'director' or null")
+
+
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_the_written_move_check_agrees_with_the_declaration_field_by_field(name):
     """The function the rules write for each move (its check and defaults in one) accepts

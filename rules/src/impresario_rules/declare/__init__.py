@@ -17,6 +17,8 @@ The vocabulary:
 - :class:`Field`: one value (made by :func:`Int`, :func:`Num`, :func:`Str`, :func:`Bool`,
   :func:`List`, :func:`Obj`, :func:`Map`, :func:`Either`, :func:`Anything`);
 - :class:`Shape`: a named object of fields (a component of the spec);
+- :class:`OneOf`: a named choice of shapes told apart by one of their fields (a discriminated
+  union in the spec; a field holds one with :func:`Obj`);
 - :func:`move`, :func:`space`, :func:`event`: the shapes of a move, an action space and an
   event of one ``type``.
 
@@ -30,12 +32,12 @@ refusal code and a message that names the game's own range (a 2-player Turandot'
 from .check import field_problem, problem, shape_problem, with_defaults
 from .prepare import preparer
 from .shapes import (ANY, ARRAY, BOOLEAN, EITHER, INTEGER, JUDGED, MAP, MISSING, NUMBER, OBJECT,
-                     STRING, Anything, Bool, Declarations, Either, Field, Int, List, Map, Num, Obj,
-                     Refusals, Shape, Str, by_type, event, move, space)
+                     ONE_OF, STRING, Anything, Bool, Declarations, Either, Field, Int, List, Map,
+                     Num, Obj, OneOf, Refusals, Shape, Str, by_type, event, move, space)
 from .words import describe, type_text
 
 __all__ = ["ANY", "ARRAY", "BOOLEAN", "EITHER", "INTEGER", "JUDGED", "MAP", "MISSING", "NUMBER",
-           "OBJECT", "STRING", "Anything", "Bool", "Declarations", "Either", "Field", "Int",
-           "List", "Map", "Num", "Obj", "Refusals", "Shape", "Str", "by_type", "describe",
+           "OBJECT", "ONE_OF", "STRING", "Anything", "Bool", "Declarations", "Either", "Field",
+           "Int", "List", "Map", "Num", "Obj", "OneOf", "Refusals", "Shape", "Str", "by_type", "describe",
            "event", "field_problem", "move", "preparer", "problem", "shape_problem", "space", "type_text",
            "with_defaults"]

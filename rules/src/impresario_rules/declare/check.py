@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .shapes import ARRAY, BOOLEAN, EITHER, INTEGER, MAP, MISSING, NUMBER, OBJECT, STRING, Field, Shape
+from .shapes import (ARRAY, BOOLEAN, EITHER, INTEGER, MAP, MISSING, NUMBER, OBJECT, ONE_OF, STRING,
+                     Field, Shape)
 from .words import describe
 
 
@@ -41,6 +42,11 @@ def problem(f: Field, value: Any, name: str, enforce_judged: bool = False) -> st
         found = shape_problem(f.shape, value, name, enforce_judged)  # type: ignore[arg-type]
         if found:
             return found
+    elif kind == ONE_OF and f.one_of is not None:
+        shape = f.one_of.shape_of(value)
+        if shape is None:
+            return f"{name} must be {describe(f)}"
+        return shape_problem(shape, value, name, enforce_judged)
     elif kind == MAP:
         if type(value) is not dict:
             return f"{name} must be {describe(f)}"

@@ -167,7 +167,7 @@ def _plain_items_lines(f: Field, var: str, ind: str, ns: dict[str, Any]) -> list
 
 def _whole(f: Field) -> Any:
     """``ok(value) -> bool`` for a field of a kind :func:`_field_lines` does not write out (an
-    ``Either``, any value, a map, a pattern, a list of unique items): the declaration's own
+    ``Either``, one of several shapes, any value, a map, a pattern, a list of unique items): the declaration's own
     :func:`.check.problem`, which finds nothing wrong."""
     def ok(v: Any) -> bool:
         return problem(f, v, "") is None

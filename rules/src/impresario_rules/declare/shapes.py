@@ -13,8 +13,9 @@ JUDGED = ("enum", "range", "length", "items", "pattern")
 #: no default: the field is required, or absent when left out
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
-INTEGER, NUMBER, STRING, BOOLEAN, ARRAY, OBJECT, MAP, EITHER, ANY = (
-    "integer", "number", "string", "boolean", "array", "object", "map", "either", "any")
+INTEGER, NUMBER, STRING, BOOLEAN, ARRAY, OBJECT, MAP, EITHER, ANY, ONE_OF = (
+    "integer", "number", "string", "boolean", "array", "object", "map", "either", "any",
+    "one_of")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ class Field:
     #: a map's values (its keys are strings; ``enum``: the keys it may have)
     values: "Field | None" = None
     choices: tuple["Field", ...] = ()
+    #: the shapes a ``one_of`` object may be, told apart by a field
+    one_of: "OneOf | None" = None
 
     def but(self, **changes: Any) -> "Field":
         """This field with ``changes``."""
@@ -84,6 +87,34 @@ class Shape:
         return Shape(name, merged, self.doc if doc is None else doc, self.open)
 
 
+@dataclass(frozen=True)
+class OneOf:
+    """A named choice of shapes (a component of the spec), told apart by the field ``by``: each
+    shape declares it with one value of its own (``Str(enum=["singer"])``)."""
+
+    name: str
+    shapes: tuple[Shape, ...]
+    by: str
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        tags = [s.fields[self.by].enum if self.by in s.fields else None for s in self.shapes]
+        if any(t is None or len(t) != 1 for t in tags) or len(set(tags)) != len(tags):
+            raise ValueError(f"each shape of {self.name} needs a {self.by} of its own value")
+
+    def mapping(self) -> dict[Any, Shape]:
+        """``{value of by: shape}``."""
+        return {s.fields[self.by].enum[0]: s for s in self.shapes}  # type: ignore[index]
+
+    def shape_of(self, value: Any) -> Shape | None:
+        """The shape the object ``value`` says it is by its ``by`` (``None``: not an object,
+        or none of them)."""
+        if type(value) is not dict:
+            return None
+        tag = (value.get(self.by),)
+        return next((s for s in self.shapes if s.fields[self.by].enum == tag), None)
+
+
 # ---------------------------------------------------------------------------- constructors
 def Int(*, minimum: float | None = None, maximum: float | None = None, **kw: Any) -> Field:  # noqa: N802
     return Field(INTEGER, minimum=minimum, maximum=maximum, **kw)
@@ -105,7 +136,10 @@ def List(items: Field, **kw: Any) -> Field:  # noqa: N802
     return Field(ARRAY, items=items, **kw)
 
 
-def Obj(shape: Shape, **kw: Any) -> Field:  # noqa: N802
+def Obj(shape: Shape | OneOf, **kw: Any) -> Field:  # noqa: N802
+    """An object of ``shape``, or of one of the shapes of a :class:`OneOf`."""
+    if isinstance(shape, OneOf):
+        return Field(ONE_OF, one_of=shape, **kw)
     return Field(OBJECT, shape=shape, **kw)
 
 

@@ -3,7 +3,8 @@ description of its options."""
 
 from __future__ import annotations
 
-from .shapes import ANY, ARRAY, BOOLEAN, EITHER, INTEGER, MAP, NUMBER, OBJECT, STRING, Field
+from .shapes import (ANY, ARRAY, BOOLEAN, EITHER, INTEGER, MAP, NUMBER, OBJECT, ONE_OF, STRING,
+                     Field)
 
 
 def describe(f: Field) -> str:
@@ -29,6 +30,8 @@ def describe(f: Field) -> str:
             text += " of " + _plural(describe(f.items))
     elif kind in (OBJECT, MAP):
         text = "an object"
+    elif kind == ONE_OF and f.one_of is not None:
+        text = f"an object whose {f.one_of.by} is " + " or ".join(map(repr, f.one_of.mapping()))
     elif kind == EITHER:
         text = " or ".join(describe(c) for c in f.choices)
     else:
@@ -44,7 +47,7 @@ def type_text(f: Field) -> str:
     elif f.type == STRING and f.enum is not None:
         text = " | ".join(f"'{v}'" for v in f.enum)
     else:
-        text = {MAP: OBJECT, NUMBER: "number", ANY: "any"}.get(f.type, f.type)
+        text = {MAP: OBJECT, ONE_OF: OBJECT, NUMBER: "number", ANY: "any"}.get(f.type, f.type)
     return text + (" | null" if f.nullable else "")
 
 

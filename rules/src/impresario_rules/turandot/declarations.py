@@ -5,8 +5,8 @@ these; the rules check moves with them; tests hold every view, event and action 
 
 from __future__ import annotations
 
-from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, Shape, Str, event, move,
-                       space)
+from ..declare import (Bool, Declarations, Refusals, Either, Int, List, Obj, OneOf, Shape, Str, event,
+                       move, space)
 from ..base import SETUP
 from .cards import CATEGORIES, DIRECTORS, FAVOURITE_ROLES, HELPERS, SEXES, SINGER_ID
 from .scoring import LINES
@@ -32,15 +32,8 @@ DIRECTOR = Shape("Director", {
     "kind": Str(enum=["director"]),
     "effect": Str(),
 })
-CARD = Shape("Card", {
-    "id": Str(),
-    "kind": Str(enum=["singer", "director"]),
-    "category": Str(required=False, enum=CATEGORIES),
-    "sex": Str(required=False, enum=SEXES),
-    "stars": Int(required=False, minimum=1, maximum=3),
-    "favourite_role": Str(required=False, nullable=True, enum=FAVOURITE_ROLES),
-    "effect": Str(required=False),
-}, "A singer or a director, told apart by ``kind``.")
+CARD = OneOf("Card", (SINGER, DIRECTOR), by="kind",
+             doc="A singer or a director, told apart by `kind`.")
 CATALOGUE_ENTRY = Shape("CatalogueEntry", {
     "id": Str(pattern=SINGER_ID, judged=True),
     "category": Str(enum=CATEGORIES, judged=True),

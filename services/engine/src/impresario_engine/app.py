@@ -27,7 +27,7 @@ from .api import schemas as s
 from .api import schemas_rulesets as sr
 from .api import web as web_client
 from .api import webhooks as webhooks_api
-from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS, move_schemas
+from .api.declared import MOVE_SCHEMAS, SPACE_SCHEMAS, UNIONS, move_schemas, schema_for
 from .api.identity import Verifier, load_issuers
 from .api.errors import ApiError, RequestTimeout, problem_of, respond
 from .api.move_route import MoveRoute
@@ -153,11 +153,18 @@ def _document(api: Api) -> None:
                                          for kind, schema in SPACE_SCHEMAS.items()})
     _union(spec, "Event", "type", {kind: _component(spec, schema)
                                    for kind, schema in s.EVENT_SCHEMAS.items()})
+    for union in UNIONS.values():
+        _union(spec, union.name, union.by, {
+            tag: _component(spec, schema_for(shape)) for tag, shape in union.mapping().items()},
+            union.doc)
 
 
 def _component(spec, schema) -> str:
-    """Register ``schema`` under its class name without "Schema"; its $ref."""
-    spec.components.schema(schema.__name__.removesuffix("Schema"), schema=schema)
+    """Register ``schema`` under its class name without "Schema" (unless a schema holding it
+    has already); its $ref."""
+    name = schema.__name__.removesuffix("Schema")
+    if name not in spec.components.schemas:
+        spec.components.schema(name, schema=schema)
     return _ref(schema)
 
 
@@ -166,12 +173,13 @@ def _ref(schema) -> str:
     return f"#/components/schemas/{schema.__name__.removesuffix('Schema')}"
 
 
-def _union(spec, name: str, field: str, mapping: dict[str, str]) -> None:
+def _union(spec, name: str, field: str, mapping: dict[str, str], doc: str = "") -> None:
     """A oneOf of the components in ``mapping`` ($refs), told apart by ``field`` (its value:
     the key in ``mapping``)."""
     spec.components.schema(name, {
         "oneOf": [{"$ref": r} for r in mapping.values()],
         "discriminator": {"propertyName": field, "mapping": mapping},
+        **({"description": doc} if doc else {}),
     })
 
 

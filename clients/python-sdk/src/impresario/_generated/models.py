@@ -251,16 +251,6 @@ class Call(TypedDict):
     call: Literal["1S", "1G", "1P", "1M", "2S", "2G", "2P", "2M", "3S", "3G", "3P", "3M", "4S", "4G", "4P", "4M", "pass"]
 
 
-class Card(TypedDict):
-    id: str
-    kind: Literal["singer", "director"]
-    category: NotRequired[Literal["professional", "amateur", "alternative", "classic", "comic", "dark"]]
-    sex: NotRequired[Literal["male", "female", "undefined"]]
-    stars: NotRequired[int]
-    favourite_role: NotRequired[Literal["turandot", "calaf", "liu"] | None]
-    effect: NotRequired[str]
-
-
 class CardDiscardedEvent(TypedDict):
     seq: int
     """
@@ -1944,6 +1934,12 @@ class Singer(TypedDict):
     sex: Literal["male", "female", "undefined"]
     stars: int
     favourite_role: Literal["turandot", "calaf", "liu"] | None
+
+
+Card: TypeAlias = Singer | Director
+"""
+A singer or a director, told apart by `kind`.
+"""
 
 
 class SlotTiedEvent(TypedDict):

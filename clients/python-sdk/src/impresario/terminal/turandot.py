@@ -91,7 +91,7 @@ DIRECTORS = {"dark_over_comic": N_("Dark over comic"), "comic_over_dark": N_("Co
              "neutral": N_("Neutral")}
 
 
-def card_text(card: models.Card | models.Singer | models.Director | None) -> str:
+def card_text(card: models.Card | None) -> str:
     """A card as on the table: a singer's id, category, sex, stars and favourite role, or a
     director's id and effect."""
     if card is None:
@@ -119,7 +119,7 @@ class TurandotScreen(Screen):
 
     def __init__(self, console: Console, names: dict[int, str], me: int | None = None) -> None:
         super().__init__(console, names, me)
-        self.cards: dict[str, models.Card | models.Singer | models.Director] = {}
+        self.cards: dict[str, models.Card] = {}
 
     def learn(self, view: models.TurandotGame) -> None:
         for place in view["table"]:

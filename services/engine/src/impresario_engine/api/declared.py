@@ -17,7 +17,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from impresario_rules import RULESETS
 from impresario_rules.base import Ruleset
 from impresario_rules.declare import (ANY, ARRAY, BOOLEAN, EITHER, INTEGER, MAP, MISSING, NUMBER,
-                                      OBJECT, STRING, Field, Shape, by_type)
+                                      OBJECT, ONE_OF, STRING, Field, OneOf, Shape, by_type)
 
 from .errors import ApiError
 
@@ -41,8 +41,34 @@ class Base(Schema):
         ordered = True
 
 
+def ref(component: str, nullable: bool = False) -> dict[str, Any]:
+    """A field's metadata saying it holds the spec's ``component`` (or null). apispec keeps a
+    ``$ref`` of a field's metadata only inside ``allOf``, ``anyOf``...: the spec's last pass
+    (:mod:`.contract`) makes a one-item ``allOf`` the ``$ref`` itself."""
+    target = {"$ref": f"#/components/schemas/{component}"}
+    return {"anyOf": [target, {"type": "null"}]} if nullable else {"allOf": [target]}
+
+
+class OneOfField(fields.Field):
+    """An object of one of a :class:`OneOf`'s shapes, the one its discriminating field names
+    (loaded by that shape's schema); the spec's component of the union (:data:`UNIONS`)."""
+
+    def __init__(self, union: OneOf, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.union = union
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        shape = self.union.shape_of(value)
+        if shape is None:
+            raise ValidationError(f"Must be an object whose {self.union.by} is one of: "
+                                  + ", ".join(map(str, self.union.mapping())) + ".")
+        return schema_for(shape)().load(value)
+
+
 # ---------------------------------------------------------------------------- building
 _SCHEMAS: dict[str, tuple[Shape, type[Schema]]] = {}
+#: the unions the declared schemas hold, by name: the spec's discriminated ``oneOf`` components
+UNIONS: dict[str, OneOf] = {}
 
 
 def schema_for(shape: Shape) -> type[Schema]:
@@ -127,6 +153,14 @@ def field_for(f: Field) -> fields.Field:
         return fields.Nested(schema_for(f.shape), **kw)  # type: ignore[arg-type]
     if kind == MAP:
         return fields.Dict(keys=fields.String(), values=field_for(f.values), **kw)  # type: ignore[arg-type]
+    if kind == ONE_OF:
+        union: OneOf = f.one_of  # type: ignore[assignment]
+        if UNIONS.setdefault(union.name, union) != union:
+            raise ValueError(f"two different unions are called {union.name}")
+        for shape in union.shapes:
+            schema_for(shape)
+        kw["metadata"] = {**kw.get("metadata", {}), **ref(union.name, f.nullable)}
+        return OneOfField(union, **kw)
     if kind == EITHER:
         kw.setdefault("metadata", {})["oneOf"] = [json_schema(c) for c in f.choices]
         return fields.Raw(**kw)

@@ -29,7 +29,7 @@ from ..table.clock import PER_MOVE_SETTINGS, seconds_settings
 from ..table.events import EVENTS as TABLE_EVENTS
 from ..table.events import MOVE_TYPES
 from ..table.names import NAME_MAX
-from .declared import Base, Int, StrictBool, schema_for
+from .declared import Base, Int, StrictBool, ref, schema_for
 
 SEED_MAX = 2**63 - 1
 
@@ -341,10 +341,8 @@ class JoinSchema(Base):
 def _Ref(component: str, **kw: Any) -> fields.Raw:  # noqa: N802 - reads like a field class
     """A field holding one of the spec's components (a union: ``Move``, ``ActionSpace``)."""
     metadata = kw.pop("metadata", {})
-    ref = {"$ref": f"#/components/schemas/{component}"}
-    # (apispec keeps a $ref of a field's metadata only inside allOf, anyOf...)
-    shape = {"anyOf": [ref, {"type": "null"}]} if kw.get("allow_none") else {"allOf": [ref]}
-    return fields.Raw(metadata={**metadata, **shape}, **kw)
+    return fields.Raw(metadata={**metadata, **ref(component, kw.get("allow_none", False))},
+                      **kw)
 
 
 def GameField(**kw: Any) -> fields.Raw:  # noqa: N802 - reads like a field class
