@@ -18,7 +18,7 @@ help: ## this list
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | sort \
 		| awk 'BEGIN {FS = ":.*## "}; {printf "make %-13s %s\n", $$1, $$2}'
 
-install: $(STAMP) wordnet ## create .venv with the rules, the engine, the SDK (and its CLI and async extras) and the test tools
+install: $(STAMP) wordnet ## create .venv with the rules, the engine, the SDK (and its CLI, async, Ray and MCP extras) and the test tools
 
 $(STAMP): rules/pyproject.toml services/engine/pyproject.toml clients/python-sdk/pyproject.toml \
 		requirements/dev.txt
@@ -26,7 +26,7 @@ $(STAMP): rules/pyproject.toml services/engine/pyproject.toml clients/python-sdk
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e "rules[wordjam]" -e "services/engine[embedded]" \
-		-e "clients/python-sdk[wordjam,cli,async,ray]" \
+		-e "clients/python-sdk[wordjam,cli,async,ray,mcp]" \
 		-r requirements/dev.txt
 	@touch $(STAMP)
 

@@ -18,6 +18,7 @@ the open games or a leaderboard.
   impresario watch GAME_ID
   impresario wait GAME_ID                    ring the terminal's bell when it is your move
   impresario lobby                           the open games, as a table
+  impresario mcp                             an MCP server: an AI agent sits at a table
 
 The engine's address comes from --url (before or after the command), else the IMPRESARIO_URL
 environment variable, else http://127.0.0.1:8000. Your player's credential is kept in
@@ -50,6 +51,7 @@ from .errors import APIConnectionError, APIError, ImpresarioError, operator_sett
 from .i18n import N_, _, language, use
 from .language import DEFAULT_LANGUAGE, pick_language
 from .lobby import add_lobby_command, cmd_lobby
+from .mcp_server import add_mcp_command, cmd_mcp
 from .terminal import DEFAULT_BOTS, ENGINE_BOTS, Console, EndOfInput
 from .terminal import play as play_game_here
 from .terminal.problems import explain
@@ -417,7 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help=_("play, learn, games, player, claim, leaderboard, tournament, "
                                        "watch, lobby or wait (COMMAND --help for its "
-                                       "options)"))
+                                       "options)") + "; mcp: an MCP server for an AI agent")
 
     def bots_help(where: str, translated: bool = True) -> str:
         text = N_("a count (3: that many bots of --bot's kind) or bot names, one per seat "
@@ -525,6 +527,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "beginning)"))
     add_lobby_command(sub, common)
     add_wait_command(sub, common)
+    add_mcp_command(sub, common)
     return parser
 
 
@@ -543,7 +546,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "learn": cmd_learn,
     "play": cmd_play, "games": cmd_my_games, "player": cmd_player, "claim": cmd_claim,
     "leaderboard": cmd_leaderboard, "tournament": cmd_tournament, "watch": cmd_watch,
-    "lobby": cmd_lobby, "wait": cmd_wait}
+    "lobby": cmd_lobby, "wait": cmd_wait, "mcp": cmd_mcp}
 
 
 def early_language(argv: list[str]) -> str:

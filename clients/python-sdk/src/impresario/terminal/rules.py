@@ -16,6 +16,20 @@ from ..i18n import _
 from .console import Console
 
 
+def rules_contents(ruleset: str, lang: str) -> list[tuple[str, str]]:
+    """The sections of the rules of ``ruleset`` in ``lang``: (anchor, title), in order."""
+    return [(s.anchor, s.title) for s in sections(rules_text(ruleset, lang)) if s.anchor]
+
+
+def section_text(ruleset: str, lang: str, anchor: str) -> str | None:
+    """The section ``anchor`` (with its subsections) as a terminal shows it; None: no such
+    section."""
+    found = section(ruleset, lang, anchor)
+    if found is None:
+        return None
+    return plain(f"{'#' * max(2, found.level)} {found.title} {{#{anchor}}}\n\n{found.body}")
+
+
 class RulesHelp:
     """The rules of ``ruleset`` in ``lang`` for ``console``'s ``?``; ``at`` says what is asked."""
 
@@ -34,14 +48,13 @@ class RulesHelp:
         self.pinned = None
 
     def contents(self) -> list[tuple[str, str]]:
-        return [(s.anchor, s.title) for s in sections(rules_text(self.ruleset, self.lang))
-                if s.anchor]
+        return rules_contents(self.ruleset, self.lang)
 
     def show(self, anchor: str) -> bool:
-        found = section(self.ruleset, self.lang, anchor)
-        if found is None:
+        text = section_text(self.ruleset, self.lang, anchor)
+        if text is None:
             return False
-        self.out(plain(f"{'#' * max(2, found.level)} {found.title} {{#{anchor}}}\n\n{found.body}"))
+        self.out(text)
         return True
 
     def out(self, text: str) -> None:

@@ -1,0 +1,240 @@
+"""``impresario mcp``: an agent written as a plain script plays whole games through the MCP
+server's tools, over stdio (the MCP client library spawns ``python -m impresario.cli mcp``)
+and over Streamable HTTP (the server on a free 127.0.0.1 port), against gunicorn and its
+engine bots: one game of each ruleset, to the score. An illegal move comes back as a tool
+error naming the rules' code; no tool answer carries a token, and every answer about a
+Turandot seat is checked against the stored game (tests/service/test_secrets.py's Observer:
+no other seat's bid or hand, no deck card)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+from mcp import Client, StdioServerParameters  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+from test_secrets import Observer, _walk  # noqa: E402  (tests/service)
+
+from impresario_engine.serve import stop_process  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+PYTHONPATH = os.pathsep.join(str(REPO / p) for p in
+                             ("rules/src", "services/engine/src", "clients/python-sdk/src"))
+#: one game of each ruleset: (ruleset, players, engine bots, options, seed)
+GAMES = [
+    ("turandot", 3, ["medium", "easy"], {}, 11),
+    ("wordjam", 5, ["medium"] * 4, {"bot_seconds": 0}, 3),
+    ("muzicando", 4, ["medium", "easy", "medium"], {"mode": "team", "hands": 4}, 4),
+]
+pytestmark = pytest.mark.slow
+
+
+def server_argv(url: str, *more: str) -> list[str]:
+    return [sys.executable, "-m", "impresario.cli", "mcp", "--url", url, *more]
+
+
+def server_env() -> dict[str, str]:
+    return {"PYTHONPATH": PYTHONPATH + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+@asynccontextmanager
+async def over_stdio(url: str) -> AsyncIterator[Client]:
+    params = StdioServerParameters(command=sys.executable, args=server_argv(url)[1:],
+                                   env=server_env(), cwd=str(REPO))
+    async with Client(params, read_timeout_seconds=120) as client:
+        yield client
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@asynccontextmanager
+async def over_http(url: str) -> AsyncIterator[Client]:
+    port = _free_port()
+    proc = subprocess.Popen(server_argv(url, "--transport", "http", "--port", str(port)),
+                            env={**os.environ, **server_env()}, cwd=str(REPO),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the MCP server did not listen"
+                await anyio.sleep(0.1)
+        async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=120) as client:
+            yield client
+    finally:
+        stop_process(proc)
+
+
+class Agent:
+    """The agent: a plain script that uses the tools only, and checks each answer."""
+
+    def __init__(self, client: Client, check: Callable[[str, Any], None] | None = None) -> None:
+        self.client = client
+        self.check = check
+        self.answers = 0
+
+    async def call(self, tool: str, **arguments: Any) -> Any:
+        result = await self.client.call_tool(tool, arguments)
+        assert not result.is_error, (tool, arguments, result.content)
+        return self.seen(tool, result.structured_content)
+
+    def seen(self, tool: str, body: Any) -> Any:
+        self.answers += 1
+        tokens = [path for path, node in _walk(body) if isinstance(node, dict)
+                  and any("token" in k for k in node)]
+        assert not tokens, (tool, "a token in a tool answer", tokens)
+        if self.check is not None:
+            self.check(tool, body)
+        return body
+
+    async def refused(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        result = await self.client.call_tool(tool, arguments)
+        assert result.is_error, (tool, arguments, result.structured_content)
+        said = json.loads(result.content[0].text)  # type: ignore[union-attr]
+        assert said == result.structured_content
+        return self.seen(tool, said)
+
+    async def play(self, game: str) -> dict[str, Any]:
+        """wait_for_turn → get_actions → the default move → make_move, to the end."""
+        moves = 0
+        while True:
+            turn = await self.call("wait_for_turn", game=game, timeout=60)
+            if turn["finished"]:
+                break
+            if not turn["your_move"]:
+                continue  # timed out: wait again
+            legal = await self.call("get_actions", game=game)
+            move = legal["actions"].get("default")
+            assert move is not None, legal
+            result = await self.client.call_tool("make_move", {"game": game, "move": move,
+                                                               "version": legal["version"]})
+            if result.is_error:  # the table moved on meanwhile (a window closed): wait again
+                said = self.seen("make_move", result.structured_content)
+                assert said["status"] in (409, 412), said
+                continue
+            self.seen("make_move", result.structured_content)
+            moves += 1
+        assert moves > 0
+        return await self.call("get_score", game=game)
+
+
+def seat_checker(redis_client: Any, agent_seat: dict[str, int]) -> Callable[[str, Any], None]:
+    """Checks each answer about a game against what the agent's seat may see there: for
+    Turandot the Observer's every check, for every ruleset: a ``you`` is the agent's own seat,
+    and cards in a hand only in its ``you`` (a Muzicando ``hand`` elsewhere is the hand's
+    number)."""
+    observers: dict[str, Observer] = {}
+
+    def check(tool: str, body: Any) -> None:
+        if not isinstance(body, dict) or "game" not in body:
+            return
+        game = body["game"] if isinstance(body["game"], str) else body["game"]["id"]
+        seat = agent_seat.get(game)
+        if seat is None:
+            return
+        view = body.get("view") or (body["game"] if isinstance(body["game"], dict) else None)
+        if view is not None and view["ruleset"] == "turandot":
+            obs = observers.setdefault(game, Observer(redis_client, game, len(view["players"])))
+            obs.check(seat, body, tool)
+        for path, node in _walk(body):
+            if isinstance(node, dict) and isinstance(node.get("you"), dict):
+                assert node["you"]["seat"] == seat, (tool, path)
+            if isinstance(node, dict) and isinstance(node.get("hand"), list | dict):
+                assert "you" in path or "you" in node, (tool, path, "another seat's hand")
+
+    return check
+
+
+async def play_each_ruleset(client: Client, redis_client: Any) -> list[dict[str, Any]]:
+    seats: dict[str, int] = {}
+    agent = Agent(client, seat_checker(redis_client, seats))
+    listed = await agent.call("list_rulesets")
+    assert {r["name"] for r in listed["rulesets"]} >= {g[0] for g in GAMES}
+    scores = []
+    for ruleset, players, bots, options, seed in GAMES:
+        seated = await agent.call("create_game", ruleset=ruleset, players=players, bots=bots,
+                                  options=options, seed=seed, name="Claude")
+        seats[seated["game"]] = seated["seat"]
+        assert seated["status"] == "playing"
+        score = await agent.play(seated["game"])
+        assert score["ruleset"] == ruleset if "ruleset" in score else True
+        scores.append(score)
+    mine = await agent.call("my_seats")
+    assert [s["game"] for s in mine["seats"]] == list(seats)
+    return scores
+
+
+def test_an_agent_plays_each_ruleset_over_stdio(live_server, redis_client):
+    async def main() -> list[dict[str, Any]]:
+        async with over_stdio(live_server) as client:
+            return await play_each_ruleset(client, redis_client)
+
+    assert len(anyio.run(main)) == len(GAMES)
+
+
+def test_an_agent_plays_each_ruleset_over_http(live_server, redis_client):
+    async def main() -> list[dict[str, Any]]:
+        async with over_http(live_server) as client:
+            return await play_each_ruleset(client, redis_client)
+
+    assert len(anyio.run(main)) == len(GAMES)
+
+
+def test_a_refusal_names_the_rules_code(live_server, redis_client):
+    async def main() -> None:
+        async with over_stdio(live_server) as client:
+            seats: dict[str, int] = {}
+            agent = Agent(client, seat_checker(redis_client, seats))
+            seated = await agent.call("create_game", ruleset="turandot", players=3,
+                                      bots=["easy", "easy"], seed=5)
+            game = seated["game"]
+            seats[game] = seated["seat"]
+            turn = await agent.call("wait_for_turn", game=game, timeout=30)
+            assert turn["your_move"] and "bid" in turn["pending"], turn
+            legal = await agent.call("get_actions", game=game, rules_text=True)
+            assert legal["rules"]["anchor"] == "bids" and legal["rules"]["text"]
+            said = await agent.refused("make_move", game=game, version=legal["version"],
+                                       move={"type": "bid", "slot": 99, "money": 0,
+                                             "bluff": False})
+            assert said["code"] == "slot_out_of_range" and said["status"] == 422, said
+            assert said["detail"]
+            # a game the agent has no seat at, and rules that are not there
+            assert (await agent.refused("get_view", game="nope"))["code"] == "not_seated"
+            rules = await agent.call("read_rules", ruleset="turandot", lang="it")
+            assert "bids" in [s["anchor"] for s in rules["sections"]]
+            assert (await agent.refused("read_rules", ruleset="turandot",
+                                        section="nope"))["code"] == "section_not_found"
+
+    anyio.run(main)
+
+
+def test_the_command_says_how_to_install_the_extra(tmp_path):
+    """Without the mcp package the command says what to install (mcp hidden from it)."""
+    (tmp_path / "mcp").mkdir()
+    (tmp_path / "mcp" / "__init__.py").write_text("raise ImportError('no mcp here')\n")
+    done = subprocess.run(server_argv("http://127.0.0.1:1"), capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{PYTHONPATH}"},
+                          timeout=60)
+    assert done.returncode == 1
+    assert 'pip install "impresario[mcp]"' in done.stderr
