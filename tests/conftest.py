@@ -49,6 +49,16 @@ UNLIMITED_ENV = {"RATE_LIMIT_CREATE_PER_IP": "0", "AUTH_FAILURES_PER_IP": "0"}
 
 # ------------------------------------------------------------------------------------ redis
 @pytest.hookimpl(trylast=True)
+def in_own_thread(run: Callable[..., Any], *args: Any) -> Any:
+    """``run(*args)`` (``asyncio.run``, ``anyio.run``) on a thread of its own, its answer or its
+    exception: a test worker that has opened the browser keeps Playwright's event loop running
+    on its main thread, where ``asyncio.run`` refuses to start another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run, *args).result()
+
+
 def pytest_collection_modifyitems(config, items):
     """The files with a slow test first, each file's tests in their order. ``make test`` hands
     whole files to its two workers in this order (``--dist loadfile --no-loadscope-reorder``):

@@ -22,6 +22,8 @@ from typing import Any
 import anyio
 import pytest
 
+from conftest import in_own_thread
+
 pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
 
@@ -190,7 +192,7 @@ def test_an_agent_plays_each_ruleset_over_stdio(live_server, redis_client):
         async with over_stdio(live_server) as client:
             return await play_each_ruleset(client, redis_client)
 
-    assert len(anyio.run(main)) == len(GAMES)
+    assert len(in_own_thread(anyio.run, main)) == len(GAMES)
 
 
 def test_an_agent_plays_each_ruleset_over_http(live_server, redis_client):
@@ -198,7 +200,7 @@ def test_an_agent_plays_each_ruleset_over_http(live_server, redis_client):
         async with over_http(live_server) as client:
             return await play_each_ruleset(client, redis_client)
 
-    assert len(anyio.run(main)) == len(GAMES)
+    assert len(in_own_thread(anyio.run, main)) == len(GAMES)
 
 
 def test_a_refusal_names_the_rules_code(live_server, redis_client):
@@ -226,7 +228,7 @@ def test_a_refusal_names_the_rules_code(live_server, redis_client):
             assert (await agent.refused("read_rules", ruleset="turandot",
                                         section="nope"))["code"] == "section_not_found"
 
-    anyio.run(main)
+    in_own_thread(anyio.run, main)
 
 
 def test_the_command_says_how_to_install_the_extra(tmp_path):

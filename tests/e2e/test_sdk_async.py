@@ -10,6 +10,8 @@ import time
 import httpx
 import pytest
 
+from conftest import in_own_thread
+
 from impresario import Client, IllegalMove, NotFound, TurandotBase, make_bot, tournament
 from impresario.aio import AsyncClient, AsyncSeat, play_game, play_seat
 
@@ -36,7 +38,7 @@ def test_the_async_client_plays_a_whole_game_as_the_sync_one_does(live_server, r
             return await play_game(client, _bots(ruleset, levels, seed), seed=seed,
                                    ruleset=ruleset)
 
-    game_id, score, seats = asyncio.run(play())
+    game_id, score, seats = in_own_thread(asyncio.run, play())
     assert all(isinstance(s, AsyncSeat) for s in seats) and len(seats) == len(levels)
     with Client(live_server) as client:
         assert client.game(game_id).view()["status"] == "finished"
@@ -66,7 +68,7 @@ def test_several_tables_at_once(live_server):
                 streamed(client))
 
     started = time.monotonic()
-    first, second, finals = asyncio.run(main())
+    first, second, finals = in_own_thread(asyncio.run, main())
     elapsed = time.monotonic() - started
     assert first[0] != second[0]
     assert len(first[1]["players"]) == 3 and len(second[1]["players"]) == 2
@@ -88,7 +90,7 @@ def test_async_errors_and_models_are_the_sync_clients(live_server):
                 await pending.move({"type": "bid", "slot": 1, "money": 999})
             return missing.value, illegal.value, game, pending
 
-    missing, illegal, game, pending = asyncio.run(main())
+    missing, illegal, game, pending = in_own_thread(asyncio.run, main())
     assert missing.status == 404 and missing.code == "game_not_found"
     assert illegal.status == 422 and illegal.code and illegal.request_id
     with Client(live_server) as client:  # the sync client: the same error, the same code
@@ -110,7 +112,7 @@ def test_async_client_closes_its_own_http_client_never_the_callers(live_server):
         await mine.aclose()
         return own
 
-    assert asyncio.run(main()).is_closed
+    assert in_own_thread(asyncio.run, main()).is_closed
 
 
 
@@ -151,7 +153,7 @@ def test_the_async_loops_call_the_bots_hooks(live_server, loop):
             seats = [await game.join(f"h{i}") for i in range(2)]
             await asyncio.gather(*(play_seat(s, b) for s, b in zip(seats, bots)))
 
-    asyncio.run(main())
+    in_own_thread(asyncio.run, main())
     for bot in bots:
         kinds = [kind for kind, _ in bot.calls]
         assert kinds[0] == "start" and kinds[-1] == "end" and kinds.count("choose") > 3

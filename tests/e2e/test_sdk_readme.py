@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import in_own_thread
+
 README = (Path(__file__).resolve().parents[2] / "clients" / "python-sdk" / "README.md").read_text(
     encoding="utf-8")
 BOTS = dict(re.findall(r"<!-- bot: (\w+) -->\n```python\n(.*?)```", README, re.S))
@@ -74,15 +76,19 @@ def test_the_readme_examples_run_in_order(live_server, capsys):
 
     session: dict[str, object] = {"__name__": "readme"}
     ran = []
-    for line, code in examples():
-        code = code.replace("http://127.0.0.1:8000", live_server)
-        if code.lstrip().startswith("{"):  # the sample answer of GET /actions
-            assert as_actions(eval(code))["default"] is not None
-            continue
-        if "seat.move(move" in code:
-            session["move"] = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
-        exec(compile(code, f"README.md:{line}", "exec"), session)
-        ran.append(line)
+
+    def read_on() -> None:  # on a thread of its own: the Async example runs its own loop
+        for line, code in examples():
+            code = code.replace("http://127.0.0.1:8000", live_server)
+            if code.lstrip().startswith("{"):  # the sample answer of GET /actions
+                assert as_actions(eval(code))["default"] is not None
+                continue
+            if "seat.move(move" in code:
+                session["move"] = {"type": "bid", "slot": 1, "money": 0, "bluff": False}
+            exec(compile(code, f"README.md:{line}", "exec"), session)
+            ran.append(line)
+
+    in_own_thread(read_on)
     assert len(ran) >= 7, ran
     out = capsys.readouterr().out
     assert "defaulter" in out and "medium" in out  # the tournament's rows

@@ -13,6 +13,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+
+from conftest import in_own_thread
 import requests
 
 from impresario import (APIConnectionError, Client, Conflict, IllegalMove, NotFound,
@@ -356,7 +358,7 @@ def test_the_async_client_retries_a_429_as_the_sync_one_does(scripted, caplog):
                 await client.request("POST", "/v1/games", json={})
             return created, err.value, client.throttled
 
-    created, err, throttled = asyncio.run(main())
+    created, err, throttled = in_own_thread(asyncio.run, main())
     assert created["game"]["id"] == "g1"
     assert 0.15 <= server.requests[1]["at"] - server.requests[0]["at"] < 1.0
     assert len({r["headers"]["Idempotency-Key"] for r in server.requests[:2]}) == 1
@@ -379,7 +381,7 @@ def test_the_async_client_raises_the_sync_clients_errors(scripted, status, code,
             await client.seat("g", 0, "t").move({"type": "bid", "slot": 1, "money": 0})
 
     with pytest.raises(cls) as err:
-        asyncio.run(main())
+        in_own_thread(asyncio.run, main())
     assert (err.value.status, err.value.code, err.value.request_id) == (status, code, "rid-1")
 
 
@@ -396,7 +398,7 @@ def test_the_async_event_stream_reconnects_with_last_event_id_until_the_game_end
         async with AsyncClient(server.url) as client:
             return [(e.seq, e.type) async for e in client.seat("g", 0, "t").stream()]
 
-    assert asyncio.run(main()) == [(1, "round_started"), (2, "bid_committed"),
+    assert in_own_thread(asyncio.run, main()) == [(1, "round_started"), (2, "bid_committed"),
                                    (3, "bids_revealed"), (4, "game_finished")]
     assert [r["headers"]["Last-Event-ID"] for r in server.requests] == ["0", "2", "2"]
     assert server.requests[2]["headers"]["Authorization"] == "Bearer t"

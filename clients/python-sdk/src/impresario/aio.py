@@ -184,10 +184,10 @@ class AsyncSeat(SeatHandle[AsyncClient]):
     async def move(self, move: models.Move | JSONObject, if_match: int | None = None,
                    view: models.Game | None = None) -> models.MoveResult:
         """Send ``move``; ``if_match``: the game's version it was chosen from; a Turandot bid
-        without its ``round`` gets ``view``'s (else the last view read), as
+        without its ``round`` gets that of ``view``, the view it was chosen from, as
         :meth:`impresario.Seat.move` stamps it."""
         result = await aops.make_move(self.client, self.game_id,
-                                      with_round(move, view or self.last_view),
+                                      with_round(move, view),
                                       if_match=etag(if_match), token=self.token)
         self.last_view = result["game"]
         return result
@@ -196,7 +196,7 @@ class AsyncSeat(SeatHandle[AsyncClient]):
                   round: int | None = None) -> models.MoveResult:
         """A sealed bid naming the round of the last view read (or ``round``), as
         :meth:`impresario.Seat.bid`."""
-        return await self.move(bid_body(slot, money, bluff, round))
+        return await self.move(bid_body(slot, money, bluff, round), view=self.last_view)
 
     async def leave(self) -> models.Left:
         """Give the seat back (:meth:`impresario.Seat.leave`)."""

@@ -453,13 +453,14 @@ class Seat(SeatHandle["Client"]):
         """Send ``move`` (a :data:`~impresario._generated.models.Move`, or the same as a plain
         dict: the service checks it); ``if_match``: the game's version it was chosen from.
 
-        What the engine needs to place the move is filled from ``view``, the view it was
-        chosen from (else the last view this seat read): a Turandot bid without its ``round``
-        gets the view's (:func:`with_round`), so a late retry is refused (409
-        ``stale_round``) instead of landing in the next round. The other rulesets' moves
-        need nothing more."""
+        ``view``: the view the move was chosen from; what the engine needs to place the move
+        is filled from it: a Turandot bid without its ``round`` gets the view's
+        (:func:`with_round`), so a late retry is refused (409 ``stale_round``) instead of
+        landing in the next round (:meth:`bid` names the round of the last view this seat
+        read). The other rulesets' moves need nothing more. Without ``view`` the move is sent
+        as it is: the seat's last view may be older than what the move was chosen from."""
         result = ops.make_move(self.client, self.game_id,
-                               with_round(move, view or self.last_view),
+                               with_round(move, view),
                                if_match=etag(if_match),
                                token=self.token)
         self.last_view = result["game"]
@@ -472,7 +473,7 @@ class Seat(SeatHandle["Client"]):
         The bid names the round of the last view this seat read (or ``round``), so a retry that
         arrives after the round is over is refused (409 ``stale_round``) instead of becoming a
         bid for the next round."""
-        return self.move(bid_body(slot, money, bluff, round))
+        return self.move(bid_body(slot, money, bluff, round), view=self.last_view)
 
     def assign_office(self, assignments: dict[int, int]) -> models.MoveResult:
         """As maestro: ``{seat: slot}`` for every seat waiting for an office hire."""
