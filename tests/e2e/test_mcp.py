@@ -221,6 +221,8 @@ def test_a_refusal_names_the_rules_code(live_server, redis_client):
                                              "bluff": False})
             assert said["code"] == "slot_out_of_range" and said["status"] == 422, said
             assert said["detail"]
+            after = await agent.call("get_view", game=game)  # the refusal changed nothing
+            assert after["view"]["version"] == legal["version"] and after["your_move"]
             # a game the agent has no seat at, and rules that are not there
             assert (await agent.refused("get_view", game="nope"))["code"] == "not_seated"
             rules = await agent.call("read_rules", ruleset="turandot", lang="it")
