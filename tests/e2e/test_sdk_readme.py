@@ -37,7 +37,7 @@ def test_each_readme_bot_plays_a_whole_game(ruleset, live_server, tmp_path):
     assert "winners:" in done.stdout
 
 
-def test_the_readme_bots_pass_mypy_strict(tmp_path):
+def test_the_readme_bots_pass_mypy_strict(tmp_path, mypy_strict):
     """One mypy run: the three bots pass; a wrong call beside them is caught, so the SDK's
     types really reach the checker (without py.typed they would not: the import is refused)."""
     for ruleset, code in BOTS.items():
@@ -46,9 +46,7 @@ def test_the_readme_bots_pass_mypy_strict(tmp_path):
         "from impresario import GreedyBot, Client\n"
         "GreedyBot(1)\n"
         "Client('http://127.0.0.1:8000').create_game(players='four')\n")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-                           *sorted(str(p.name) for p in tmp_path.glob("*.py"))],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = mypy_strict(*sorted(str(p.name) for p in tmp_path.glob("*.py")), cwd=tmp_path)
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert errors and all(line.startswith("wrong.py:") for line in errors), done.stdout
     assert any("Too many positional arguments" in line for line in errors)

@@ -6,8 +6,6 @@ a Turandot card not narrowed to a singer."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 README = (Path(__file__).resolve().parents[2] / "clients" / "python-sdk" / "README.md").read_text(
@@ -42,14 +40,12 @@ def stars_if_singer(card: models.Card) -> int:
 '''
 
 
-def test_views_and_spaces_narrow_on_their_tag(tmp_path):
+def test_views_and_spaces_narrow_on_their_tag(tmp_path, mypy_strict):
     types = README[README.index("## Types"):]
     (tmp_path / "example.py").write_text(
         re.search(r"```python\n(.*?)```", types, re.S).group(1), encoding="utf-8")
     (tmp_path / "wrong.py").write_text(WRONG, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-                           "example.py", "wrong.py"],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = mypy_strict("example.py", "wrong.py", cwd=tmp_path)
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert {int(line.split(":")[1]) for line in errors} == {6, 14, 22}, done.stdout
     assert all(line.startswith("wrong.py:") for line in errors), done.stdout
