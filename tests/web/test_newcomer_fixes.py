@@ -133,6 +133,9 @@ def test_turandot_finished_table_ranks_every_player_and_leads_to_the_tie_break(o
         "ruleset": "turandot", "places": expected}
     page = open_page("desktop", locale="it-IT").page
     sit_at(page, gid, token)
+    # the places come with their own request, after the table is drawn
+    page.wait_for_function("n => document.querySelectorAll('[data-testid=places] td').length >= n",
+                           arg=len(expected))
     shown = page.locator("[data-testid=places] td").all_inner_texts()
     assert shown[:len(expected)] == [f"{n}°" for n in expected], shown
     page.click("[data-testid=tie-break-rules]")
