@@ -1,7 +1,8 @@
 """``impresario mcp``: an agent written as a plain script plays whole games through the MCP
 server's tools, over stdio (the MCP client library spawns ``python -m impresario.cli mcp``)
 and over Streamable HTTP (the server on a free 127.0.0.1 port), against gunicorn and its
-engine bots: one game of each ruleset, to the score. An illegal move comes back as a tool
+engine bots: one game of each ruleset, to the score; and two agents, each its own server,
+meet at a table one of them made and the other found. An illegal move comes back as a tool
 error naming the rules' code; no tool answer carries a token, and every answer about a game
 is checked against the stored game as it was when the answer was made
 (tests/service/test_secrets.py's AnswerChecker: the seat's own view of it, no other seat's
@@ -211,6 +212,43 @@ def test_an_agent_plays_each_ruleset_over_http(live_server, redis_client):
             return await play_each_ruleset(client, redis_client)
 
     assert len(in_own_thread(anyio.run, main)) == len(GAMES)
+
+
+def test_two_agents_meet_at_a_table(live_server, redis_client):
+    """Agent A creates a Muzicando table for two and takes a seat; agent B, its own server,
+    finds the open seat with find_games and takes it with join_game; both play the game out
+    at once. Every answer each agent receives is checked for its own seat (AnswerChecker):
+    neither sees a card of the other's hand or of the pile."""
+    async def main() -> None:
+        async with over_stdio(live_server) as a_client, over_stdio(live_server) as b_client:
+            a = Agent(a_client, a_checks := SeatChecks(redis_client))
+            b = Agent(b_client, b_checks := SeatChecks(redis_client))
+            made = await a.call("create_game", ruleset="muzicando", players=2, seed=7,
+                                name="A")
+            game = made["game"]
+            assert made["status"] == "open" and made["view"]["seats_taken"] == 1, made
+            found = await b.call("find_games", ruleset="muzicando")
+            listed = [g for g in found["games"] if g["id"] == game]
+            assert listed and listed[0]["seats_taken"] == 1 and listed[0]["seats_total"] == 2
+            joined = await b.call("join_game", game=game, name="B")
+            assert (joined["seat"], joined["status"], joined["ruleset"]) == (
+                1, "playing", "muzicando"), joined
+            assert joined["view"]["you"]["seat"] == 1
+            scores: list[dict[str, Any]] = []
+
+            async def play(agent: Agent) -> None:
+                scores.append(await agent.play(game))
+
+            async with anyio.create_task_group() as both:
+                both.start_soon(play, a)
+                both.start_soon(play, b)
+        assert len(scores) == 2 and scores[0] == scores[1]
+        for checks, seat in ((a_checks, 0), (b_checks, 1)):
+            assert checks.seats == {game: seat}
+            checked = checks.checkers[game]
+            assert checked.views > 10 and checked.events > 10, (checked.views, checked.events)
+
+    in_own_thread(anyio.run, main)
 
 
 def test_a_refusal_names_the_rules_code(live_server, redis_client):
