@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import impresario_engine
 from impresario_rules import RULESETS
 from impresario_rules.base import Refusal
+from impresario_rules.muzicando.cards import DECK
 from impresario_rules.wordjam import lexicon
 from impresario_rules.wordjam import rules as WJ_RULES
 from impresario_rules.wordjam import words as W
@@ -41,7 +42,9 @@ class Table:
         return [s for s, t in enumerate(self.tokens) if t is not None]
 
     def secrets(self) -> list[str]:
-        return [self.host_token, *[t for t in self.tokens if t]]
+        """The tokens known (a table whose tokens are kept elsewhere, as by an MCP server, has
+        none here)."""
+        return [t for t in (self.host_token, *self.tokens) if t]
 
 
 def setup_table(client, ruleset: str, kinds: list[str | None], seed: int,
@@ -91,6 +94,13 @@ def walk(obj: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 
 def keys_in(obj: Any) -> set[str]:
     return {p.rsplit(".", 1)[-1] for p, _ in walk(obj) if "." in p}
+
+
+def secret_fields(obj: Any, names: set[str]) -> set[str]:
+    """The keys among ``names`` a JSON document has, but a flag named like one (a listed
+    seat's ``held``: whether it is kept for someone)."""
+    return {p.rsplit(".", 1)[-1] for p, v in walk(obj)
+            if "." in p and p.rsplit(".", 1)[-1] in names and not isinstance(v, bool)}
 
 
 def strings_in(obj: Any) -> set[str]:
@@ -275,19 +285,32 @@ def _assert_no_secret_words(shown: tuple[set[str], set[str], set[str]], where: s
             assert w not in keys, f"{where} shows seat {seat}'s secret word {w!r} as a key"
 
 
+def check_wordjam_answer(table: Table, obj: Any, viewer: int | None, state: dict[str, Any],
+                         secret_words: dict[int, set[str]], where: str) -> None:
+    """Any answer ``viewer`` (a seat, None: a spectator) receives (a view, its legal moves, a
+    score...) spells out none of the secrets of the stored ``state``: no token, no secret
+    field, no Style card still in the deck, no other seat's secret word (``secret_words``:
+    :func:`wordjam_secret_words`; the viewer's own, and the word it holds now, are its own)."""
+    assert_no_tokens(table, json.dumps(obj, ensure_ascii=False), where)
+    shown = _shown(obj)
+    _, others, keys = shown
+    fields = secret_fields(obj, {"rng", "styles", "_private", "words", "queue", "token", "held"})
+    assert not fields, (where, fields)
+    # the deck orders: no Style card still in the deck is named
+    for sid in state["styles"]:  # outside the word fields: "animals" is a Style id and a word
+        assert sid not in others and sid not in keys, f"{where} names the undealt Style card {sid}"
+    # the thieves' words not yet declared (and never, if never declared)
+    own = secret_words.get(viewer, set()) if viewer is not None else set()
+    own_now = {state["words"][viewer]} if viewer is not None and state["words"][viewer] else set()
+    _assert_no_secret_words(shown, where, secret_words, viewer, own | own_now)
+
+
 def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
                        state: dict[str, Any], secret_words: dict[int, set[str]]) -> None:
     """``view`` (seat ``viewer``'s, None: the spectator's) shows none of the secrets of the
     stored ``state``."""
-    text = json.dumps(view, ensure_ascii=False)
     where = f"the view of {viewer}"
-    assert_no_tokens(table, text, where)
-    shown = _shown(view)
-    _, others, keys = shown
-    assert not keys & {"rng", "styles", "_private", "words", "queue", "token", "held"}, keys
-    # the deck orders: no Style card still in the deck is named
-    for sid in state["styles"]:  # outside the word fields: "animals" is a Style id and a word
-        assert sid not in others and sid not in keys, f"{where} names the undealt Style card {sid}"
+    check_wordjam_answer(table, view, viewer, state, secret_words, where)
     # sealed bets and turn 8's sides before their reveal
     if not state["bets_revealed"]:
         assert view["bets"] is None, where
@@ -313,10 +336,6 @@ def check_wordjam_view(table: Table, view: dict[str, Any], viewer: int | None,
     # the open vote: only how many were cast
     if view["challenge"] is not None:
         assert "votes" not in view["challenge"]
-    # the thieves' words not yet declared (and never, if never declared)
-    own = secret_words.get(viewer, set()) if viewer is not None else set()
-    own_now = {state["words"][viewer]} if viewer is not None and state["words"][viewer] else set()
-    _assert_no_secret_words(shown, where, secret_words, viewer, own | own_now)
 
 
 def check_wordjam_feed(table: Table, events: list[dict[str, Any]], viewer: int | None,
@@ -345,6 +364,64 @@ def random_legal_move(ruleset: str, actions: dict[str, Any], view: dict[str, Any
 
 
 # ------------------------------------------------------------------------------------ Muzicando
+MUZICANDO_CARDS = frozenset(DECK)
+
+
+def muzicando_cards(obj: Any) -> set[str]:
+    """The Muzicando cards a JSON document names anywhere."""
+    text = json.dumps(obj)
+    return {c for c in MUZICANDO_CARDS if json.dumps(c) in text}
+
+
+def muzicando_hidden(state: dict[str, Any], viewer: int | None) -> set[str]:
+    """The cards ``viewer`` (a seat, None: a spectator) may not see in ``state``: the draw
+    pile's and every other seat's hand's."""
+    return set(state["pile"]).union(*[set(h) for s, h in enumerate(state["held"])
+                                      if s != viewer])
+
+
+def check_muzicando_answer(table: Table, obj: Any, viewer: int | None, state: dict[str, Any],
+                           where: str) -> None:
+    """Any answer ``viewer`` receives (a view, its legal moves, a score...) names no card of
+    another hand or of the pile in the stored ``state``, no secret field and no token."""
+    assert_no_tokens(table, json.dumps(obj), where)
+    fields = secret_fields(obj, {"held", "pile", "rng", "deck", "_private"})
+    assert not fields, (where, fields)
+    shown = muzicando_cards(obj) & muzicando_hidden(state, viewer)
+    assert not shown, f"{where} shows hidden cards {sorted(shown)}"
+
+
+def check_muzicando_view(table: Table, view: dict[str, Any], viewer: int | None,
+                         state: dict[str, Any]) -> None:
+    """``view`` (seat ``viewer``'s, None: the spectator's) shows only the viewer's own hand,
+    the other hands' sizes and the draw pile's size of the stored ``state``: no card of
+    another hand or of the pile appears anywhere (past hands' results hold no cards, only
+    counts)."""
+    where = f"the view of {viewer}"
+    check_muzicando_answer(table, view, viewer, state, where)
+    assert view["pile_size"] == len(state["pile"])
+    assert [p["hand_size"] for p in view["players"]] == [len(h) for h in state["held"]]
+    you = view.get("you")
+    if viewer is None:
+        assert you is None
+    else:
+        assert you == {"seat": viewer, "hand": state["held"][viewer]}
+
+
+def check_muzicando_feed(table: Table, events: list[dict[str, Any]], viewer: int | None
+                         ) -> None:
+    """The dealt cards reach their owner only, and so does a drawn card."""
+    assert_no_tokens(table, json.dumps(events), f"the feed of {viewer}")
+    for e in events:
+        assert "_private" not in e and "private" not in e, e
+        if e["type"] == "hand_dealt":
+            assert ("cards" in e) == (viewer is not None), e
+            if viewer is not None:
+                assert len(e["cards"]) == e["hand_sizes"][viewer]
+        if e["type"] == "passed":
+            assert ("card" in e) == (e["drew"] and e["seat"] == viewer), e
+
+
 def muzicando_move(actions: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A random legal Muzicando move from ``GET /actions``: the action space lists the contracts,
     the layouts, and for each card in hand its legal cells."""

@@ -13,19 +13,17 @@ replay.
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from impresario_rules.muzicando.bots import uniform
 from impresario_rules.muzicando import MUZICANDO
-from impresario_rules.muzicando.cards import DECK
 from impresario_rules.muzicando.state import legal_map
 from service_helpers import assert_problem, auth, keys_written
 
-from .games_helpers import (assert_no_tokens, core_refusal, get_json, illegal_placement,
-                            keys_in, muzicando_move, replay_core, setup_table, truth)
+from .games_helpers import (check_muzicando_feed, check_muzicando_view, core_refusal, get_json,
+                            illegal_placement, muzicando_move, replay_core, setup_table, truth)
 
 LAYOUT_CODES = {
     "not_an_opening_card", "wrong_opening_cell", "cell_occupied", "not_adjacent", "not_a_step",
@@ -33,45 +31,6 @@ LAYOUT_CODES = {
     "not_above_or_below", "wrong_cell", "no_neighbour_note", "pile_not_open", "not_next_note",
     "anchor_not_down", "nothing_to_cover", "sign_wrong_colour", "not_surrounded",
 }
-CARDS = set(DECK)
-
-
-def _card_strings(obj) -> set[str]:
-    text = json.dumps(obj)
-    return {c for c in CARDS if json.dumps(c) in text}
-
-
-def _check_view(table, view, viewer, state):
-    where = f"the view of {viewer}"
-    assert_no_tokens(table, json.dumps(view), where)
-    assert not keys_in(view) & {"held", "pile", "rng", "deck", "_private"}, where
-    assert view["pile_size"] == len(state["pile"])
-    assert [p["hand_size"] for p in view["players"]] == [len(h) for h in state["held"]]
-    you = view.get("you")
-    if viewer is None:
-        assert you is None
-    else:
-        assert you == {"seat": viewer, "hand": state["held"][viewer]}
-    # no card of another hand or of the pile appears anywhere but in the viewer's own hand
-    # (past hands' results hold no cards, only counts)
-    public = {k: v for k, v in view.items() if k != "you"}
-    hidden = set(state["pile"]).union(*[set(h) for s, h in enumerate(state["held"])
-                                        if s != viewer])
-    shown = _card_strings(public) & hidden
-    assert not shown, f"{where} shows hidden cards {sorted(shown)}"
-
-
-def _check_feed(table, events, viewer):
-    """The dealt cards reach their owner only, and so does a drawn card."""
-    assert_no_tokens(table, json.dumps(events), f"the feed of {viewer}")
-    for e in events:
-        assert "_private" not in e and "private" not in e, e
-        if e["type"] == "hand_dealt":
-            assert ("cards" in e) == (viewer is not None), e
-            if viewer is not None:
-                assert len(e["cards"]) == e["hand_sizes"][viewer]
-        if e["type"] == "passed":
-            assert ("card" in e) == (e["drew"] and e["seat"] == viewer), e
 
 
 def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000,
@@ -92,10 +51,10 @@ def _play(client, redis_client, table, rng, illegal_rate=0.08, max_steps=3000,
             token = None if v is None else table.tokens[v]
             view = get_json(client, table.url, token)
             assert view["version"] == version
-            _check_view(table, view, v, state)
+            check_muzicando_view(table, view, v, state)
             views[v] = view
             feed = get_json(client, f"{table.url}/events?after={after[v]}", token)
-            _check_feed(table, feed["events"], v)
+            check_muzicando_feed(table, feed["events"], v)
             after[v] = feed["last_seq"]
         view = views[None]
         if view["status"] == "finished":

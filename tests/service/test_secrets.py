@@ -8,6 +8,9 @@ actions, move responses, event feeds) is checked against the stored truth in Red
   document) appears in any response before its round's table is laid, and neither the deck nor
   the random generator's state does;
 - while bidding, every seat's ``face_down`` count (and whether it has bid) is shown to everyone.
+
+``AnswerChecker`` checks the answers of every ruleset so (Word Jam's and Muzicando's with the
+checks of tests/games/games_helpers.py), each against the state the game had when it was made.
 """
 
 from __future__ import annotations
@@ -18,6 +21,12 @@ from typing import Any
 import orjson
 import pytest
 
+from games.games_helpers import (Table, check_muzicando_answer, check_muzicando_feed,
+                                 check_muzicando_view, check_wordjam_answer, check_wordjam_feed,
+                                 check_wordjam_view, wordjam_secret_words)
+from impresario_engine.store import GameStore
+from impresario_rules import RULESETS
+from impresario_rules.base import redact_event
 from impresario_rules.turandot.rules import face_down
 from service_helpers import auth, random_move, stored
 
@@ -107,6 +116,174 @@ class Observer:
                     assert p["face_down"] == face_down(bid), (what, viewer, p, bid)
                     assert p["has_bid"] == (bid is not None)
                     self.face_down_seen += p["face_down"] > 0
+
+
+#: what a game view has beside the rules' view of its state (the table's own fields,
+#: table/views.py), and what a player's and a pending seat's entries have beside theirs
+TABLE_FIELDS = {"id", "ruleset", "version", "status", "seats_taken", "seats_total", "last_seq",
+                "private", "move_seconds", "bot_seconds", "seeded", "rematch", "pace", "guided",
+                "bank_seconds", "bank_refill_seconds", "banks"}
+PLAYER_FIELDS = {"name", "bot"}
+PENDING_FIELDS = {"deadline"}
+VIEW_KEYS = {"id", "ruleset", "version", "status", "players"}
+
+
+def _json(node: Any) -> Any:
+    return orjson.loads(orjson.dumps(node))
+
+
+def _off_view(view: dict[str, Any], state: dict[str, Any], viewer: int | None) -> str | None:
+    """How ``view`` differs from the game view of ``state`` for ``viewer`` (None: it is that
+    view): the rules' view of it (``Ruleset.view``), with nothing beside it but the table's
+    own fields."""
+    rules = _json(RULESETS[view["ruleset"]].view(state, viewer))
+    extra = set(view) - set(rules) - TABLE_FIELDS
+    if extra:
+        return f"fields the rules' view has not: {sorted(extra)}"
+    for key, want in rules.items():
+        got = view.get(key)
+        if key == "players" and isinstance(got, list):
+            got = [{k: v for k, v in p.items() if k not in PLAYER_FIELDS} for p in got]
+        elif key == "pending" and isinstance(got, list):
+            got = [{k: v for k, v in p.items() if k not in PENDING_FIELDS} for p in got]
+            if view["status"] == "open":
+                want = []  # nobody acts before the start
+        if got != want:
+            return f"{key}: {got!r} is not {want!r}"
+    return None
+
+
+def _in_one_of(states: list[dict[str, Any]], check: Any) -> None:
+    """``check(state)`` passes for one of ``states`` at least (the first one's failure)."""
+    failures = []
+    for state in states:
+        try:
+            check(state)
+            return
+        except AssertionError as failure:
+            failures.append(failure)
+    raise failures[0]
+
+
+def _split(node: Any, path: tuple = ()) -> tuple[list, list, Any]:
+    """A body's game views and event lists (with their paths), and the rest of it."""
+    if isinstance(node, dict) and VIEW_KEYS <= set(node):
+        return [(path, node)], [], None
+    if isinstance(node, list) and path and path[-1] == "events" and all(
+            isinstance(e, dict) and "seq" in e and "type" in e for e in node):
+        return [], [(path, node)], None
+    views: list = []
+    feeds: list = []
+    if isinstance(node, dict):
+        rest: Any = {}
+        for k, v in node.items():
+            more_views, more_feeds, rest[k] = _split(v, path + (k,))
+            views += more_views
+            feeds += more_feeds
+        return views, feeds, rest
+    if isinstance(node, list):
+        rest = []
+        for i, v in enumerate(node):
+            more_views, more_feeds, part = _split(v, path + (i,))
+            views += more_views
+            feeds += more_feeds
+            rest.append(part)
+        return views, feeds, rest
+    return [], [], node
+
+
+class AnswerChecker:
+    """Checks every answer a viewer (a seat, or None: a spectator) receives about one game, of
+    any ruleset, against the stored game, at the moment the answer was made. The stored moves
+    are replayed from the seed (the states the game went through, kept as it goes on); one
+    viewer's answers come in order, so each is of a state between its previous answer's and
+    the stored one:
+
+    - a game view is the rules' view of one of those states for the viewer (nothing but the
+      table's own fields beside it), and passes the ruleset's checks of a view against it (Word
+      Jam: no other seat's bet, side, word or vote before its reveal, no Style card of the deck;
+      Muzicando: no card of another hand or of the pile, the viewer's own hand);
+    - an event is the stored event as the viewer may see it (``redact_event``), and the lists
+      of them pass the ruleset's checks of a feed;
+    - the rest (legal moves, a score, a refusal, a listing) passes the ruleset's checks of any
+      answer against one of those states: none of their secrets is spelt out in it;
+    - and every answer passes the generic checks (no secret field, a ``you`` only the viewer's
+      own), a Turandot one the :class:`Observer`'s."""
+
+    def __init__(self, redis_client, game_id: str) -> None:
+        self.redis = redis_client
+        self.game_id = game_id
+        #: the state while the seats were taken, dealt, then after each stored move
+        self.states: list[dict[str, Any]] = []
+        #: viewer -> the index in ``states`` of the earliest state its last answer can be of
+        self.since: dict[int | None, int] = {}
+        self.observer: Observer | None = None
+        self.checked = 0
+        self.views = 0
+        self.events = 0
+
+    def _replay(self, doc: dict[str, Any]) -> None:
+        ruleset = RULESETS[doc["ruleset"]]
+        if not self.states:
+            setup, _ = ruleset.setup(doc["players"], dict(doc["options"]), doc["seed"])
+            self.states = [setup, ruleset.deal(setup)[0]]
+        for seat, move, *_by in doc["moves"][len(self.states) - 2:]:
+            self.states.append(ruleset.apply(self.states[-1], seat, move)[0])
+        now = self.states[0] if doc["status"] == "open" else self.states[-1]
+        assert _json(now) == doc["state"], "the replay is not the stored game"
+
+    def check(self, viewer: int | None, body: Any, what: str) -> None:
+        _, doc = stored(self.redis, self.game_id)
+        ruleset = doc["ruleset"]
+        self._replay(doc)
+        if doc["status"] == "open":
+            window = [0]
+        else:  # newest first
+            window = list(range(len(self.states) - 1, self.since.get(viewer, 0) - 1, -1))
+        states = [self.states[i] for i in window]
+        table = Table(self.game_id, ruleset, "", doc["players"], doc["seed"], doc["options"])
+        raw = GameStore(self.redis).events(self.game_id)
+        words = wordjam_secret_words(raw) if ruleset == "wordjam" else {}
+        for path, node in _walk(body):
+            if isinstance(node, dict):
+                leaked = {k for k in FORBIDDEN_KEYS & set(node)
+                          if not (k in ("private", "host") and isinstance(node[k], bool))}
+                assert not leaked, (what, viewer, path, leaked)
+                if isinstance(node.get("you"), dict):
+                    assert node["you"]["seat"] == viewer, (what, viewer, path, node["you"])
+        views, feeds, rest = _split(body)
+        for path, view in views:
+            assert view["id"] == self.game_id, (what, path, "a view of another game")
+            had = [i for i in window if _off_view(view, self.states[i], viewer) is None]
+            assert had, (what, viewer, path, "no view the viewer had since its last answer",
+                         _off_view(view, states[0], viewer))
+            self.since[viewer] = min(had)
+            seen = [self.states[i] for i in had]
+            if ruleset == "wordjam":
+                _in_one_of(seen, lambda s: check_wordjam_view(table, view, viewer, s, words))
+            elif ruleset == "muzicando":
+                _in_one_of(seen, lambda s: check_muzicando_view(table, view, viewer, s))
+            self.views += 1
+        stream = dict(raw)
+        for path, events in feeds:
+            for e in events:
+                assert e == {"seq": e["seq"], **redact_event(stream[e["seq"]], viewer)}, \
+                    (what, viewer, path, e, "not the stored event as the viewer may see it")
+            if ruleset == "wordjam":
+                check_wordjam_feed(table, events, viewer, words)
+            elif ruleset == "muzicando":
+                check_muzicando_feed(table, events, viewer)
+            self.events += len(events)
+        where = f"{what} of {viewer}"
+        if ruleset == "wordjam":
+            _in_one_of(states, lambda s: check_wordjam_answer(table, rest, viewer, s, words,
+                                                              where))
+        elif ruleset == "muzicando":
+            _in_one_of(states, lambda s: check_muzicando_answer(table, rest, viewer, s, where))
+        elif ruleset == "turandot":
+            self.observer = self.observer or Observer(self.redis, self.game_id, doc["players"])
+            self.observer.check(viewer, body, what)
+        self.checked += 1
 
 
 def _observe_all(client, game, tokens, obs: Observer, seen: dict | None = None) -> None:
