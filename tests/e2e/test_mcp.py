@@ -188,7 +188,8 @@ async def play_each_ruleset(client: Client, redis_client: Any) -> list[dict[str,
         games.append(seated["game"])
         assert seated["status"] == "playing"
         score = await agent.play(seated["game"])
-        assert score["ruleset"] == ruleset if "ruleset" in score else True
+        # an answer that is not an object comes as {"result": ...} (docs/agents.md)
+        assert score["result"]["ruleset"] == ruleset and score["result"]["winners"], score
         scores.append(score)
         checked = checks.checkers[seated["game"]]  # each view and event of it, at least
         assert checked.views > 10 and checked.events > 10, (ruleset, checked.views,
@@ -243,6 +244,7 @@ def test_two_agents_meet_at_a_table(live_server, redis_client):
                 both.start_soon(play, a)
                 both.start_soon(play, b)
         assert len(scores) == 2 and scores[0] == scores[1]
+        assert scores[0]["result"]["ruleset"] == "muzicando", scores[0]
         for checks, seat in ((a_checks, 0), (b_checks, 1)):
             assert checks.seats == {game: seat}
             checked = checks.checkers[game]
