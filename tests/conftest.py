@@ -25,7 +25,6 @@ Everything service-specific lives under ``tests/service``.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import logging
 import os
 import subprocess
@@ -35,30 +34,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import pytest
+from suite_helpers import UNLIMITED, UNLIMITED_ENV, free_port, healthy
 
 from impresario_engine.serve import stop_process
 
 LIVE_WORKERS = 4
 LIVE_THREADS = 8
-#: the limits that are on by default (games created, failed authentications per address) are
-#: off in the fixtures: the suite creates games and tries bad tokens far faster than a person
-#: from one address. The tests of those limits turn them on.
-UNLIMITED = {"rate_limit_create_per_ip": 0, "auth_failures_per_ip": 0}
-UNLIMITED_ENV = {"RATE_LIMIT_CREATE_PER_IP": "0", "AUTH_FAILURES_PER_IP": "0"}
 
 
 # ------------------------------------------------------------------------------------ redis
 @pytest.hookimpl(trylast=True)
-def in_own_thread(run: Callable[..., Any], *args: Any) -> Any:
-    """``run(*args)`` (``asyncio.run``, ``anyio.run``) on a thread of its own, its answer or its
-    exception: a test worker that has opened the browser keeps Playwright's event loop running
-    on its main thread, where ``asyncio.run`` refuses to start another."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run, *args).result()
-
-
 def pytest_collection_modifyitems(config, items):
     """The files with a slow test first, each file's tests in their order. ``make test`` hands
     whole files to its two workers in this order (``--dist loadfile --no-loadscope-reorder``):
@@ -387,25 +372,6 @@ def make_game(client) -> Callable[..., SeatedGame]:
 
 
 # ------------------------------------------------------------------------------------ gunicorn
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(port: int) -> bool:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-        conn.request("GET", "/healthz")
-        ok = conn.getresponse().status == 200
-        conn.close()
-        return ok
-    except OSError:
-        return False
-
-
 #: how often the reaper beside each test server passes at least: as ``make run`` runs it
 REAP_EVERY = 1.0
 #: each running test server's reaper's log (its base URL -> the file), for the tests that
@@ -423,7 +389,7 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
     and stops both at the end. ``env_extra`` sets further settings, the reaper's too."""
     from impresario_engine.table.sealing import new_key_line
 
-    port = _free_port()
+    port = free_port()
     log_path = folder / "gunicorn.log"
     keys = folder / "seal-keys"  # as make run and the cluster seal: with a key of a file
     keys.write_text(new_key_line() + "\n")
@@ -452,7 +418,7 @@ def serve_gunicorn(redis_url: str, folder, workers: int = LIVE_WORKERS,
         reaper_log.close()
     try:
         deadline = time.monotonic() + 60
-        while not _healthy(port):
+        while not healthy(port):
             if proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited: {log_path.read_text(errors='replace')}")
             if time.monotonic() > deadline:

@@ -12,7 +12,7 @@ import time
 import redis
 import requests
 
-from conftest import _free_port, _healthy
+from suite_helpers import free_port, healthy
 
 
 def test_a_thinking_bot_moves_with_nobody_watching(redis_url, tmp_path):
@@ -20,7 +20,7 @@ def test_a_thinking_bot_moves_with_nobody_watching(redis_url, tmp_path):
     # Word Jam plays on by its deadlines) would be the reaper's work too, before this game's
     redis_url = redis_url.rsplit("/", 1)[0] + "/15"
     redis.Redis.from_url(redis_url).flushdb()
-    port, metrics = _free_port(), _free_port()
+    port, metrics = free_port(), free_port()
     log = tmp_path / "serve.log"
     env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "warning"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -31,7 +31,7 @@ def test_a_thinking_bot_moves_with_nobody_watching(redis_url, tmp_path):
                                 env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
-        while not _healthy(port):
+        while not healthy(port):
             assert proc.poll() is None, log.read_text(errors="replace")
             assert time.monotonic() < deadline, log.read_text(errors="replace")
             time.sleep(0.1)

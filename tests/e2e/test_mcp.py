@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 import pytest
 
-from conftest import in_own_thread
+from suite_helpers import in_own_thread
 
 pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
@@ -62,7 +62,7 @@ async def over_stdio(url: str) -> AsyncIterator[Client]:
         yield client
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -70,7 +70,7 @@ def _free_port() -> int:
 
 @asynccontextmanager
 async def over_http(url: str) -> AsyncIterator[Client]:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(server_argv(url, "--transport", "http", "--port", str(port)),
                             env={**os.environ, **server_env()}, cwd=str(REPO),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from conftest import in_own_thread
+from suite_helpers import in_own_thread
 
 from impresario import Client, IllegalMove, NotFound, TurandotBase, make_bot, tournament
 from impresario.aio import AsyncClient, AsyncSeat, play_game, play_seat

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import in_own_thread
+from suite_helpers import in_own_thread
 
 README = (Path(__file__).resolve().parents[2] / "clients" / "python-sdk" / "README.md").read_text(
     encoding="utf-8")

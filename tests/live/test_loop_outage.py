@@ -20,7 +20,7 @@ import time
 import pytest
 import redis
 
-from conftest import UNLIMITED
+from suite_helpers import UNLIMITED
 from impresario_engine.store.embedded import EmbeddedRedis, free_port
 from .live_helpers import doc_of, until
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from conftest import UNLIMITED_ENV, _free_port, _healthy
+from suite_helpers import UNLIMITED_ENV, free_port, healthy
 from impresario_engine.serve import stop_process
 from impresario_engine.usecases.reaper import CLAIM_SECONDS
 from service_helpers import Http, http_table
@@ -68,7 +68,7 @@ class Serve:
     ``folder``."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.log = folder / "serve.log"
         self.tmp = folder / "tmp"  # its TMPDIR: where its metrics folder is made
         self.tmp.mkdir()
@@ -79,9 +79,9 @@ class Serve:
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "impresario_engine.serve", "--port", str(self.port),
-                 "--metrics-port", str(_free_port()), "--data-dir", str(folder / "redis"),
+                 "--metrics-port", str(free_port()), "--data-dir", str(folder / "redis"),
                  "--workers", "1"], env=env, stdout=out, stderr=subprocess.STDOUT)
-        until(lambda: _healthy(self.port) or self.proc.poll() is not None, 60, "serve's /healthz",
+        until(lambda: healthy(self.port) or self.proc.poll() is not None, 60, "serve's /healthz",
                self.log)
         assert self.proc.poll() is None, self.text()
         self.redis_url = re.search(r"embedded redis on (\S+)", self.text())[1]

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import in_own_thread
+from suite_helpers import in_own_thread
 import requests
 
 from impresario import (APIConnectionError, Client, Conflict, IllegalMove, NotFound,

@@ -1,7 +1,7 @@
 """The limits that are on by default: games created per client address, failed authentications
 per client address (shared by every worker through Redis), and what ``/readyz`` tells anyone.
 
-The suite's fixtures turn the default limits off (tests/conftest.py ``UNLIMITED``); these tests
+The suite's fixtures turn the default limits off (tests/suite_helpers.py ``UNLIMITED``); these tests
 turn them back on, at their defaults where the default is what is checked."""
 
 from __future__ import annotations
