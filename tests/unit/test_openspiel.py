@@ -332,3 +332,33 @@ def test_ismcts_decides_on_the_view_alone() -> None:
     import inspect
     assert list(inspect.signature(impresario_openspiel.ISMCTS.choose).parameters) == \
         ["self", "view", "actions"]
+
+
+def test_ismcts_asked_before_a_lower_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word Jam: seat 1 calls after seat 0 has passed, then seat 0 (lower) still has to answer
+    the challenge window when seat 2 is asked (the rules' loop asks in the order it took the
+    seats). The sequential game lets the lowest seat act first, so the bot's world has seat 0
+    answer first, and never so that seat 2's decision turns into another (a vote), even when
+    the random move drawn for seat 0 would be a challenge."""
+    from impresario_rules.base import Refusal
+
+    rules = RULESETS["wordjam"]
+    state, _ = rules.new_game(5, {}, 3)
+    state, _ = rules.apply(state, 0, {"type": "no_call"})
+    for move in rules.legal_actions(state, 1):
+        if move["type"] == "open_sesame":
+            try:
+                state, _ = rules.apply(state, 1, move)
+                break
+            except Refusal:
+                continue
+    assert state["phase"] == "challenge" and 0 in rules.pending(state)
+    word_id = state["challenge"]["word_id"]
+    monkeypatch.setattr(rules, "sample_action",
+                        lambda *_: {"type": "challenge", "word_id": word_id})
+    for seed in range(2):
+        bot = impresario_openspiel.ISMCTS(seed=seed, simulations=2, rollout_length=2,
+                                          ruleset="wordjam")
+        move = bot.choose(rules.view(state, 2), rules.seat_actions(state, 2))
+        assert move["type"] in ("challenge", "no_challenge")
+        rules.validate(state, 2, move)

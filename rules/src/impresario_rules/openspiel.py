@@ -776,17 +776,8 @@ class ISMCTS:
                              "ISMCTS(ruleset=...)")
         rules, seat = RULESETS[name], view["you"]["seat"]
         game = sequential_game(name, len(view["players"]))
-        world = sample_world(name, view, self.rng)
-        # a seat asked out of the rules' order (a simultaneous phase over HTTP): the lower
-        # seats still to act there act first in this world, at random
-        while True:
-            acting = sorted(s for s, kinds in rules.pending(world).items() if kinds)
-            if seat not in acting:
-                raise ValueError(f"seat {seat} has nothing to do in this view")
-            if acting[0] == seat:
-                break
-            world, _ = rules.apply(world, acting[0],
-                                   rules.sample_action(world, acting[0], self.rng))
+        world = self._in_turn(rules, sample_world(name, view, self.rng), seat,
+                              list(actions["pending"]))
         root = state_of(game, world)
         bot = _BudgetedISMCTS(
             game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.random_state,
@@ -802,3 +793,28 @@ class ISMCTS:
             raise AssertionError(f"ISMCTS chose {move}; the seat must {actions['pending']}")
         rules.validate(world, seat, move)  # a seat's own moves are judged by what it sees
         return move
+
+    def _in_turn(self, rules: Ruleset, world: State, seat: int, kinds: list[str]) -> State:
+        """``world`` where ``seat`` acts first. A seat may be asked while a lower one still has
+        to act (a lower seat's move opened a window for both; and over HTTP, in any order):
+        the sequential game lets the lowest act first, so here the lower seats act first, each
+        a move at random among those that leave ``seat`` the decision it has (``kinds``:
+        a lower seat that challenged would make it a vote)."""
+        while True:
+            acting = sorted(s for s, pending in rules.pending(world).items() if pending)
+            if seat not in acting or rules.pending(world)[seat] != kinds:
+                raise ValueError(f"seat {seat} does not have to {kinds} in this world")
+            if acting[0] == seat:
+                return world
+            other = acting[0]
+            tries = [rules.sample_action(world, other, self.rng) for _ in range(8)]
+            for move in tries + rules.legal_actions(world, other):
+                try:
+                    after, _ = rules.apply(world, other, move)
+                except Refusal:
+                    continue
+                if rules.pending(after).get(seat) == kinds:
+                    world = after
+                    break
+            else:
+                raise ValueError(f"no move of seat {other} leaves seat {seat} its decision")
