@@ -207,7 +207,7 @@ screenshots: install chromium ## docs/web-*.png: each game's table and final sco
 	$(PYTEST) tests/web/screenshots.py -q
 
 BOT_GAMES ?= 1000
-bots-report: install ## the bots' strength: seeded tournaments of every level, on every core (docs/bots-report.md; about an hour on 2 cores)
+bots-report: install ## the bots' strength: seeded tournaments of every level and against OpenSpiel's ISMCTS, on every core (docs/bots-report.md; nearly two hours on 2 cores: bench/bots_report.py --only plays some alone)
 	$(BIN)/python -m pip install --quiet "matplotlib==3.11.2"
 	$(BIN)/python bench/bots_report.py --games $(BOT_GAMES) --think-ms 200
 

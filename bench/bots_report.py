@@ -4,14 +4,26 @@ SDK's tournament (seats rotated, so no seat order favours a bot), written as Mar
 ``make bots-report`` runs it (``BOT_GAMES`` per tournament, default 1,000) and writes
 ``docs/bots-report.md`` and its plot ``docs/bots-report.png``; each tournament's games are also written as they end to
 ``build/bots/<name>.csv``, so stopping it loses none of them.
+
+``--only NAME...`` plays those tournaments alone and puts their sections into the report that
+is there already, in place of their old ones (each says the command that played it), leaving
+the others, the header and the plot as the last whole run made them: a whole run takes over
+an hour.
+
+A seat named ``ismcts`` is OpenSpiel's ISMCTS (``impresario_rules.openspiel.ISMCTS``, the
+``openspiel`` extra) with the report's think budget (200 ms without one): an outside measure
+of the ``hard`` bots.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import platform
+import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -34,16 +46,52 @@ TOURNAMENTS: list[tuple[str, str, list[str], dict[str, Any] | None, str, str]] =
      None, "medium", "first place more often than its fair share (1/6)"),
     ("wordjam-hard-vs-medium", "wordjam", ["hard"] + ["medium"] * 5, None, "hard",
      "first place >= 2x its fair share (1/6)"),
+    # an outside measure: OpenSpiel's ISMCTS at the same think budget (docs/openspiel.md)
+    ("turandot-hard-vs-ismcts", "turandot", ["ismcts", "hard", "hard", "hard"], None, "hard",
+     "none, an outside measure (which is stronger, and by how much)"),
+    ("wordjam-hard-vs-ismcts", "wordjam", ["ismcts"] + ["hard"] * 5, None, "hard",
+     "none, an outside measure (which is stronger, and by how much)"),
+    ("muzicando-hard-pair-vs-ismcts-pair", "muzicando", ["ismcts", "hard", "ismcts", "hard"],
+     {"hands": 4}, "hard", "none, an outside measure (which is stronger, and by how much)"),
 ]
 
 #: tournaments played with fewer games than asked: a match of Muzicando's hard bots plays out
-#: every candidate to the end of the hand and takes 20 to 50 s here (docs/bots.md)
-MAX_GAMES = {"muzicando-hard-pair-vs-medium-pair": 100}
+#: every candidate to the end of the hand and takes 20 to 50 s here (docs/bots.md); ISMCTS
+#: spends its whole budget at every decision through OpenSpiel's Python API (a Turandot game
+#: some 3 s, a Word Jam game 10 to 15 s, a Muzicando match 20 s and more), so its tournaments
+#: stop at a few dozen to a few hundred games
+MAX_GAMES = {"muzicando-hard-pair-vs-medium-pair": 100, "turandot-hard-vs-ismcts": 200,
+             "wordjam-hard-vs-ismcts": 100, "muzicando-hard-pair-vs-ismcts-pair": 50}
+
+
+def seat(entry: str, think_ms: float | None) -> Any:
+    """A tournament seat: a level by name, or ``ismcts``, OpenSpiel's ISMCTS with the report's
+    think budget (200 ms without one: it has no other bound)."""
+    if entry != "ismcts":
+        return entry
+    from impresario_rules.openspiel import ISMCTS
+    return functools.partial(ISMCTS, think_ms=think_ms or 200.0)
+
+
+def stronger(rows: list[dict[str, Any]]) -> str:
+    """Which of a tournament's two bots is the stronger by its figures: the one whose 95 %
+    interval of the win rate per seat lies wholly above the other's."""
+    if len(rows) != 2:
+        return ""
+    (a, b) = sorted(rows, key=lambda r: -r["win_rate"])
+    figures = (f"`{a['bot']}` won {a['win_rate']:.1%} of its seats ({a['ci95'][0]:.1%} – "
+               f"{a['ci95'][1]:.1%}), `{b['bot']}` {b['win_rate']:.1%} ({b['ci95'][0]:.1%} – "
+               f"{b['ci95'][1]:.1%}); fair share {a['fair_share']:.1%}")
+    if a["ci95"][0] > b["ci95"][1]:
+        return f"Stronger here: `{a['bot']}`. {figures}: the intervals do not overlap."
+    return f"Neither is clearly stronger here: {figures}, and the intervals overlap."
 
 
 def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | None,
-        tables: list[tuple[str, list[dict[str, Any]]]] | None = None, jobs: int = 1) -> str:
-    """The tournaments' report in Markdown; each one's rows by bot go to ``tables`` too."""
+        tables: list[tuple[str, list[dict[str, Any]]]] | None = None, jobs: int = 1,
+        sections: dict[str, str] | None = None, note: str = "") -> str:
+    """The tournaments' report in Markdown; each one's rows by bot go to ``tables`` too, and
+    each one's section (from its heading, ``note`` after the first line) to ``sections``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     lines = [
@@ -66,16 +114,20 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
         log = GameLog(str(out_dir / f"{name}.csv"))
         progress = Progress(games, name)
         try:
-            result = run_tournament(None, bots, games, seed=1, ruleset=ruleset, options=options,
-                                    in_process=True, think_ms=think_ms, rotate=True,
-                                    on_result=log.write, progress=progress, jobs=jobs)
+            result = run_tournament(None, [seat(b, think_ms) for b in bots], games, seed=1,
+                                    ruleset=ruleset, options=options, in_process=True,
+                                    think_ms=think_ms, rotate=True, on_result=log.write,
+                                    progress=progress, jobs=jobs)
         finally:
             progress.close()
             log.close()
+        first = len(lines)
         lines += [f"## {name}", "",
                   f"{ruleset}, {len(bots)} seats: {', '.join(bots)}; {games} games in "
-                  f"{result['seconds']:.0f} s. Target for `{under_test}`: {target}.", "",
-                  "| bot | seats played | win rate | fair share | 95 % interval | rating "
+                  f"{result['seconds']:.0f} s. Target for `{under_test}`: {target}.", ""]
+        if note:
+            lines += [note, ""]
+        lines += ["| bot | seats played | win rate | fair share | 95 % interval | rating "
                   "| decisions | think p50 | think p95 | think max |",
                   "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
         for b in result["by_bot"]:
@@ -90,8 +142,31 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
             p["bot"] == under_test for p in r["players"] if p["seat"] in r["winners"]))
         lines += ["", f"Games whose winners were all `{under_test}`: {won} of {games} "
                   f"({won / games:.1%}).", ""]
+        if "ismcts" in bots:
+            lines += [stronger(list(result["by_bot"])), ""]
+        if sections is not None:
+            sections[name] = "\n".join(lines[first:]) + "\n"
     lines.append(f"All tournaments took {time.perf_counter() - started:.0f} s.")
     return "\n".join(lines) + "\n"
+
+
+def merge(report: str, sections: dict[str, str]) -> str:
+    """``report`` (a whole run's) with ``sections`` in place of its sections of the same
+    tournaments, or, for a tournament it has none of, put where ``TOURNAMENTS`` orders it."""
+    parts = re.split(r"(?m)^(?=## )", report)
+    head, rest = parts[0], parts[1:]
+    tail = ""
+    if rest and "\nAll tournaments took" in rest[-1]:
+        at = rest[-1].index("\nAll tournaments took") + 1
+        rest[-1], tail = rest[-1][:at], rest[-1][at:]
+    elif not rest and "All tournaments took" in head:
+        at = head.index("All tournaments took")
+        head, tail = head[:at], head[at:]
+    old = {p.split("\n", 1)[0][3:].strip(): p for p in rest}
+    order = [t[0] for t in TOURNAMENTS]
+    names = [n for n in order if n in old or n in sections] + \
+        [n for n in old if n not in order]
+    return head + "".join(sections.get(n, old.get(n, "")) for n in names) + tail
 
 
 def plot(tables: list[tuple[str, list[dict[str, Any]]]], path: Path) -> bool:
@@ -130,21 +205,45 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--think-ms", type=float, default=None)
     parser.add_argument("--out", default="docs/bots-report.md")
-    parser.add_argument("--only", nargs="*", default=None, help="tournament names")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="tournament names: play these alone and put their sections into "
+                             "the report there is (--out), in place of their old ones")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="games played at a time, each in its own process (default: every "
                              "core; a think budget is CPU time, so the games do not slow each "
                              "other's bots)")
     args = parser.parse_args()
+    unknown = set(args.only or ()) - {t[0] for t in TOURNAMENTS}
+    if unknown:
+        parser.error(f"no tournament {', '.join(sorted(unknown))}; tournaments: "
+                     f"{', '.join(t[0] for t in TOURNAMENTS)}")
+    out = Path(args.out)
     tables: list[tuple[str, list[dict[str, Any]]]] = []
+    if args.only and out.exists():
+        command = "python bench/bots_report.py " + " ".join(
+            [f"--games {args.games}"]
+            + ([f"--think-ms {args.think_ms:g}"] if args.think_ms is not None else [])
+            + [f"--jobs {args.jobs}", "--only", *map(shlex.quote, args.only)])
+        note = (f"Played on its own ({datetime.date.today().isoformat()}, "
+                f"{platform.python_implementation()} {platform.python_version()}, "
+                f"{os.cpu_count()} CPUs, {args.jobs} games at a time; think budget "
+                f"{f'{args.think_ms:g} ms of CPU' if args.think_ms else 'none'}) by "
+                f"`{command}`, and merged into this report.")
+        sections: dict[str, str] = {}
+        run(args.games, args.think_ms, Path("build/bots"), args.only, tables, args.jobs,
+            sections, note)
+        report = merge(out.read_text(encoding="utf-8"), sections)
+        out.write_text(report, encoding="utf-8")
+        sys.stdout.write("".join(sections.values()))
+        return
     report = run(args.games, args.think_ms, Path("build/bots"), args.only, tables, args.jobs)
-    png = Path(args.out).with_suffix(".png")
+    png = out.with_suffix(".png")
     if plot(tables, png):
         report += f"\n![Win rates and ratings]({png.name})\n"
     else:
         print("matplotlib is not installed: no plot (make bots-report installs it)",
               file=sys.stderr)
-    Path(args.out).write_text(report, encoding="utf-8")
+    out.write_text(report, encoding="utf-8")
     sys.stdout.write(report)
 
 

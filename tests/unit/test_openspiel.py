@@ -189,3 +189,176 @@ def test_ismcts_plays_turandot_to_its_end() -> None:
         decisions += 1
     assert decisions > 20
     assert abs(sum(state.returns()) - 1.0) < 1e-9 or sum(state.returns()) == 0.0
+
+
+# -- worlds the seat's view allows, and ISMCTS as a seat -------------------------------------
+def _positions(name: str, players: int, games: int, seed: int):
+    """(rules' state, acting seat) at every decision of a few games of ``name``: random moves,
+    and in Word Jam the ``medium`` bot's with a challenge now and then (random words are
+    seldom declared, so only those games reach a thief's declaration and its vote)."""
+    rules = RULESETS[name]
+    for g in range(games):
+        rng = random.Random(seed + g)
+        state, _ = rules.new_game(players, {}, seed + g)
+        while not rules.is_finished(state):
+            seat = min(s for s, kinds in rules.pending(state).items() if kinds)
+            yield state, seat
+            if name != "wordjam":
+                move = rules.sample_action(state, seat, rng)
+            elif "challenge" in rules.pending(state)[seat] and rng.random() < 0.3:
+                move = {"type": "challenge", "word_id": state["challenge"]["word_id"]}
+            else:
+                move = rules.bot_action(state, seat, "medium", rng)
+            state, _ = rules.apply(state, seat, move)
+
+
+#: what the seat cannot see, by ruleset: the deck; the Style cards to come; the others' hands
+HIDDEN = {"turandot": lambda s, seat: s["deck"],
+          "wordjam": lambda s, seat: s["styles"],
+          "muzicando": lambda s, seat: [h for o, h in enumerate(s["held"]) if o != seat]}
+
+
+@pytest.mark.parametrize("name, players, games", [("turandot", 4, 2), ("wordjam", 5, 1),
+                                                  ("muzicando", 4, 1)])
+def test_resampled_worlds_keep_the_seats_information_state(name: str, players: int,
+                                                           games: int) -> None:
+    """The resampler's worlds look to the seat exactly as the real game does (the same
+    information-state string, so ISMCTS accepts them), at every decision of every phase;
+    what the seat cannot see differs between worlds."""
+    game = impresario_openspiel.sequential_game(name, players)
+    resample = impresario_openspiel.resampler(seed=3)
+    phases: set[str] = set()
+    checked = differed = 0
+    for real, seat in _positions(name, players, games, seed=40):
+        state = impresario_openspiel.state_of(game, real)
+        assert state.current_player() == seat
+        info = state.information_state_string(seat)
+        worlds = [resample(state, seat) for _ in range(3)]
+        for world in worlds:
+            assert world.information_state_string(seat) == info
+            assert world.current_player() == seat
+            assert world.legal_actions() == state.legal_actions()
+        hidden = [json.dumps(HIDDEN[name](w.rules_state(), seat)) for w in worlds]
+        if len(json.loads(hidden[0])) > 1:
+            differed += len(set(hidden)) > 1
+            checked += 1
+        phases.add(real["phase"])
+    assert differed >= 0.9 * checked > 0
+    assert phases >= {"turandot": {"bidding", "office", "casting"},
+                      "wordjam": {"sides", "think", "challenge", "vote", "bets", "window"},
+                      "muzicando": {"auction", "play"}}[name]
+
+
+def test_word_jam_worlds_in_a_thiefs_declaration() -> None:
+    """Word Jam's worlds where a thief's declared word is challenged: the thieves still to
+    declare and their words are sampled, and the world plays on to the game's end."""
+    rules = RULESETS["wordjam"]
+    rng = random.Random(1)
+    seen = 0
+    for real, seat in _positions("wordjam", 6, 2, seed=100):
+        challenge = real["challenge"]
+        if challenge is None or challenge["about"] != "declaration":
+            continue
+        view = rules.view(real, seat)
+        world = impresario_openspiel.sample_world("wordjam", view, rng)
+        assert rules.view(world, seat) == view
+        assert world["queue"] == real["queue"]
+        while not rules.is_finished(world):
+            s = min(s for s, kinds in rules.pending(world).items() if kinds)
+            world, _ = rules.apply(world, s, rules.bot_action(world, s, "medium", rng))
+        seen += 1
+    assert seen > 0
+
+
+@pytest.mark.parametrize("ruleset, seats, options", [
+    ("turandot", ["ismcts", "hard", "hard", "hard"], None),
+    ("wordjam", ["ismcts", "easy", "easy", "easy", "easy"], None),
+    ("muzicando", ["ismcts", "easy", "easy"], {"hands": 3}),
+])
+def test_ismcts_plays_a_tournament_game(ruleset: str, seats: list[str],
+                                        options: dict | None) -> None:
+    """The ISMCTS seat in the SDK's tournament, in process: a whole game, every move of it
+    legal (the rules refuse any other), its decisions searched."""
+    from impresario.tournament import run_tournament
+
+    made: list[impresario_openspiel.ISMCTS] = []
+
+    def ismcts_seat(seed: int | None = None) -> impresario_openspiel.ISMCTS:
+        made.append(impresario_openspiel.ISMCTS(seed=seed, simulations=3, rollout_length=4))
+        return made[-1]
+
+    bots = [ismcts_seat if b == "ismcts" else b for b in seats]
+    result = run_tournament(None, bots, 1, seed=1, ruleset=ruleset, options=options,
+                            in_process=True)
+    assert result["games"] == 1
+    searched = [n for bot in made for n in bot.searched]
+    row = next(b for b in result["by_bot"] if b["bot"] == "ismcts")
+    assert row["decisions"] == len(searched) > 5
+    assert max(searched) == 3
+
+
+def test_ismcts_is_usable_by_name_with_a_budget() -> None:
+    """``module:Class`` as the tournament names it: constructed with the game's seed, a think
+    budget of 200 ms by the CPU clock."""
+    from impresario.tournament import bot_for
+
+    bot = bot_for("impresario_rules.openspiel:ISMCTS", seed=5)
+    assert isinstance(bot, impresario_openspiel.ISMCTS)
+    assert bot.name == "ismcts" and bot.think_ms == 200 and bot.simulations is None
+    with pytest.raises(ValueError):
+        impresario_openspiel.ISMCTS(think_ms=None)
+
+
+def test_ismcts_decides_on_the_view_alone() -> None:
+    """The seat's choice is a function of its view, its actions and its seed: a game that
+    differs only where the seat cannot see (a world of the same view: another deck, other
+    sealed bids) gets the same move; and the bot is given the view and the actions, never the
+    game's state."""
+    rules = RULESETS["turandot"]
+    state, _ = rules.new_game(4, {}, 9)
+    rng = random.Random(2)
+    for seat in (0, 1):  # seat 2 bids after two sealed bids it cannot see
+        state, _ = rules.apply(state, seat, rules.sample_action(state, seat, rng))
+    view = rules.view(state, 2)
+    other = impresario_openspiel.sample_world("turandot", view, random.Random(7))
+    assert other["deck"] != state["deck"] and rules.view(other, 2) == view
+    moves = []
+    for real in (state, other):
+        bot = impresario_openspiel.ISMCTS(seed=11, simulations=6, ruleset="turandot")
+        move = bot.choose(rules.view(real, 2), rules.seat_actions(real, 2))
+        rules.validate(state, 2, move)
+        moves.append(move)
+    assert moves[0] == moves[1]
+    import inspect
+    assert list(inspect.signature(impresario_openspiel.ISMCTS.choose).parameters) == \
+        ["self", "view", "actions"]
+
+
+def test_ismcts_asked_before_a_lower_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word Jam: seat 1 calls after seat 0 has passed, then seat 0 (lower) still has to answer
+    the challenge window when seat 2 is asked (the rules' loop asks in the order it took the
+    seats). The sequential game lets the lowest seat act first, so the bot's world has seat 0
+    answer first, and never so that seat 2's decision turns into another (a vote), even when
+    the random move drawn for seat 0 would be a challenge."""
+    from impresario_rules.base import Refusal
+
+    rules = RULESETS["wordjam"]
+    state, _ = rules.new_game(5, {}, 3)
+    state, _ = rules.apply(state, 0, {"type": "no_call"})
+    for move in rules.legal_actions(state, 1):
+        if move["type"] == "open_sesame":
+            try:
+                state, _ = rules.apply(state, 1, move)
+                break
+            except Refusal:
+                continue
+    assert state["phase"] == "challenge" and 0 in rules.pending(state)
+    word_id = state["challenge"]["word_id"]
+    monkeypatch.setattr(rules, "sample_action",
+                        lambda *_: {"type": "challenge", "word_id": word_id})
+    for seed in range(2):
+        bot = impresario_openspiel.ISMCTS(seed=seed, simulations=2, rollout_length=2,
+                                          ruleset="wordjam")
+        move = bot.choose(rules.view(state, 2), rules.seat_actions(state, 2))
+        assert move["type"] in ("challenge", "no_challenge")
+        rules.validate(state, 2, move)

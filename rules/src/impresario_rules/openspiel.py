@@ -36,6 +36,12 @@ nothing else, so they never show what the seat may not see. Returns: each seat's
 victory (``1/k`` to each of ``k`` winners, 0 to the others; nobody wins when Turandot's dummy
 does).
 
+For the sequential games, :func:`resampler` gives OpenSpiel's ``ISMCTSBot`` the worlds a
+seat's view allows (:func:`sample_world`: each ruleset's own determinization), and
+:class:`ISMCTS` seats that search at a table of the SDK (``choose(view, actions)``, its view
+alone), with a think budget by the CPU clock: the one place in this package that reads a
+clock, given to it as a parameter.
+
 OpenSpiel is not a dependency of the rules: this module alone imports ``pyspiel`` (the
 ``openspiel`` extra installs it). docs/openspiel.md has the encodings and the choices.
 """
@@ -45,13 +51,17 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import time
+from collections.abc import Mapping
 from typing import Any, Callable
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
 from . import RULESETS
 from .base import Action, Refusal, Ruleset, State
+from .bots import THINK_MS, Budget
 
 #: the action of a seat with nothing to do at a simultaneous node
 WAIT = 0
@@ -544,35 +554,267 @@ for _name in GAMES:
 
 
 # -- ISMCTS: a world the seat's view allows ---------------------------------------------------
-def turandot_resampler(seed: int = 0) -> Callable[[ImpresarioState, int], ImpresarioState]:
-    """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler`` on sequential Turandot
-    (``simultaneous=false``): a state whose rules' state is a world the seat's view allows
-    (the rules' own determinization, :func:`~.turandot.search.determinize`: the deck a
-    shuffle of the singers nobody sees; the sealed bids of the seats that bid before it drawn
-    at random among those of as many face-down cards as they show), with the same
-    information state for the seat."""
+#: a ruleset's world builder: ``(view, rng, memo) -> state`` (``memo``: what a builder keeps
+#: from one call to the next on the same view, e.g. Word Jam's card of words)
+WorldOf = Callable[[Mapping[str, Any], random.Random, dict[Any, Any]], State]
+
+
+def _turandot_world(view: Mapping[str, Any], rng: random.Random, memo: dict[Any, Any]
+                    ) -> State:
+    """The rules' determinization (:func:`~.turandot.search.determinize`: the deck a shuffle
+    of the singers nobody sees), then the sealed bids the other seats made already, each drawn
+    at random among the bids of as many face-down cards as the view shows (R3)."""
     from .turandot.search import determinize
     from .turandot.state import face_down, sealed_bid
+    rules = RULESETS["turandot"]
+    world = determinize(view, rng)
+    if world is None:
+        raise ValueError("cannot sample a world of a game with its own catalogue")
+    me = view["you"]["seat"]
+    for p in view["players"]:
+        seat = p["seat"]
+        if seat != me and p.get("has_bid") and world["bids"][seat] is None:
+            bids = [m for m in rules.legal_actions(world, seat)
+                    if face_down(sealed_bid(m["slot"], m["money"], m["bluff"]))
+                    == p["face_down"]]
+            world, _ = rules.apply(world, seat, rng.choice(bids))
+    return world
+
+
+def _wordjam_world(view: Mapping[str, Any], rng: random.Random, memo: dict[Any, Any]
+                   ) -> State:
+    """The rules' determinization (:func:`~.wordjam.search.determinize`: the Style cards
+    still to come, the next deals), then what the others decided in secret and the view says
+    they did: turn 8's sides and the sealed bets, each a side at random; the votes cast, each
+    for or against at random; the final words in the window and the words of the thieves
+    still to declare (the seat's own too: its view no longer shows it), each what a seat
+    that thinks of a random half of the card settles on (the ``hard`` bot's model,
+    :func:`~.wordjam.search.sample_words`), or a pass when that does not beat Alì Babà."""
+    from .wordjam.bots import TOP
+    from .wordjam.search import determinize, playable_card, sample_words
+    from .wordjam.state import BETS, FINAL_TURN, SIDE_NAMES, SIDES, VOTE, WINDOW
+    world = determinize(view, rng)
+    me, phase, final = view["you"]["seat"], view["phase"], view["turn"] == FINAL_TURN
+    players = view["players"]
+    if final and not world["sides_revealed"]:
+        for s in world["participants"]:
+            if s != me and (phase != SIDES or players[s]["has_side"]):
+                world["sides"][s] = rng.choice(SIDE_NAMES)
+    if phase == BETS:
+        for p in players:
+            if p["seat"] != me and p["has_bet"]:
+                world["bets"][p["seat"]] = rng.choice(SIDE_NAMES)
+    if phase == VOTE:
+        for p in players:
+            if p["seat"] != me and p["has_voted"]:
+                world["challenge"]["votes"][p["seat"]] = rng.random() < 0.5
+    if phase == WINDOW:
+        unknown = [p["seat"] for p in players if p["seat"] != me and p["word_final"]]
+    else:
+        unknown = list(world["queue"])
+    if unknown:
+        key = ("card", json.dumps([view["turn"], view["extra_turn"], view["used_words"]]))
+        if key not in memo:
+            memo.clear()
+            memo[key] = playable_card(view)
+        used = set(world["used"])
+        ali = world["ali_word"]
+        for s in unknown:
+            found, pick = sample_words(memo[key], rng)
+            left = [w for w in found if w[1] not in used][:TOP]
+            word = left[min(pick, len(left) - 1)] if left else None
+            if word is not None and (final or ali is None or word[2] > ali["value"]):
+                world["words"][s] = word[0]
+    return world
+
+
+def _muzicando_world(view: Mapping[str, Any], rng: random.Random, memo: dict[Any, Any]
+                     ) -> State:
+    """The rules' determinization (:func:`~.muzicando.search.determinize`): the cards the seat
+    has not seen dealt to the others and the pile, keeping what the auction said."""
+    from .muzicando.search import determinize
+    world = determinize(view, rng)
+    if world is None:
+        raise ValueError("the view's card counts do not add up")
+    return world
+
+
+#: each ruleset's world builder
+WORLDS: dict[str, WorldOf] = {"turandot": _turandot_world, "wordjam": _wordjam_world,
+                              "muzicando": _muzicando_world}
+
+
+def sample_world(name: str, view: Mapping[str, Any], rng: random.Random,
+                 memo: dict[Any, Any] | None = None) -> State:
+    """A full rules' state of ruleset ``name`` that ``view`` (a seat's view: the rules' own,
+    or the API's with its envelope) allows, whose view for that seat is the rules' view of
+    the game it came from: the rules' determinization of each ruleset, and the secret moves
+    the view says the others made already drawn at random (see each builder). It reads
+    nothing but ``view``."""
+    return WORLDS[name](view, rng, {} if memo is None else memo)
+
+
+def state_of(game: pyspiel.Game, world: State) -> ImpresarioState:
+    """An OpenSpiel state of ``game`` whose rules' state is ``world`` (its seed bytes
+    zeros: the rules' state carries its own generator)."""
+    out = game.new_initial_state()
+    assert isinstance(out, ImpresarioState)
+    out._seed = [0] * out._cfg.seed_bytes
+    out._rules = _Shared(world)
+    return out
+
+
+def resampler(seed: int = 0) -> Callable[[ImpresarioState, int], ImpresarioState]:
+    """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler`` on the sequential games
+    (``simultaneous=false``) of every ruleset: a state whose rules' state is a world the
+    seat's view allows (:func:`sample_world`), with the same information state for the
+    seat."""
     rng = random.Random(seed)
+    memo: dict[Any, Any] = {}
 
     def resample(state: ImpresarioState, player: int) -> ImpresarioState:
         rules, real = state._cfg.rules, state.rules_state()
         assert real is not None
-        view = rules.view(real, player)
-        world = determinize(view, rng)
-        if world is None:
-            raise ValueError("cannot resample a game with its own catalogue")
-        for p in view["players"]:
-            seat = p["seat"]
-            if seat != player and p.get("has_bid") and world["bids"][seat] is None:
-                # a bid of as many face-down cards as the view shows (R3)
-                bids = [m for m in rules.legal_actions(world, seat)
-                        if face_down(sealed_bid(m["slot"], m["money"], m["bluff"]))
-                        == p["face_down"]]
-                world, _ = rules.apply(world, seat, rng.choice(bids))
-        out = state.get_game().new_initial_state()
+        world = sample_world(state._cfg.name, rules.view(real, player), rng, memo)
+        out = state_of(state.get_game(), world)
         out._seed = list(state._seed)
-        out._rules = _Shared(world)
         return out
 
     return resample
+
+
+def turandot_resampler(seed: int = 0) -> Callable[[ImpresarioState, int], ImpresarioState]:
+    """:func:`resampler`, by its first name (it began with Turandot)."""
+    return resampler(seed)
+
+
+# -- ISMCTS as a seat of the SDK's tournament ---------------------------------------------------
+class _Spent(Exception):
+    """The think budget ran out between two simulations."""
+
+
+class _BudgetedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTSBot whose search also ends once one more simulation would likely
+    overrun the think budget (the rules' :class:`~.bots.Budget`), after two at least (the
+    first only expands the root)."""
+
+    budget: Budget | None = None
+    _done = 0
+
+    def run_search(self, state: pyspiel.State) -> list[tuple[int, float]]:
+        self._done = 0
+        try:
+            policy: list[tuple[int, float]] = super().run_search(state)
+        except _Spent:
+            policy = self.get_final_policy(state, self._root_node)
+        return policy
+
+    def sample_root_state(self, state: pyspiel.State) -> pyspiel.State:
+        if self.budget is not None and self._done >= 2 and self.budget.spent(self._done):
+            raise _Spent
+        self._done += 1
+        return super().sample_root_state(state)
+
+
+_SEQUENTIAL: dict[tuple[str, int], pyspiel.Game] = {}
+
+
+def sequential_game(name: str, players: int) -> pyspiel.Game:
+    """The sequential game (``simultaneous=false``) of ruleset ``name`` for ``players``."""
+    if (name, players) not in _SEQUENTIAL:
+        _SEQUENTIAL[name, players] = pyspiel.load_game(
+            f"{GAMES[name]}(players={players},simultaneous=false)")
+    return _SEQUENTIAL[name, players]
+
+
+class ISMCTS:
+    """OpenSpiel's ``ISMCTSBot`` as a seat of any of the three games: a bot of the SDK's
+    tournament (``--bots impresario_rules.openspiel:ISMCTS,hard,hard,hard``, in process) and
+    of its play loops, ``choose(view, actions) -> move``.
+
+    It sees its seat's view and actions only. Each decision it samples a world the view
+    allows (:func:`sample_world`), makes it the root of the sequential OpenSpiel game, and
+    runs ISMCTS from there with :func:`resampler` (random rollouts to the end of the game,
+    or of at most ``rollout_length`` moves, scored 0 where they stop; UCT constant
+    ``uct_c``); the action chosen is decoded back into the rules' move
+    (:class:`Codec`) and checked against the seat's actions and the rules.
+
+    The search runs ``simulations`` simulations when given (reproducible from ``seed``);
+    otherwise as many as fit in ``think_ms`` milliseconds by ``clock`` (default the process's
+    CPU time, as the SDK's ``hard`` bot measures its budget: the rules read no clock, so this
+    seat is given one), and two at least (the first only expands the root: a decision whose
+    rollouts cost more than the budget overruns it). The tournament passes a
+    ``module:Class`` seat only ``seed``: from Python, ``functools.partial(ISMCTS,
+    think_ms=...)`` sets another budget. The ruleset is the view's ``ruleset`` (the API's
+    envelope), else ``ruleset``."""
+
+    name = "ismcts"
+
+    def __init__(self, *, seed: int | None = None, think_ms: float | None = THINK_MS,
+                 simulations: int | None = None, uct_c: float = 2.0,
+                 rollout_length: int | None = None, ruleset: str | None = None,
+                 clock: Callable[[], float] | None = time.process_time) -> None:
+        if simulations is None and (think_ms is None or clock is None):
+            raise ValueError("ISMCTS needs simulations= or a think budget and a clock")
+        self.rng = random.Random(seed)
+        self.random_state = np.random.RandomState(seed)
+        self.think_ms = think_ms
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.rollout_length = rollout_length
+        self.ruleset = ruleset
+        self.clock = clock
+        #: the simulations each decision ran (for reports)
+        self.searched: list[int] = []
+
+    def choose(self, view: Mapping[str, Any], actions: Mapping[str, Any]) -> Action:
+        budget = Budget(None if self.simulations else self.think_ms,
+                        None if self.simulations else self.clock)
+        name = view.get("ruleset") or self.ruleset
+        if name not in SPECS:
+            raise ValueError(f"which game? the view names no ruleset ({name!r}): "
+                             "ISMCTS(ruleset=...)")
+        rules, seat = RULESETS[name], view["you"]["seat"]
+        game = sequential_game(name, len(view["players"]))
+        world = self._in_turn(rules, sample_world(name, view, self.rng), seat,
+                              list(actions["pending"]))
+        root = state_of(game, world)
+        bot = _BudgetedISMCTS(
+            game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.random_state,
+                                              max_length=self.rollout_length),
+            uct_c=self.uct_c, max_simulations=max(2, self.simulations or 10**9),
+            random_state=self.random_state)
+        bot.budget = budget
+        bot.set_resampler(resampler(self.rng.getrandbits(32)))
+        action = int(bot.step(root))
+        self.searched.append(bot._done)
+        move = _codec(name, len(view["players"])).decode(world, seat, action)
+        if move["type"] not in actions["pending"]:
+            raise AssertionError(f"ISMCTS chose {move}; the seat must {actions['pending']}")
+        rules.validate(world, seat, move)  # a seat's own moves are judged by what it sees
+        return move
+
+    def _in_turn(self, rules: Ruleset, world: State, seat: int, kinds: list[str]) -> State:
+        """``world`` where ``seat`` acts first. A seat may be asked while a lower one still has
+        to act (a lower seat's move opened a window for both; and over HTTP, in any order):
+        the sequential game lets the lowest act first, so here the lower seats act first, each
+        a move at random among those that leave ``seat`` the decision it has (``kinds``:
+        a lower seat that challenged would make it a vote)."""
+        while True:
+            acting = sorted(s for s, pending in rules.pending(world).items() if pending)
+            if seat not in acting or rules.pending(world)[seat] != kinds:
+                raise ValueError(f"seat {seat} does not have to {kinds} in this world")
+            if acting[0] == seat:
+                return world
+            other = acting[0]
+            tries = [rules.sample_action(world, other, self.rng) for _ in range(8)]
+            for move in tries + rules.legal_actions(world, other):
+                try:
+                    after, _ = rules.apply(world, other, move)
+                except Refusal:
+                    continue
+                if rules.pending(after).get(seat) == kinds:
+                    world = after
+                    break
+            else:
+                raise ValueError(f"no move of seat {other} leaves seat {seat} its decision")

@@ -49,8 +49,8 @@ from . import words as W
 from .bots import (KNOWN_SHARE, MARGIN, TOP, card_words, estimate, language, seat_words,
                    wordsmith)
 from .moves import HANDLERS
-from .state import (ALI_BABA, BETS, FINAL_TURN, OVER, SIDES, THIEVES, THINK, pending,
-                    totals)
+from .state import (ALI_BABA, BETS, CHALLENGE, FINAL_TURN, OVER, SIDES, THIEVES, THINK,
+                    VOTE, WINDOW, clockwise_after, pending, totals)
 
 #: the most worlds a decision samples (a think budget may stop it sooner)
 WORLDS = 24
@@ -70,6 +70,13 @@ def _card(view: View) -> Card:
         out.append((word, W.fold(word), value))
     out.sort(key=lambda w: -w[2])
     return out
+
+
+def playable_card(view: View) -> Card:
+    """The card's words that pass the checks now, with their folded form and value, most
+    valuable first: what a seat may think of (and a sampled world draws the others' words
+    from, :func:`sample_words`)."""
+    return _card(view)
 
 
 def own_words(view: View, rng: random.Random, card: Card | None = None) -> Card:
@@ -246,14 +253,17 @@ def _sides_phase(world: World) -> World:
 
 
 def determinize(view: View, rng: random.Random) -> State:
-    """A full game state the seat's ``view`` allows, in a phase the bot searches (turn 8's
-    sides, the think window, the bets): what the view shows, as shown; the Style cards still
-    in the deck a random draw of those nobody has seen; the next deal's generator random; the
-    others' sealed bets and sides empty (the model fills them)."""
+    """A full game state the seat's ``view`` allows, in any phase a seat acts in (the bot
+    searches turn 8's sides, the think window and the bets; OpenSpiel's ISMCTS samples the
+    others too): what the view shows, as shown; the Style cards still in the deck a random
+    draw of those nobody has seen; the next deal's generator random. What the others decided
+    in secret is left undecided for the caller to fill (the model, or a resampler): their
+    sealed bets and turn 8's sides, their votes cast, their words in the window and the
+    words of the thieves still to declare (none, a pass, until filled)."""
     me = view["you"]["seat"]
     n = len(view["players"])
     phase = view["phase"]
-    assert phase in (SIDES, THINK, BETS), phase
+    assert phase in (SIDES, THINK, BETS, CHALLENGE, VOTE, WINDOW), phase
     final = view["turn"] == FINAL_TURN
     seen = set(view["styles_used"]) | {view["style"]["id"]}
     unseen = [s["id"] for s in W.styles() if s["id"] not in seen]
@@ -271,7 +281,7 @@ def determinize(view: View, rng: random.Random) -> State:
     bets: list[Any] = [None] * n
     if phase == BETS and you.get("bet") is not None:
         bets[me] = you["bet"]
-    return {
+    state = {
         "n": n,
         "opts": {"cave": cave, "language": language(view), "dictionary": False,
                  "no_visible_objects": False},
@@ -309,6 +319,60 @@ def determinize(view: View, rng: random.Random) -> State:
         "best": {ALI_BABA: None, THIEVES: None} if final else None,
         "challenge": None,
     }
+    if phase not in (SIDES, THINK, BETS):
+        _after_the_call(view, state)
+    return state
+
+
+def _after_the_call(view: View, state: State) -> None:
+    """``state`` (a world of :func:`determinize`) in a phase after Open Sesame (a challenge,
+    a vote, the window, a thief's declaration): the word in question, the bets and sides
+    revealed, the window, the declarations so far and the thieves still to declare, as the
+    view shows them."""
+    me = view["you"]["seat"]
+    n = state["n"]
+    you = view["you"]
+    final = view["turn"] == FINAL_TURN
+    ids = [r["word_id"] for r in (view["ali_word"], view["challenge"], view["last_vote"])
+           if r is not None]
+    state["next_word_id"] = 1 + max([0] + ids)
+    if view["bets"] is not None:
+        state["bets"] = [None] * n
+        for b in view["bets"]:
+            state["bets"][b["seat"]] = b["side"]
+        state["bets_revealed"] = True
+    if view["sides"] is not None:
+        state["sides"] = [None] * n
+        for b in view["sides"]:
+            state["sides"][b["seat"]] = b["side"]
+        state["sides_revealed"] = True
+    state["declarations"] = [dict(d) for d in view["declarations"]]
+    state["chief"] = view["chief_thief"]
+    if view["best"] is not None:
+        state["best"] = {side: None if b is None else dict(b)
+                         for side, b in view["best"].items()}
+    window = view["window"]
+    if window is not None:
+        state["thieves"] = list(window)
+        if state["phase"] == WINDOW:
+            state["final"] = [bool(p["word_final"]) for p in view["players"]]
+            state["final"][me] = bool(you["word_final"])
+            state["words"][me] = you["word"]
+        else:  # the window closed: every thief's word is final, the queue declares them
+            state["final"] = [s in window for s in range(n)]
+            order = (clockwise_after(view["ali_baba"], n) if final else
+                     [s for s in clockwise_after(view["ali_baba"], n) if s in window])
+            declared = len(view["declarations"]) - (1 if final else 0)
+            state["queue"] = order[declared:]
+    ch = view["challenge"]
+    if ch is not None:
+        votes: list[Any] = [None] * n
+        if state["phase"] == VOTE:
+            votes[me] = you["vote"]
+        state["challenge"] = {
+            "word_id": ch["word_id"], "seat": ch["seat"], "word": ch["word"],
+            "value": ch["value"], "about": ch["about"], "side": ch["side"],
+            "challenger": ch["challenger"], "answered": list(ch["answered"]), "votes": votes}
 
 
 def _candidates(model: Model, kind: str) -> list[Action]:
@@ -364,4 +428,4 @@ def hard_with(think_ms: float | None, clock: Callable[[], float] | None,
 
 
 __all__ = ["hard", "hard_with", "search", "determinize", "sample_words", "own_words",
-           "WORLDS", "THINK_MS"]
+           "playable_card", "WORLDS", "THINK_MS"]
