@@ -305,6 +305,8 @@ def test_ismcts_is_usable_by_name_with_a_budget() -> None:
     bot = bot_for("impresario_rules.openspiel:ISMCTS", seed=5)
     assert isinstance(bot, impresario_openspiel.ISMCTS)
     assert bot.name == "ismcts" and bot.think_ms == 200 and bot.simulations is None
+    # the tournament's think budget (--think-ms) reaches it, as it reaches the levels
+    assert bot_for("impresario_rules.openspiel:ISMCTS", seed=5, think_ms=50).think_ms == 50
     with pytest.raises(ValueError):
         impresario_openspiel.ISMCTS(think_ms=None)
 

@@ -374,14 +374,15 @@ def bot_for(entry: BotEntry, seed: int | None = None, ruleset: str = "turandot",
             think_ms: float | None = None) -> AnyBot:
     """The bot a tournament seat plays one game with: a level by name (:func:`make_bot`), a
     class or factory (``module:Class`` too) made anew with the game's ``seed`` when it takes
-    one, or the bot given."""
+    one and the tournament's ``think_ms``, when set, if it has a ``think_ms`` parameter; or
+    the bot given."""
     if isinstance(entry, str):
         if ":" not in entry:
             return make_bot(entry, seed=seed, ruleset=ruleset, think_ms=think_ms)
         entry = load_bot(entry)
     if _is_bot(entry):
         return entry
-    made = entry(seed=seed) if _takes_seed(entry) else entry()
+    made = entry(**_arguments(entry, seed, think_ms))
     if not _is_bot(made):
         raise ValueError(f"{entry!r} made {made!r}: a bot needs a name and "
                          "choose(view, actions)")
@@ -399,12 +400,20 @@ def bot_label(entry: BotEntry, bot: AnyBot) -> str:
     return entry if isinstance(entry, str) and ":" not in entry else bot.name
 
 
-def _takes_seed(factory: Callable[..., Any]) -> bool:
+def _arguments(factory: Callable[..., Any], seed: int | None,
+               think_ms: float | None) -> dict[str, Any]:
+    """What a bot factory is given: ``seed`` if it takes one (by name or ``**kwargs``), the
+    think budget if set and the factory names a ``think_ms`` parameter."""
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):
-        return False
-    return any(p.name == "seed" or p.kind is p.VAR_KEYWORD for p in params)
+        return {}
+    out: dict[str, Any] = {}
+    if any(p.name == "seed" or p.kind is p.VAR_KEYWORD for p in params):
+        out["seed"] = seed
+    if think_ms is not None and any(p.name == "think_ms" for p in params):
+        out["think_ms"] = think_ms
+    return out
 
 
 def _percentile(values: list[float], q: float) -> float:
