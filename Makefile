@@ -183,9 +183,9 @@ test-deep: install chromium wordnet ## the deep tests (more seeds and games of w
 	echo "--- the store's tests again on a local 3-master Redis Cluster"; \
 	echo '$(DEEP_PASS_2)'; $(DEEP_PASS_2)
 
-test-fast: install ## the architecture's contracts and every test but the slow ones, on one Redis
+test-fast: install ## the architecture's contracts and every test but the slow and deep ones, on one Redis
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest tests -m "not slow"
+	$(BIN)/python -m pytest tests -m "not slow and not deep"
 
 # `make fuzz` (not part of `make test`; about 4 minutes): schemathesis over every operation,
 # stateless and stateful, with fresh examples each run (FUZZ_SCALE times the counts of make test,
