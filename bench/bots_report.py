@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import functools
 import os
 import platform
 import re
@@ -64,13 +63,14 @@ MAX_GAMES = {"muzicando-hard-pair-vs-medium-pair": 100, "turandot-hard-vs-ismcts
              "wordjam-hard-vs-ismcts": 100, "muzicando-hard-pair-vs-ismcts-pair": 50}
 
 
-def seat(entry: str, think_ms: float | None) -> Any:
-    """A tournament seat: a level by name, or ``ismcts``, OpenSpiel's ISMCTS with the report's
-    think budget (200 ms without one: it has no other bound)."""
+def seat(entry: str) -> Any:
+    """A tournament seat: a level by name, or ``ismcts``, OpenSpiel's ISMCTS, which the
+    tournament gives the report's think budget (its own 200 ms without one: it has no other
+    bound)."""
     if entry != "ismcts":
         return entry
     from impresario_rules.openspiel import ISMCTS
-    return functools.partial(ISMCTS, think_ms=think_ms or 200.0)
+    return ISMCTS
 
 
 def stronger(rows: list[dict[str, Any]]) -> str:
@@ -114,7 +114,7 @@ def run(games: int, think_ms: float | None, out_dir: Path, only: list[str] | Non
         log = GameLog(str(out_dir / f"{name}.csv"))
         progress = Progress(games, name)
         try:
-            result = run_tournament(None, [seat(b, think_ms) for b in bots], games, seed=1,
+            result = run_tournament(None, [seat(b) for b in bots], games, seed=1,
                                     ruleset=ruleset, options=options, in_process=True,
                                     think_ms=think_ms, rotate=True, on_result=log.write,
                                     progress=progress, jobs=jobs)

@@ -743,10 +743,9 @@ class ISMCTS:
     otherwise as many as fit in ``think_ms`` milliseconds by ``clock`` (default the process's
     CPU time, as the SDK's ``hard`` bot measures its budget: the rules read no clock, so this
     seat is given one), and two at least (the first only expands the root: a decision whose
-    rollouts cost more than the budget overruns it). The tournament passes a
-    ``module:Class`` seat only ``seed``: from Python, ``functools.partial(ISMCTS,
-    think_ms=...)`` sets another budget. The ruleset is the view's ``ruleset`` (the API's
-    envelope), else ``ruleset``."""
+    rollouts cost more than the budget overruns it). The SDK's tournament gives it the
+    game's ``seed`` and its own ``think_ms`` when one is set. The ruleset is the view's
+    ``ruleset`` (the API's envelope), else ``ruleset``."""
 
     name = "ismcts"
 
@@ -801,8 +800,9 @@ class ISMCTS:
         a move at random among those that leave ``seat`` the decision it has (``kinds``:
         a lower seat that challenged would make it a vote)."""
         while True:
-            acting = sorted(s for s, pending in rules.pending(world).items() if pending)
-            if seat not in acting or rules.pending(world)[seat] != kinds:
+            pending = rules.pending(world)
+            acting = sorted(s for s, kinds_of in pending.items() if kinds_of)
+            if seat not in acting or pending[seat] != kinds:
                 raise ValueError(f"seat {seat} does not have to {kinds} in this world")
             if acting[0] == seat:
                 return world
