@@ -192,6 +192,21 @@ def _split(node: Any, path: tuple = ()) -> tuple[list, list, Any]:
     return [], [], node
 
 
+def _ruleset_checks(table: Table, viewer: int | None, words: dict) -> tuple | None:
+    """The ruleset's checks (tests/games/games_helpers.py) of a view, of a list of events
+    and of any other answer, each against one state; None for Turandot (the Observer's)."""
+    if table.ruleset == "wordjam":
+        return (lambda view, s: check_wordjam_view(table, view, viewer, s, words),
+                lambda events: check_wordjam_feed(table, events, viewer, words),
+                lambda rest, s, where: check_wordjam_answer(table, rest, viewer, s, words,
+                                                            where))
+    if table.ruleset == "muzicando":
+        return (lambda view, s: check_muzicando_view(table, view, viewer, s),
+                lambda events: check_muzicando_feed(table, events, viewer),
+                lambda rest, s, where: check_muzicando_answer(table, rest, viewer, s, where))
+    return None
+
+
 class AnswerChecker:
     """Checks every answer a viewer (a seat, or None: a spectator) receives about one game, of
     any ruleset, against the stored game, at the moment the answer was made. The stored moves
@@ -244,6 +259,7 @@ class AnswerChecker:
         table = Table(self.game_id, ruleset, "", doc["players"], doc["seed"], doc["options"])
         raw = GameStore(self.redis).events(self.game_id)
         words = wordjam_secret_words(raw) if ruleset == "wordjam" else {}
+        checks = _ruleset_checks(table, viewer, words)
         for path, node in _walk(body):
             if isinstance(node, dict):
                 leaked = {k for k in FORBIDDEN_KEYS & set(node)
@@ -258,29 +274,20 @@ class AnswerChecker:
             assert had, (what, viewer, path, "no view the viewer had since its last answer",
                          _off_view(view, states[0], viewer))
             self.since[viewer] = min(had)
-            seen = [self.states[i] for i in had]
-            if ruleset == "wordjam":
-                _in_one_of(seen, lambda s: check_wordjam_view(table, view, viewer, s, words))
-            elif ruleset == "muzicando":
-                _in_one_of(seen, lambda s: check_muzicando_view(table, view, viewer, s))
+            if checks:
+                _in_one_of([self.states[i] for i in had], lambda s: checks[0](view, s))
             self.views += 1
         stream = dict(raw)
         for path, events in feeds:
             for e in events:
                 assert e == {"seq": e["seq"], **redact_event(stream[e["seq"]], viewer)}, \
                     (what, viewer, path, e, "not the stored event as the viewer may see it")
-            if ruleset == "wordjam":
-                check_wordjam_feed(table, events, viewer, words)
-            elif ruleset == "muzicando":
-                check_muzicando_feed(table, events, viewer)
+            if checks:
+                checks[1](events)
             self.events += len(events)
-        where = f"{what} of {viewer}"
-        if ruleset == "wordjam":
-            _in_one_of(states, lambda s: check_wordjam_answer(table, rest, viewer, s, words,
-                                                              where))
-        elif ruleset == "muzicando":
-            _in_one_of(states, lambda s: check_muzicando_answer(table, rest, viewer, s, where))
-        elif ruleset == "turandot":
+        if checks:
+            _in_one_of(states, lambda s: checks[2](rest, s, f"{what} of {viewer}"))
+        else:
             self.observer = self.observer or Observer(self.redis, self.game_id, doc["players"])
             self.observer.check(viewer, body, what)
         self.checked += 1
