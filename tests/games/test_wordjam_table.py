@@ -6,7 +6,9 @@
 - a replay hides the thieves' words nobody heard and still replays exactly, step by step too;
 - bots challenge and vote down words their lexicon does not know (a human calling KCKCKCKC
   every turn loses), and the ``dictionary`` option refuses such words outright;
-- a bot's move is in the deadline index, so the reaper plays it with nobody looking.
+- a bot's move is in the deadline index, so the reaper plays it with nobody looking;
+- no bot stalls a game: an easy bot never hands in its word again unchanged, and a bot's move
+  that would change nothing gives way to the seat's default.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import pytest
 
 from impresario_rules.wordjam import WORDJAM
+from impresario_engine.usecases import unit
 from impresario_engine.usecases.reaper import reap_once
 from service_helpers import assert_problem, auth
 
@@ -99,6 +102,50 @@ def test_bots_choices_come_from_a_secret_nobody_is_sent(client, redis_client):
     texts.append(client.get(f"{a.url}?x=1", headers=auth(a.host_token)).get_data(as_text=True))
     assert all(secret not in t for t in texts)
     assert "secret" not in json.loads(texts[2])
+
+
+# ------------------------------------------------------------------ bots never stall a game
+#: a game secret with which, at seed 7 on the fake clock, an easy bot in the word window drew its own word again,
+#: not final: a move that changes nothing
+STALLING_SECRET = "stall-128"
+
+
+def test_easy_bots_in_the_word_window_finish_the_game(client, clock, monkeypatch, engine_log):
+    """With this secret an easy bot in the word window drew its own word again, not final: a
+    move that changed nothing, so the bot was due again at once with the same draw. The game
+    stalled for good, and every read of it spent seconds drawing that move 10,000 times. The
+    bot makes such a word final: the game is over in the request that took its last seat."""
+    monkeypatch.setattr(unit, "new_secret", lambda: STALLING_SECRET)
+    table = setup_table(client, "wordjam", ["easy"] * 5, 7, bot_seconds=0)
+    view = get_json(client, table.url)
+    assert view["status"] == "finished", (view["phase"], view["turn"])
+    assert not [r for r in engine_log.records if "changed nothing" in r.getMessage()]
+
+
+def test_a_bot_move_that_changes_nothing_gives_way_to_the_seat_default(client, clock,
+                                                                     monkeypatch, redis_client,
+                                                                     engine_log):
+    """A bot of any kind whose move would change nothing (here one that always hands in its
+    word again, not final) no longer stalls the game: the engine plays the seat's default
+    instead (its word, final), says so in the log, and the game goes on to its end."""
+    easy = WORDJAM.bot_play("easy")
+
+    def stubborn(view, actions, rng):
+        space = actions["moves"][0]
+        if space["type"] == "thief_word":
+            return {"type": "thief_word", "word": space["current"] or "PAROLA", "final": False}
+        return easy(view, actions, rng)
+
+    monkeypatch.setitem(WORDJAM._bots, "easy", stubborn)
+    table = setup_table(client, "wordjam", ["easy"] * 5, 7, bot_seconds=0)
+    view = get_json(client, table.url)
+    assert view["status"] == "finished", (view["phase"], view["turn"])
+    _, doc = truth(redis_client, table.id)
+    words = [m for _s, m, _by in doc["moves"] if m["type"] == "thief_word"]
+    assert words and all(m["word"] == "PAROLA" for m in words)
+    assert [m["final"] for m in words] == [False, True] * (len(words) // 2)
+    noted = [r for r in engine_log.records if "changed nothing" in r.getMessage()]
+    assert noted and {r.game_id for r in noted} == {table.id}
 
 
 def test_a_bots_think_time_is_in_the_deadline_index_and_never_shown(app, client, clock,

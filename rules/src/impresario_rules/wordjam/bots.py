@@ -184,7 +184,9 @@ def uniform(view: View, actions: Actions, rng: random.Random) -> Move:
             word = "".join(rng.choice(_LETTERS) for _ in range(rng.randint(3, 10)))
         else:
             word = _lexicon_word(view, rng) or "A"
-        return {"type": "thief_word", "word": word, "final": rng.random() < 0.7}
+        # its word again, not final, would change nothing: it makes it final instead
+        final = rng.random() < 0.7 or word == space["current"]
+        return {"type": "thief_word", "word": word, "final": final}
     return dict(actions["default"])
 
 

@@ -9,6 +9,7 @@ steps of a request need it.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
@@ -21,6 +22,7 @@ Doc = dict[str, Any]
 Events = list[dict[str, Any]]
 
 _memo = threading.local()
+log = logging.getLogger("impresario_engine.table")
 
 
 def who_acts(ruleset: Ruleset, state: dict[str, Any]) -> dict[int, list[str]]:
@@ -106,8 +108,17 @@ def engine_move(doc: Doc, ruleset: Ruleset, seat: int, events: Events, now: floa
         return apply_move(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
                           events, now)
     rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
-    return apply_move(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
-                      events, now)
+    moved = apply_move(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
+                       events, now)
+    if moved is doc:
+        # a bot's move that changes nothing leaves the bot due with the same draw: it would be
+        # drawn again for ever and the game would stall. The seat's default is played instead
+        # (a deadline's move: it always ends the seat's turn).
+        log.warning("a bot's move changed nothing: its seat's default is played",
+                    extra={"game_id": doc["id"], "seat": seat, "bot": bot})
+        moved = apply_move(doc, ruleset, seat, ruleset.default_action(state, seat), "bot",
+                           events, now)
+    return moved
 
 
 def searches(doc: Doc, ruleset: Ruleset, seat: int | None = None) -> bool:
@@ -141,9 +152,15 @@ def advance(doc: Doc, ruleset: Ruleset, events: Events, now: float,
         _, _, seat = due[0]
         if not search and searches(doc, ruleset, seat):
             break
-        if not seats[seat].get("bot"):
+        human = not seats[seat].get("bot")
+        if human:
             events.append({"type": "deadline_passed", "seat": seat, "kinds": pending[seat]})
-        doc = engine_move(doc, ruleset, seat, events, now)
+        moved = engine_move(doc, ruleset, seat, events, now)
+        if moved is doc:  # nothing the engine may play changes the game: no use asking again
+            if human:
+                events.pop()
+            break
+        doc = moved
     return doc
 
 
