@@ -19,7 +19,7 @@ import pytest
 
 from impresario_rules.wordjam import WORDJAM
 from impresario_engine.usecases import unit
-from impresario_engine.usecases.reaper import reap_once
+from impresario_engine.usecases.reaper import RETRY_SECONDS, reap_once
 from service_helpers import assert_problem, auth
 
 from .games_helpers import (get_json, playable_words as _words, replay_core, setup_table,
@@ -146,6 +146,38 @@ def test_a_bot_move_that_changes_nothing_gives_way_to_the_seat_default(client, c
     assert [m["final"] for m in words] == [False, True] * (len(words) // 2)
     noted = [r for r in engine_log.records if "changed nothing" in r.getMessage()]
     assert noted and {r.game_id for r in noted} == {table.id}
+
+
+def test_a_game_nothing_moves_on_waits_a_minute_for_the_reaper(app, client, clock, monkeypatch,
+                                                               redis_client):
+    """Were the seat's default to change nothing too (a fault of the rules), the game is due
+    and nothing moves it: a read stops asking at once, and the reaper counts an error and looks
+    at the game again a minute later, not at each of its passes."""
+    stuck = {"type": "thief_word", "word": "PAROLA", "final": False}
+    easy = WORDJAM.bot_play("easy")
+    asked = []
+
+    def stubborn(view, actions, rng):
+        if actions["moves"][0]["type"] != "thief_word":
+            return easy(view, actions, rng)
+        asked.append(view["you"]["seat"])
+        return dict(stuck)
+
+    monkeypatch.setitem(WORDJAM._bots, "easy", stubborn)
+    default = WORDJAM.default_action
+    monkeypatch.setattr(WORDJAM, "default_action",
+                        lambda state, seat: dict(stuck) if state["phase"] == "window"
+                        else default(state, seat))
+    table = setup_table(client, "wordjam", ["easy"] * 5, 7, bot_seconds=0)
+    view = get_json(client, table.url)
+    assert (view["status"], view["phase"]) == ("playing", "window")
+    asked.clear()
+    get_json(client, table.url)
+    assert len(asked) == 1, "a read asks the bot once, not 10,000 times"
+    assert redis_client.zscore(INDEX, table.id) <= clock.now
+    report = reap_once(app.extensions["impresario"])
+    assert report["errors"] == 1 and report["settled"] == 0
+    assert redis_client.zscore(INDEX, table.id) == clock.now + RETRY_SECONDS
 
 
 def test_a_bots_think_time_is_in_the_deadline_index_and_never_shown(app, client, clock,

@@ -154,5 +154,10 @@ def settle_due(engine: Engine, game_id: str, now: float, report: dict[str, Any])
                                  who_acts(after.ruleset, after.doc["state"]))
         if deadline is None:
             store.unschedule(game_id)
+        elif deadline <= now:
+            # due, yet nothing the engine may play changed it (``record.advance``): a fault of
+            # the rules, which every pass would meet again at once. A minute later instead.
+            report["errors"] += 1
+            store.schedule(game_id, now + RETRY_SECONDS)
         else:
             store.schedule(game_id, deadline)
