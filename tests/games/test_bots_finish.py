@@ -4,7 +4,7 @@ the seat's default and logs "a bot's move changed nothing"; a Word Jam easy bot 
 its game that way, a few games in a hundred).
 
 Each game has its own seed and its own secret (reproducible: ``reproducible_bot_secrets``), on
-the fake clock, so a failure names a game that fails again the same way. ``make test`` plays a
+the fake clock, so a failure names a game that fails again the same way. ``make test`` plays
 sixty games of each table, ``make test-deep`` ten times as many.
 """
 
