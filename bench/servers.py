@@ -8,7 +8,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from common import OUT, ROOT, cleanups
+from impresario_engine.store.embedded import free_port
 
 
 # ------------------------------------------------------------------------------- machine
@@ -63,12 +63,6 @@ def loadavg() -> list[float]:
 
 
 # ------------------------------------------------------------------------------- processes
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def cpu_seconds(pid: int) -> float:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()

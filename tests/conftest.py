@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import pytest
-from suite_helpers import UNLIMITED, UNLIMITED_ENV, free_port, healthy
+from suite_helpers import UNLIMITED, UNLIMITED_ENV, healthy
 
 from impresario_engine.serve import stop_process
+from impresario_engine.store.embedded import free_port
 
 LIVE_WORKERS = 4
 LIVE_THREADS = 8

@@ -24,14 +24,6 @@ def in_own_thread(run: Callable[..., Any], *args: Any) -> Any:
         return pool.submit(run, *args).result()
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def healthy(port: int) -> bool:
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)

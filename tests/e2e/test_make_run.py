@@ -12,7 +12,8 @@ import time
 import redis
 import requests
 
-from suite_helpers import free_port, healthy
+from impresario_engine.store.embedded import free_port
+from suite_helpers import healthy
 
 
 def test_a_thinking_bot_moves_with_nobody_watching(redis_url, tmp_path):

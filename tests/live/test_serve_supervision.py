@@ -23,8 +23,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from suite_helpers import UNLIMITED_ENV, free_port, healthy
+from suite_helpers import UNLIMITED_ENV, healthy
 from impresario_engine.serve import stop_process
+from impresario_engine.store.embedded import free_port
 from impresario_engine.usecases.reaper import CLAIM_SECONDS
 from service_helpers import Http, http_table
 
