@@ -122,21 +122,31 @@ def test_easy_bots_in_the_word_window_finish_the_game(client, clock, monkeypatch
     assert not [r for r in engine_log.records if "changed nothing" in r.getMessage()]
 
 
+def _stubborn_easy(monkeypatch) -> list[int]:
+    """Seats a stubborn bot wherever a table asks for ``easy``: in the word window it always
+    hands in its word again (PAROLA the first time), not final; elsewhere it plays as easy.
+    Returns the seats it is asked for in the window, as they are asked."""
+    easy = WORDJAM.bot_play("easy")
+    asked: list[int] = []
+
+    def stubborn(view, actions, rng):
+        space = actions["moves"][0]
+        if space["type"] != "thief_word":
+            return easy(view, actions, rng)
+        asked.append(view["you"]["seat"])
+        return {"type": "thief_word", "word": space["current"] or "PAROLA", "final": False}
+
+    monkeypatch.setitem(WORDJAM._bots, "easy", stubborn)
+    return asked
+
+
 def test_a_bot_move_that_changes_nothing_gives_way_to_the_seat_default(client, clock,
                                                                      monkeypatch, redis_client,
                                                                      engine_log):
     """A bot of any kind whose move would change nothing (here one that always hands in its
     word again, not final) no longer stalls the game: the engine plays the seat's default
     instead (its word, final), says so in the log, and the game goes on to its end."""
-    easy = WORDJAM.bot_play("easy")
-
-    def stubborn(view, actions, rng):
-        space = actions["moves"][0]
-        if space["type"] == "thief_word":
-            return {"type": "thief_word", "word": space["current"] or "PAROLA", "final": False}
-        return easy(view, actions, rng)
-
-    monkeypatch.setitem(WORDJAM._bots, "easy", stubborn)
+    _stubborn_easy(monkeypatch)
     table = setup_table(client, "wordjam", ["easy"] * 5, 7, bot_seconds=0)
     view = get_json(client, table.url)
     assert view["status"] == "finished", (view["phase"], view["turn"])
@@ -153,20 +163,11 @@ def test_a_game_nothing_moves_on_waits_a_minute_for_the_reaper(app, client, cloc
     """Were the seat's default to change nothing too (a fault of the rules), the game is due
     and nothing moves it: a read stops asking at once, and the reaper counts an error and looks
     at the game again a minute later, not at each of its passes."""
-    stuck = {"type": "thief_word", "word": "PAROLA", "final": False}
-    easy = WORDJAM.bot_play("easy")
-    asked = []
-
-    def stubborn(view, actions, rng):
-        if actions["moves"][0]["type"] != "thief_word":
-            return easy(view, actions, rng)
-        asked.append(view["you"]["seat"])
-        return dict(stuck)
-
-    monkeypatch.setitem(WORDJAM._bots, "easy", stubborn)
+    asked = _stubborn_easy(monkeypatch)
     default = WORDJAM.default_action
     monkeypatch.setattr(WORDJAM, "default_action",
-                        lambda state, seat: dict(stuck) if state["phase"] == "window"
+                        lambda state, seat: {"type": "thief_word", "word": "PAROLA",
+                                             "final": False} if state["phase"] == "window"
                         else default(state, seat))
     table = setup_table(client, "wordjam", ["easy"] * 5, 7, bot_seconds=0)
     view = get_json(client, table.url)
