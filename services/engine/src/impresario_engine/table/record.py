@@ -104,21 +104,19 @@ def engine_move(doc: Doc, ruleset: Ruleset, seat: int, events: Events, now: floa
     secret), or else the seat's deadline default (by "deadline")."""
     state = doc["state"]
     bot = doc["seats"][seat].get("bot")
-    if not bot:
-        return apply_move(doc, ruleset, seat, ruleset.default_action(state, seat), "deadline",
-                          events, now)
-    rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
-    moved = apply_move(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
-                       events, now)
-    if moved is doc:
+    if bot:
+        rng = BotRandom(doc["secret"], len(doc["moves"]), seat)
+        moved = apply_move(doc, ruleset, seat, ruleset.bot_action(state, seat, bot, rng), "bot",
+                           events, now)
+        if moved is not doc:
+            return moved
         # a bot's move that changes nothing leaves the bot due with the same draw: it would be
-        # drawn again for ever and the game would stall. The seat's default is played instead
-        # (a deadline's move: it always ends the seat's turn).
+        # drawn again for ever and the game would stall. The seat's default is played instead,
+        # which ends its turn (and if even that changes nothing, :func:`advance` stops)
         log.warning("a bot's move changed nothing: its seat's default is played",
                     extra={"game_id": doc["id"], "seat": seat, "bot": bot})
-        moved = apply_move(doc, ruleset, seat, ruleset.default_action(state, seat), "bot",
-                           events, now)
-    return moved
+    return apply_move(doc, ruleset, seat, ruleset.default_action(state, seat),
+                      "bot" if bot else "deadline", events, now)
 
 
 def searches(doc: Doc, ruleset: Ruleset, seat: int | None = None) -> bool:
